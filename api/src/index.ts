@@ -1,0 +1,3 @@
+export { apiPlugin, createApollo } from './api.plugin';
+export type { ApiOptions } from './api.plugin';
+export { getSchema } from './schema';

@@ -1,0 +1,37 @@
+import DataLoader from 'dataloader';
+import { findLatestEvents, findPrimaryKeys, listProjects, Membership, Organization, type Event, type Project, type ProjectKey } from '@tracker/core';
+import type { DataSource } from 'typeorm';
+import { In } from 'typeorm';
+
+/** Batch per request, so a list costs one query per relation, not one per row. */
+export interface Loaders {
+  latestEvent: DataLoader<string, Event | null>;
+  primaryKey: DataLoader<string, ProjectKey | null>;
+  projectsByOrganization: DataLoader<string, Project[]>;
+  organizationsByUser: DataLoader<string, Organization[]>;
+}
+
+export function createLoaders(ds: DataSource): Loaders {
+  return {
+    latestEvent: new DataLoader(async (ids) => {
+      const found = await findLatestEvents(ds, ids);
+      return ids.map((id) => found.get(id) ?? null);
+    }),
+    primaryKey: new DataLoader(async (ids) => {
+      const found = await findPrimaryKeys(ds, [...ids]);
+      return ids.map((id) => found.get(id) ?? null);
+    }),
+    projectsByOrganization: new DataLoader(async (ids) => {
+      const projects = await listProjects(ds, [...ids]);
+      return ids.map((id) => projects.filter((p) => p.organizationId === id));
+    }),
+    organizationsByUser: new DataLoader(async (userIds) => {
+      const memberships = await ds.manager.find(Membership, { where: { userId: In([...userIds]) }, order: { createdAt: 'ASC' } });
+      const orgs = await ds.manager.findBy(Organization, { id: In(memberships.map((m) => m.organizationId)) });
+      const byId = new Map(orgs.map((o) => [o.id, o]));
+      return userIds.map((u) =>
+        memberships.filter((m) => m.userId === u).map((m) => byId.get(m.organizationId)!).filter(Boolean),
+      );
+    }),
+  };
+}

@@ -1,0 +1,16 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+
+@ObjectType({ description: 'A tenant: owns projects, has members and a plan.' })
+export class OrganizationType {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => String)
+  slug: string;
+
+  @Field(() => String)
+  name: string;
+
+  @Field(() => String, { description: 'Plan id: free, pro or business.' })
+  plan: string;
+}

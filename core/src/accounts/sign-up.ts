@@ -1,0 +1,42 @@
+import type { DataSource } from 'typeorm';
+import { AppError } from '../errors';
+import { Membership, Organization, User } from '../entities';
+import type { PlanId } from '../entities';
+import { hashPassword, MIN_PASSWORD_LENGTH } from '../security';
+import { createSession, type CreatedSession } from './create-session';
+import { normalizeEmail } from './normalize-email';
+import { uniqueSlug } from './unique-slug';
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  organizationName: string;
+}
+
+export interface SignUpResult extends CreatedSession {
+  user: User;
+  organization: Organization;
+}
+
+/** Creates a user, their first organization (as owner) and a session, in one transaction. */
+export async function signUp(ds: DataSource, input: SignUpInput, plan: PlanId): Promise<SignUpResult> {
+  const email = normalizeEmail(input.email);
+  if (input.password.length < MIN_PASSWORD_LENGTH) {
+    throw new AppError('BAD_USER_INPUT', `password: must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  const orgName = input.organizationName.trim();
+  if (!orgName || orgName.length > 100) {
+    throw new AppError('BAD_USER_INPUT', 'organizationName: must be 1 to 100 characters');
+  }
+  const passwordHash = await hashPassword(input.password);
+  return ds.transaction(async (em) => {
+    const taken = await em.findOneBy(User, { email });
+    if (taken) throw new AppError('CONFLICT', 'email: an account with this email already exists');
+    const user = await em.save(em.create(User, { email, passwordHash }));
+    const slug = await uniqueSlug(em, orgName);
+    const organization = await em.save(em.create(Organization, { name: orgName, slug, plan }));
+    await em.insert(Membership, { organizationId: organization.id, userId: user.id, role: 'owner' });
+    const session = await createSession(em, user.id);
+    return { user, organization, ...session };
+  });
+}

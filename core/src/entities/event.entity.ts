@@ -1,0 +1,67 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { StackFrame } from '../stacktrace/stack-frame';
+import type { Level } from './issue.entity';
+
+/** One accepted error or message; unique on (project, eventId) so redelivery is harmless. */
+@Entity('events')
+export class Event {
+  @PrimaryGeneratedColumn('increment', { type: 'bigint' })
+  id: string;
+
+  @Column('uuid', { name: 'project_id' })
+  projectId: string;
+
+  @Column('uuid', { name: 'issue_id' })
+  issueId: string;
+
+  @Column('uuid', { name: 'event_id' })
+  eventId: string;
+
+  @Column('timestamptz')
+  timestamp: Date;
+
+  @Column('timestamptz', { name: 'received_at' })
+  receivedAt: Date;
+
+  @Column('text')
+  level: Level;
+
+  @Column('text')
+  type: string;
+
+  @Column('text')
+  message: string;
+
+  @Column('text')
+  environment: string;
+
+  @Column('text', { nullable: true })
+  release: string | null;
+
+  @Column('text', { nullable: true })
+  url: string | null;
+
+  @Column('boolean', { nullable: true })
+  handled: boolean | null;
+
+  @Column('text', { nullable: true })
+  stack: string | null;
+
+  @Column('jsonb')
+  frames: StackFrame[];
+
+  @Column('jsonb')
+  tags: Record<string, string>;
+
+  @Column('jsonb', { nullable: true })
+  context: Record<string, unknown> | null;
+
+  @Column('jsonb', { nullable: true })
+  user: Record<string, unknown> | null;
+
+  @Column('jsonb', { nullable: true })
+  sdk: { name: string; version: string } | null;
+
+  @Column('jsonb', { nullable: true })
+  fingerprint: string[] | null;
+}

@@ -1,0 +1,46 @@
+/**
+ * The one error type of the domain. Each edge maps `code` exactly once: GraphQL to
+ * `extensions.code`, HTTP ingest to a status (see `httpStatusFor`).
+ */
+export type AppErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'BAD_USER_INPUT'
+  | 'CONFLICT'
+  | 'PLAN_REQUIRED'
+  | 'RATE_LIMITED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    /** Seconds, for RATE_LIMITED. */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+const STATUS: Record<AppErrorCode, number> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  BAD_USER_INPUT: 400,
+  CONFLICT: 409,
+  PLAN_REQUIRED: 402,
+  RATE_LIMITED: 429,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+};
+
+export function httpStatusFor(code: AppErrorCode): number {
+  return STATUS[code];
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,3 @@
+export { findIssueForUser, findLatestEvents } from './find-issue';
+export { listIssues, MAX_PAGE_SIZE } from './list-issues';
+export type { IssuePage, ListIssuesInput } from './list-issues';

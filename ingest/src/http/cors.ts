@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Ingest takes a public DSN from any web page, so CORS is open by design: any origin, no
+ * credentials. Retry-After is exposed so browser SDKs can honour a 429.
+ */
+export function registerIngestCors(app: FastifyInstance): void {
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('access-control-allow-origin', '*');
+    reply.header('access-control-expose-headers', 'Retry-After');
+  });
+  app.options('/*', async (_request, reply) => {
+    reply
+      .header('access-control-allow-methods', 'POST, OPTIONS')
+      .header('access-control-allow-headers', 'Authorization, Content-Type')
+      .header('access-control-max-age', '86400')
+      .code(204)
+      .send();
+  });
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { Queue } from '../queue';
+import { registerIngestCors } from './cors';
+import { registerErrorRoute } from './error.route';
+import type { KeyCache } from './key-cache';
+import { ingestErrorHandler } from './wire-errors';
+export { MAX_EVENT_BYTES } from './limits';
+
+export interface IngestDeps {
+  queue: Queue;
+  keys: KeyCache;
+}
+
+/** Mounts `/ingest/*` on a fastify instance (encapsulated: its error handler is its own). */
+export async function ingestPlugin(app: FastifyInstance, deps: IngestDeps): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler(ingestErrorHandler);
+      scope.setNotFoundHandler((_request, reply) =>
+        reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'no such ingest endpoint' } }),
+      );
+      registerIngestCors(scope);
+      registerErrorRoute(scope, deps);
+    },
+    { prefix: '/ingest' },
+  );
+}

@@ -1,0 +1,58 @@
+import type { KeyInfo } from '@tracker/core';
+
+export interface KeyCacheOptions {
+  /** How long a known key is trusted before it is read again (bounds how late a disable bites). */
+  ttlMs?: number;
+  /** Unknown keys are remembered too, so a flood of bad keys does not become a flood of queries. */
+  negativeTtlMs?: number;
+  maxEntries?: number;
+}
+
+/**
+ * DSN keys in memory: in the steady state an ingest request reads no database. Concurrent
+ * misses for one key share one lookup. Eviction is oldest-first when full, which is enough
+ * for a working set of live keys that fits easily (a few hundred bytes each).
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, { info: KeyInfo | null; expires: number }>();
+  private readonly inflight = new Map<string, Promise<KeyInfo | null>>();
+  private readonly ttlMs: number;
+  private readonly negativeTtlMs: number;
+  private readonly maxEntries: number;
+
+  constructor(
+    private readonly load: (publicKey: string) => Promise<KeyInfo | null>,
+    options: KeyCacheOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 60_000;
+    this.negativeTtlMs = options.negativeTtlMs ?? 10_000;
+    this.maxEntries = options.maxEntries ?? 50_000;
+  }
+
+  async get(publicKey: string): Promise<KeyInfo | null> {
+    const hit = this.entries.get(publicKey);
+    if (hit && hit.expires > Date.now()) return hit.info;
+    let pending = this.inflight.get(publicKey);
+    if (!pending) {
+      pending = this.load(publicKey).finally(() => this.inflight.delete(publicKey));
+      this.inflight.set(publicKey, pending);
+    }
+    const info = await pending;
+    this.set(publicKey, info);
+    return info;
+  }
+
+  /** Forget a key at once (rotation, disable) in this process. */
+  invalidate(publicKey: string): void {
+    this.entries.delete(publicKey);
+  }
+
+  private set(publicKey: string, info: KeyInfo | null): void {
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.delete(publicKey);
+    this.entries.set(publicKey, { info, expires: Date.now() + (info ? this.ttlMs : this.negativeTtlMs) });
+  }
+}

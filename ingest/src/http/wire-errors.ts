@@ -1,0 +1,28 @@
+import { AppError, httpStatusFor, type AppErrorCode } from '@tracker/core';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/** The wire contract's error body (DESIGN §4): `{"error": {"code", "message"}}`. */
+export function sendError(reply: FastifyReply, code: AppErrorCode, message: string, retryAfter?: number): FastifyReply {
+  if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
+  return reply.code(httpStatusFor(code)).send({ error: { code, message } });
+}
+
+// fastify's own errors (raised before our handler runs) mapped to the contract.
+const FASTIFY_CODES: Record<string, [AppErrorCode, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 'body exceeds the limit of 1 MB'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['BAD_USER_INPUT', 'Content-Length does not match the body'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['BAD_USER_INPUT', 'body: is required'],
+};
+
+/** The single place where errors on ingest routes become HTTP answers. */
+export function ingestErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof AppError) return sendError(reply, error.code, error.message, error.retryAfter);
+  const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (known) return sendError(reply, known[0], known[1]);
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return sendError(reply, 'BAD_USER_INPUT', `body: malformed JSON (${error.message})`);
+  }
+  request.log.error({ err: error }, 'ingest request failed');
+  return reply.code(503).send({ error: { code: 'UNAVAILABLE', message: 'could not accept the event; retry later' } });
+}

@@ -1,0 +1,164 @@
+import { EventEmitter } from 'node:events';
+import { queryRows } from '@tracker/core';
+import type { DataSource } from 'typeorm';
+import { MAX_ATTEMPTS, type Queue, type QueueMessage } from './queue';
+
+export interface DatabaseQueueOptions {
+  topic?: string;
+  /** How long a received message stays invisible to other consumers. */
+  visibilityMs?: number;
+  /**
+   * Embedded mode holds the data folder exclusively, so any lock left in the table belongs
+   * to a previous run of this same process that died: release them all at start instead of
+   * waiting out the visibility timeout. Never set with a shared PostgreSQL.
+   */
+  releaseLocksOnStart?: boolean;
+  pollMs?: number;
+}
+
+/**
+ * The queue for installations without Redis: a table in the same database. Rows are claimed
+ * with `FOR UPDATE SKIP LOCKED`, so it also works with several workers on PostgreSQL.
+ */
+export class DatabaseQueue implements Queue {
+  readonly kind = 'database' as const;
+  private readonly topic: string;
+  private readonly visibilityMs: number;
+  private readonly pollMs: number;
+  private readonly wakeups = new EventEmitter();
+  private pending: Array<{ payloads: string[]; resolve: () => void; reject: (e: unknown) => void }> = [];
+  private flushScheduled = false;
+  private closed = false;
+
+  private constructor(
+    private readonly ds: DataSource,
+    options: DatabaseQueueOptions,
+  ) {
+    this.topic = options.topic ?? 'jobs';
+    this.visibilityMs = options.visibilityMs ?? 60_000;
+    this.pollMs = options.pollMs ?? 500;
+    this.wakeups.setMaxListeners(0);
+  }
+
+  static async open(ds: DataSource, options: DatabaseQueueOptions = {}): Promise<DatabaseQueue> {
+    const queue = new DatabaseQueue(ds, options);
+    if (options.releaseLocksOnStart) {
+      await ds.query('UPDATE queue_jobs SET locked_until = NULL WHERE topic = $1 AND locked_until IS NOT NULL', [
+        queue.topic,
+      ]);
+    }
+    return queue;
+  }
+
+  /**
+   * Group commit: every enqueue issued in the same tick shares one INSERT. Under load that
+   * turns hundreds of single-row transactions into a few multi-row ones; each caller still
+   * resolves only after its rows are committed.
+   */
+  enqueue(payloads: string[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('queue closed'));
+    return new Promise((resolve, reject) => {
+      this.pending.push({ payloads, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    this.flushScheduled = false;
+    const payloads = batch.flatMap((b) => b.payloads);
+    if (batch.length === 0) return;
+    try {
+      await this.ds.query('INSERT INTO queue_jobs (topic, payload) SELECT $1, unnest($2::text[])', [this.topic, payloads]);
+      for (const b of batch) b.resolve();
+      this.wakeups.emit('job');
+    } catch (err) {
+      for (const b of batch) b.reject(err);
+    }
+  }
+
+  async receive(max: number, waitMs: number): Promise<QueueMessage[]> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const rows = await queryRows<{ id: string; payload: string; attempts: number }>(
+        this.ds,
+        `UPDATE queue_jobs SET locked_until = now() + make_interval(secs => $3::double precision / 1000),
+           attempts = attempts + 1
+         WHERE id IN (
+           SELECT id FROM queue_jobs
+           WHERE topic = $1 AND dead_at IS NULL AND available_at <= now()
+             AND (locked_until IS NULL OR locked_until < now())
+           ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING id::text, payload, attempts`,
+        [this.topic, max, this.visibilityMs],
+      );
+      if (rows.length > 0 || this.closed) {
+        return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r) => ({ ...r, attempts: Number(r.attempts) }));
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return [];
+      await this.waitForJob(Math.min(left, this.pollMs));
+    }
+  }
+
+  private waitForJob(ms: number): Promise<void> {
+    // In-process enqueues wake the worker at once; polling covers other processes.
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeups.off('job', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeups.once('job', done);
+    });
+  }
+
+  async ack(messages: QueueMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.ds.query('DELETE FROM queue_jobs WHERE id = ANY($1::bigint[])', [messages.map((m) => m.id)]);
+  }
+
+  async fail(messages: QueueMessage[], error: string): Promise<void> {
+    if (messages.length === 0) return;
+    // Back-off grows with attempts (2 s, 4 s, 8 s …); the last failure marks the row dead.
+    await this.ds.query(
+      `UPDATE queue_jobs SET locked_until = NULL, last_error = $2,
+         available_at = now() + make_interval(secs => power(2, attempts)),
+         dead_at = CASE WHEN attempts >= $3 THEN now() END
+       WHERE id = ANY($1::bigint[])`,
+      [messages.map((m) => m.id), error.slice(0, 2000), MAX_ATTEMPTS],
+    );
+  }
+
+  async deadLetter(messages: QueueMessage[], error: string): Promise<void> {
+    if (messages.length === 0) return;
+    await this.ds.query(
+      'UPDATE queue_jobs SET locked_until = NULL, last_error = $2, dead_at = now() WHERE id = ANY($1::bigint[])',
+      [messages.map((m) => m.id), error.slice(0, 2000)],
+    );
+  }
+
+  async depth(): Promise<number> {
+    const [row] = await queryRows<{ n: number }>(
+      this.ds,
+      'SELECT count(*)::int AS n FROM queue_jobs WHERE topic = $1 AND dead_at IS NULL',
+      [this.topic],
+    );
+    return row.n;
+  }
+
+  async ping(): Promise<void> {
+    await this.ds.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wakeups.emit('job');
+    if (this.pending.length > 0) await this.flush();
+  }
+}

@@ -1,0 +1,35 @@
+/** A delivered message; `attempts` counts deliveries including this one. */
+export interface QueueMessage {
+  id: string;
+  payload: string;
+  attempts: number;
+}
+
+/**
+ * The one seam between the ingest edge and the worker. Two backends implement it: Redis
+ * streams (production) and a table in the database (embedded mode). Both are at-least-once:
+ * a message is delivered again until acked, so the consumer must be idempotent.
+ */
+export interface Queue {
+  readonly kind: 'redis' | 'database';
+  /** Resolves once the payloads are stored durably enough to answer 202. */
+  enqueue(payloads: string[]): Promise<void>;
+  /**
+   * Up to `max` messages, waiting at most `waitMs` for the first. Messages whose consumer
+   * died are delivered again here once they have been idle long enough.
+   */
+  receive(max: number, waitMs: number): Promise<QueueMessage[]>;
+  /** Call only after the effects of the messages are committed. */
+  ack(messages: QueueMessage[]): Promise<void>;
+  /** Processing failed: the messages are retried later and dead-lettered after MAX_ATTEMPTS. */
+  fail(messages: QueueMessage[], error: string): Promise<void>;
+  /** Sets messages aside for good (a payload no retry can fix); kept for operators to inspect. */
+  deadLetter(messages: QueueMessage[], error: string): Promise<void>;
+  /** Messages waiting, for /readyz and operators. */
+  depth(): Promise<number>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Deliveries before a message is moved aside as dead. */
+export const MAX_ATTEMPTS = 5;

@@ -1,0 +1,168 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { createClient } from 'redis';
+import { MAX_ATTEMPTS, type Queue, type QueueMessage } from './queue';
+
+function createRedis(url: string) {
+  return createClient({ url });
+}
+type RedisClient = ReturnType<typeof createRedis>;
+
+export interface RedisQueueOptions {
+  url: string;
+  /** Key prefix: the stream is `<prefix>:jobs`, dead letters `<prefix>:jobs:dead`. */
+  prefix: string;
+  /** A pending message idle this long is presumed orphaned by a dead worker and reclaimed. */
+  reclaimIdleMs?: number;
+  consumer?: string;
+}
+
+const GROUP = 'workers';
+
+/**
+ * Redis streams with one consumer group. A message is XACKed and XDELed after the worker's
+ * commit; a worker that dies leaves its messages pending, and any live worker claims them
+ * after `reclaimIdleMs`. The delivery counter Redis keeps per pending entry is the attempt
+ * count, so a poison message is moved to the dead-letter stream after MAX_ATTEMPTS.
+ */
+export class RedisStreamQueue implements Queue {
+  readonly kind = 'redis' as const;
+  private readonly stream: string;
+  private readonly deadStream: string;
+  private readonly errors: string;
+  private readonly reclaimIdleMs: number;
+  private readonly consumer: string;
+  private lastReclaim = 0;
+  // Blocking reads hold their connection, so they get one of their own.
+  private reader: RedisClient | undefined;
+
+  private constructor(
+    private readonly client: RedisClient,
+    options: RedisQueueOptions,
+  ) {
+    this.stream = `${options.prefix}:jobs`;
+    this.deadStream = `${options.prefix}:jobs:dead`;
+    this.errors = `${options.prefix}:jobs:errors`;
+    this.reclaimIdleMs = options.reclaimIdleMs ?? 60_000;
+    this.consumer = options.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  }
+
+  static async connect(options: RedisQueueOptions): Promise<RedisStreamQueue> {
+    const client = createRedis(options.url);
+    client.on('error', () => undefined); // reconnects by itself; callers see failed commands
+    await client.connect();
+    const queue = new RedisStreamQueue(client, options);
+    try {
+      await client.xGroupCreate(queue.stream, GROUP, '0', { MKSTREAM: true });
+    } catch (err) {
+      if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
+    }
+    return queue;
+  }
+
+  async enqueue(payloads: string[]): Promise<void> {
+    // node-redis pipelines commands issued in the same tick: one round trip for the batch.
+    await Promise.all(payloads.map((p) => this.client.xAdd(this.stream, '*', { p })));
+  }
+
+  async receive(max: number, waitMs: number): Promise<QueueMessage[]> {
+    const now = Date.now();
+    if (now - this.lastReclaim >= Math.min(this.reclaimIdleMs, 5_000)) {
+      this.lastReclaim = now;
+      const reclaimed = await this.reclaim(max);
+      if (reclaimed.length > 0) return reclaimed;
+    }
+    this.reader ??= await this.connectReader();
+    const reply = await this.reader.xReadGroup(
+      GROUP,
+      this.consumer,
+      { key: this.stream, id: '>' },
+      { COUNT: max, BLOCK: Math.max(1, waitMs) },
+    );
+    const messages: QueueMessage[] = [];
+    for (const stream of (reply as Array<{ messages: Array<{ id: string; message: Record<string, string> }> }>) ?? []) {
+      for (const m of stream.messages) messages.push({ id: m.id, payload: m.message.p, attempts: 1 });
+    }
+    return messages;
+  }
+
+  async ack(messages: QueueMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const ids = messages.map((m) => m.id);
+    await Promise.all([
+      this.client.xAck(this.stream, GROUP, ids),
+      this.client.xDel(this.stream, ids),
+      this.client.hDel(this.errors, ids),
+    ]);
+  }
+
+  async fail(messages: QueueMessage[], error: string): Promise<void> {
+    // Left pending on purpose: reclaim() delivers them again after the idle time, and moves
+    // them aside when Redis's delivery counter passes MAX_ATTEMPTS.
+    if (messages.length === 0) return;
+    await this.client.hSet(this.errors, Object.fromEntries(messages.map((m) => [m.id, error.slice(0, 2000)])));
+  }
+
+  async depth(): Promise<number> {
+    return this.client.xLen(this.stream);
+  }
+
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.client.close(), this.reader?.destroy()]);
+  }
+
+  private async connectReader(): Promise<RedisClient> {
+    const reader = this.client.duplicate();
+    reader.on('error', () => undefined);
+    await reader.connect();
+    return reader;
+  }
+
+  /** Takes over messages whose consumer has been silent for `reclaimIdleMs`. */
+  private async reclaim(max: number): Promise<QueueMessage[]> {
+    const pending = await this.client.xPendingRange(this.stream, GROUP, '-', '+', max, { IDLE: this.reclaimIdleMs });
+    if (pending.length === 0) return [];
+    const dead = pending.filter((p) => p.deliveriesCounter >= MAX_ATTEMPTS).map((p) => p.id);
+    const retry = pending.filter((p) => p.deliveriesCounter < MAX_ATTEMPTS);
+    if (dead.length > 0) await this.deadLetterIds(dead);
+    if (retry.length === 0) return [];
+    const claimed = await this.client.xClaim(
+      this.stream,
+      GROUP,
+      this.consumer,
+      this.reclaimIdleMs,
+      retry.map((p) => p.id),
+    );
+    const counts = new Map(retry.map((p) => [p.id, p.deliveriesCounter]));
+    return claimed
+      .filter((m): m is NonNullable<typeof m> => m !== null)
+      .map((m) => ({ id: m.id, payload: m.message.p, attempts: (counts.get(m.id) ?? 0) + 1 }));
+  }
+
+  async deadLetter(messages: QueueMessage[], error: string): Promise<void> {
+    if (messages.length === 0) return;
+    await Promise.all(messages.map((m) => this.client.xAdd(this.deadStream, '*', { p: m.payload, id: m.id, error })));
+    await this.ack(messages);
+  }
+
+  private async deadLetterIds(ids: string[]): Promise<void> {
+    const entries = await Promise.all(ids.map((id) => this.client.xRange(this.stream, id, id)));
+    const errors = await this.client.hmGet(this.errors, ids);
+    await Promise.all(
+      entries.map((e, i) =>
+        e?.[0]
+          ? this.client.xAdd(this.deadStream, '*', {
+              p: e[0].message.p,
+              id: ids[i],
+              error: errors[i] ?? 'delivered repeatedly without an ack (worker died?)',
+            })
+          : undefined,
+      ),
+    );
+    await this.ack(ids.map((id) => ({ id, payload: '', attempts: 0 })));
+  }
+}

@@ -1,0 +1,286 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, test } from 'node:test';
+import { sleep } from '../../core/test/receiver';
+import { openPage, servePage, startHarness, type Harness } from './harness';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+});
+after(() => h.close());
+beforeEach(() => h.ingest.reset());
+
+const FAST = { retryDelaysMs: [100, 300], timeoutMs: 2_000 };
+const errors = () => h.ingest.posts('/ingest/error');
+
+test('an uncaught error arrives, unhandled, with the page URL and raw stack, over CORS', async () => {
+  const url = servePage(h, {
+    init: { environment: 'staging', release: 'web@3', tags: { app: 'shop' } },
+    script: `function checkout() { throw new TypeError('boom in page'); }
+             setTimeout(checkout, 0);`,
+  });
+  const { page, pageErrors } = await openPage(h, url + '?step=2');
+  await h.ingest.waitFor(() => errors().length == 1);
+  const { body, headers } = errors()[0];
+  assert.equal(headers.authorization, 'DSN et_browserkey');
+  assert.equal(headers.origin, h.site.origin);
+  assert.ok(h.ingest.preflights.length >= 1, 'the browser sent a CORS preflight');
+  assert.deepEqual(
+    [body.type, body.message, body.level, body.handled, body.environment, body.release, body.url],
+    ['TypeError', 'boom in page', 'error', false, 'staging', 'web@3', url + '?step=2'],
+  );
+  assert.deepEqual(body.tags, { app: 'shop' });
+  assert.match(body.stack, /checkout/);
+  assert.deepEqual(body.sdk, { name: 'tracker.browser', version: '0.5.0' });
+  assert.deepEqual(pageErrors, ['boom in page'], 'the app still sees its own error, nothing from the SDK');
+  await page.context().close();
+});
+
+test('an unhandled rejection arrives', async () => {
+  const url = servePage(h, {
+    script: `Promise.reject(new RangeError('rejected in page'));
+             Promise.reject({ code: 'E_API', status: 503 });`,
+  });
+  const { page } = await openPage(h, url);
+  await h.ingest.waitFor(() => errors().length == 2);
+  const bodies = errors().map((r) => r.body).sort((a, b) => a.type.localeCompare(b.type));
+  assert.deepEqual(bodies.map((b) => [b.type, b.message, b.handled]), [
+    ['Error', '{"code":"E_API","status":503}', false],
+    ['RangeError', 'rejected in page', false],
+  ]);
+  await page.context().close();
+});
+
+test('identical errors within 60 s are sent once', async () => {
+  const url = servePage(h, {
+    script: `function fail() { throw new Error('same every time'); }
+             for (let i = 0; i < 5; i++) setTimeout(fail, i * 20);
+             const e = new Error('captured twice');
+             window.first = Tracker.captureException(e);
+             window.second = Tracker.captureException(e);`,
+  });
+  const { page } = await openPage(h, url);
+  await h.ingest.waitFor(() => errors().length >= 2);
+  await sleep(500);
+  assert.deepEqual(errors().map((r) => r.body.message).sort(), ['captured twice', 'same every time']);
+  const [first, second] = await page.evaluate(() => [(window as any).first, (window as any).second]);
+  assert.equal(first, second);
+  await page.context().close();
+});
+
+test('at most 60 errors and 60 logs per minute per page', async () => {
+  const url = servePage(h, {
+    script: `for (let i = 0; i < 75; i++) Tracker.captureException(new Error('distinct ' + i));
+             for (let i = 0; i < 75; i++) Tracker.logger.info('log ' + i);`,
+  });
+  const { page } = await openPage(h, url);
+  await h.ingest.waitFor(() => errors().length == 60 && h.ingest.posts('/ingest/log').length == 60);
+  await sleep(700);
+  assert.equal(errors().length, 60);
+  assert.equal(h.ingest.posts('/ingest/log').length, 60);
+  const stats = await page.evaluate(() => (window as any).Tracker.getStats());
+  assert.equal(stats.dropped, 30);
+  await page.context().close();
+});
+
+test('on 429 the SDK pauses for Retry-After and drops new events meanwhile', async () => {
+  h.ingest.setMode('/ingest/error', { status: 429, retryAfter: '1' });
+  const url = servePage(h, { init: { _internal: FAST }, script: `Tracker.captureMessage('over quota');` });
+  const { page } = await openPage(h, url);
+  await h.ingest.waitFor(() => errors().length == 1);
+  await sleep(100);
+  h.ingest.setMode('/ingest/error', null);
+  await page.evaluate(() => {
+    const T = (window as any).Tracker;
+    T.captureMessage('dropped during pause');
+    T.captureException(new Error('also dropped'));
+  });
+  await sleep(1_200);
+  assert.equal(errors().length, 1, 'the 429 is not retried and nothing is sent during the pause');
+  await page.evaluate(() => (window as any).Tracker.captureMessage('after the pause'));
+  await h.ingest.waitFor(() => errors().length == 2);
+  assert.deepEqual(errors().map((r) => r.body.message), ['over quota', 'after the pause']);
+  await page.context().close();
+});
+
+test('a 5xx is retried exactly twice, with back-off', async () => {
+  h.ingest.setMode('/ingest/error', { status: 503 });
+  const url = servePage(h, { init: { _internal: FAST }, script: `Tracker.captureMessage('server is down');` });
+  const { page } = await openPage(h, url);
+  await h.ingest.waitFor(() => errors().length == 3);
+  await sleep(1_000);
+  const attempts = errors();
+  assert.equal(attempts.length, 3);
+  assert.equal(new Set(attempts.map((a) => a.body.eventId)).size, 1);
+  assert.ok(attempts[1].at - attempts[0].at >= 90 && attempts[2].at - attempts[1].at >= 290);
+  const stats = await page.evaluate(() => (window as any).Tracker.getStats());
+  assert.deepEqual([stats.retried, stats.failed, stats.sent], [2, 1, 0]);
+  await page.context().close();
+});
+
+test('a bad DSN is a silent no-op', async () => {
+  const url = servePage(h, {
+    init: { dsn: 'definitely not a dsn', vitals: true },
+    script: `window.results = [
+               typeof Tracker.captureException(new Error('x')),
+               typeof Tracker.captureMessage('x'),
+             ];
+             Tracker.logger.info('x').then(() => window.results.push('log resolved'));
+             Tracker.captureFeedback({ message: 'x' }).then(() => window.results.push('feedback resolved'));
+             Tracker.init({});
+             Tracker.init({ dsn: 'et_nokey_without_endpoint' });
+             setTimeout(() => { throw new Error('app error with no SDK'); }, 0);`,
+  });
+  const { page, pageErrors } = await openPage(h, url);
+  await sleep(800);
+  await page.goto('about:blank');
+  await sleep(300);
+  assert.equal(h.ingest.requests.length + h.ingest.preflights.length, 0);
+  assert.deepEqual(pageErrors, ['app error with no SDK']);
+  await page.context().close();
+});
+
+test('init twice gives one listener and the second configuration', async () => {
+  const url = servePage(h, {
+    head: `window.added = { error: 0, unhandledrejection: 0 };
+           const add = window.addEventListener;
+           window.addEventListener = function (type, ...rest) {
+             if (type in window.added) window.added[type]++;
+             return add.call(this, type, ...rest);
+           };`,
+    init: { environment: 'first' },
+    script: `Tracker.init(${JSON.stringify({ dsn: h.dsn, vitals: false, environment: 'second' })});
+             setTimeout(() => { throw new Error('once only'); }, 0);`,
+  });
+  const { page } = await openPage(h, url);
+  await h.ingest.waitFor(() => errors().length == 1);
+  await sleep(300);
+  assert.equal(errors().length, 1);
+  assert.equal(errors()[0].body.environment, 'second');
+  const added = await page.evaluate(() => (window as any).added);
+  assert.deepEqual(added, { error: 1, unhandledrejection: 1 });
+  const stats = await page.evaluate(() => (window as any).Tracker.getStats());
+  assert.equal(stats.dropped, 0, 'no second listener produced a (deduplicated) copy');
+  await page.context().close();
+});
+
+test('a report made in pagehide arrives (keepalive)', async () => {
+  const url = servePage(h, {
+    script: `addEventListener('pagehide', () => {
+               Tracker.captureMessage('sent while leaving', { level: 'info' });
+               Tracker.logger.info('log while leaving');
+             });`,
+  });
+  const { page } = await openPage(h, url);
+  await page.goto('about:blank');
+  await page.context().close();
+  await h.ingest.waitFor(() => errors().length == 1 && h.ingest.posts('/ingest/log').length == 1);
+  assert.equal(errors()[0].body.message, 'sent while leaving');
+});
+
+test('feedback is linked to the last event', async () => {
+  const url = servePage(h, {
+    init: { endpoint: h.ingest.origin + '/ingest/error' },
+    script: `window.id = Tracker.captureException(new Error('payment failed'));
+             Tracker.captureFeedback({ message: 'I was charged twice', email: 'buyer@example.com' });`,
+  });
+  const { page } = await openPage(h, url);
+  await h.ingest.waitFor(() => h.ingest.posts('/ingest/feedback').length == 1 && errors().length == 1);
+  const id = await page.evaluate(() => (window as any).id);
+  assert.equal(errors()[0].body.eventId, id);
+  assert.deepEqual(h.ingest.posts('/ingest/feedback')[0].body, { message: 'I was charged twice', email: 'buyer@example.com', eventId: id });
+  assert.equal(await page.evaluate(() => (window as any).Tracker.lastEventId()), id);
+  await page.context().close();
+});
+
+test('logs go to /ingest/log on the origin when the endpoint has a proxy prefix; errors and feedback keep it', async () => {
+  const url = servePage(h, {
+    init: { dsn: 'et_browserkey', endpoint: h.ingest.origin + '/tunnel/v1/ingest/error', release: 'web@4', tags: { t: '1' } },
+    script: `Tracker.logger.warning('cart is slow', { ms: 1200 });
+             Tracker.captureMessage('via proxy');
+             Tracker.captureFeedback({ message: 'hello' });`,
+  });
+  const { page } = await openPage(h, url);
+  await h.ingest.waitFor(() => h.ingest.requests.length == 3);
+  assert.deepEqual(h.ingest.requests.map((r) => r.path).sort(), ['/ingest/log', '/tunnel/v1/ingest/error', '/tunnel/v1/ingest/feedback']);
+  const log = h.ingest.posts('/ingest/log')[0].body;
+  assert.deepEqual([log.level, log.message, log.context, log.environment, log.release, log.tags], ['warn', 'cart is slow', { ms: 1200 }, 'production', 'web@4', { t: '1' }]);
+  await page.context().close();
+});
+
+const VITALS_PAGE = {
+  body: `<main id="content"><h1 style="font-size:48px">Vitals</h1><p>Some text for first paint.</p>
+         <button id="buy" style="width:200px;height:60px">Buy</button></main>`,
+  script: `// A real layout shift: content pushed down after load, with no recent input.
+           setTimeout(() => {
+             const banner = document.createElement('div');
+             banner.style.height = '150px';
+             banner.textContent = 'late banner';
+             document.body.insertBefore(banner, document.body.firstChild);
+           }, 250);
+           // A click that takes a while to handle, so INP has an interaction to measure.
+           document.getElementById('buy').addEventListener('click', () => {
+             const end = performance.now() + 80;
+             while (performance.now() < end) {}
+             document.getElementById('buy').textContent = 'Bought';
+           });`,
+};
+
+test('vitals: one report after the page is hidden, with LCP, FCP, TTFB, CLS and INP, URL without query or hash', async () => {
+  const url = servePage(h, { init: { vitals: true, vitalsSampleRate: 1, environment: 'perf', release: 'web@5', tags: { v: '1' } }, ...VITALS_PAGE });
+  const { page } = await openPage(h, url + '?utm_source=mail&token=secret#reviews');
+  await sleep(700);
+  await page.click('#buy');
+  await sleep(400);
+  // Single-page route change: not a new page view.
+  await page.evaluate(() => history.pushState({}, '', '/spa/other-route?x=1'));
+  await sleep(200);
+  assert.equal(h.ingest.posts('/ingest/vitals').length, 0, 'nothing before the page is hidden');
+  await page.goto('about:blank');
+  await h.ingest.waitFor(() => h.ingest.posts('/ingest/vitals').length == 1);
+  await sleep(500);
+  await page.context().close();
+  const reports = h.ingest.posts('/ingest/vitals');
+  assert.equal(reports.length, 1);
+  const { url: reported, metrics, environment, release, tags } = reports[0].body;
+  assert.equal(reported, url);
+  assert.deepEqual([environment, release, tags], ['perf', 'web@5', { v: '1' }]);
+  assert.deepEqual(Object.keys(metrics).sort(), ['CLS', 'FCP', 'INP', 'LCP', 'TTFB']);
+  assert.ok(metrics.CLS > 0, `CLS ${metrics.CLS} from the real shift`);
+  assert.ok(metrics.INP >= 40, `INP ${metrics.INP} from the real click`);
+  assert.ok(metrics.LCP > 0 && metrics.FCP > 0 && metrics.TTFB >= 0);
+  assert.ok(metrics.LCP >= metrics.FCP);
+});
+
+test('vitals: none at sample rate 0', async () => {
+  const url = servePage(h, { init: { vitals: true, vitalsSampleRate: 0 }, ...VITALS_PAGE });
+  const { page } = await openPage(h, url);
+  await sleep(500);
+  await page.click('#buy');
+  await page.evaluate(() => (window as any).Tracker.captureMessage('errors still flow'));
+  await page.goto('about:blank');
+  await sleep(800);
+  await page.context().close();
+  assert.equal(h.ingest.posts('/ingest/vitals').length, 0);
+  assert.equal(errors().length, 1);
+});
+
+test('the ESM build works in the page through an import map', async () => {
+  h.site.serve(
+    '/esm.html',
+    `<!doctype html><html><head>
+<script type="importmap">{ "imports": { "web-vitals": "/web-vitals.js" } }</script>
+<script type="module">
+  import { init, captureException, SDK_VERSION } from '/index.mjs';
+  init({ dsn: ${JSON.stringify(h.dsn)}, vitals: true });
+  captureException(new Error('from esm ' + SDK_VERSION));
+</script></head><body><h1>esm</h1></body></html>`,
+    'text/html',
+  );
+  const { page } = await openPage(h, h.site.origin + '/esm.html');
+  await h.ingest.waitFor(() => errors().length == 1);
+  assert.equal(errors()[0].body.message, 'from esm 0.5.0');
+  await page.goto('about:blank');
+  await h.ingest.waitFor(() => h.ingest.posts('/ingest/vitals').length == 1);
+  await page.context().close();
+});

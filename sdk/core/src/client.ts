@@ -1,0 +1,251 @@
+import {
+  DEDUP_MAX_KEYS,
+  DEDUP_WINDOW_MS,
+  DEFAULT_RETRY_AFTER_MS,
+  RATE_CAP_PER_WINDOW,
+  RATE_WINDOW_MS,
+  REQUEST_TIMEOUT_MS,
+  RETRY_DELAYS_MS,
+} from './constants';
+import { createDeduplicator, type Deduplicator } from './create-deduplicator';
+import { createEventId } from './create-event-id';
+import { createFetchRequest } from './create-fetch-request';
+import { createRateCap } from './create-rate-cap';
+import { createTransport, type Transport } from './create-transport';
+import { deriveEndpoints, type Endpoints } from './derive-endpoints';
+import { normalizeThrown, type NormalizedError } from './normalize-thrown';
+import { parseDsn } from './parse-dsn';
+import type {
+  BaseInitOptions,
+  CaptureOptions,
+  FeedbackInput,
+  Logger,
+  LogLevel,
+  Stats,
+} from './types';
+
+/** What a platform (browser, Node) tells the core about itself. */
+export interface Platform {
+  name: string;
+  version: string;
+  /** The browser caps errors and logs per page; Node does not. */
+  capped?: boolean;
+  /** Default `url` of an event (the browser's current page). */
+  url?(): string | undefined;
+}
+
+interface State {
+  key: string;
+  options: BaseInitOptions;
+  endpoints: Endpoints;
+  transport: Transport;
+  dedup: Deduplicator;
+  errorCap?: () => boolean;
+  logCap?: () => boolean;
+}
+
+// One client per bundle: the platform packages each carry their own copy of this module.
+let state: State | null = null;
+let platform: Platform;
+let lastId: string | undefined;
+const stats: Stats = { sent: 0, failed: 0, retried: 0, dropped: 0, internalErrors: 0 };
+
+/** True when an option set was usable; false leaves the SDK a silent no-op. */
+export function initClient(options: BaseInitOptions, on: Platform): boolean {
+  platform = on;
+  state = null;
+  try {
+    const dsn = parseDsn(options && options.dsn, options && options.endpoint);
+    if (!dsn) return false;
+    const internal = options._internal || {};
+    const clock = internal.clock || Date;
+    const windowMs = internal.rateWindowMs || RATE_WINDOW_MS;
+    state = {
+      key: dsn.key,
+      options,
+      endpoints: deriveEndpoints(dsn.endpoint),
+      transport: createTransport({
+        makeRequest: internal.makeRequest || createFetchRequest(),
+        clock,
+        retryDelaysMs: internal.retryDelaysMs || RETRY_DELAYS_MS,
+        timeoutMs: internal.timeoutMs || REQUEST_TIMEOUT_MS,
+        defaultRetryAfterMs: internal.defaultRetryAfterMs || DEFAULT_RETRY_AFTER_MS,
+        stats,
+      }),
+      dedup: createDeduplicator(internal.dedupWindowMs || DEDUP_WINDOW_MS, DEDUP_MAX_KEYS, clock),
+    };
+    if (on.capped) {
+      state.errorCap = createRateCap(RATE_CAP_PER_WINDOW, windowMs, clock);
+      state.logCap = createRateCap(RATE_CAP_PER_WINDOW, windowMs, clock);
+    }
+    return true;
+  } catch {
+    stats.internalErrors++;
+    return false;
+  }
+}
+
+export function isEnabled(): boolean {
+  return !!state;
+}
+
+function serialize(payload: Record<string, unknown>): string | undefined {
+  try {
+    return JSON.stringify(payload);
+  } catch {
+    // circular or BigInt context: keep the report, lose only what cannot be encoded
+    payload.context = { unserializable: true };
+    try {
+      return JSON.stringify(payload);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function post(url: string | undefined, payload: Record<string, unknown>, cap?: () => boolean): Promise<void> {
+  if (!state || !url) return Promise.resolve();
+  if (state.transport.isPaused(url) || (cap && !cap())) {
+    stats.dropped++;
+    return Promise.resolve();
+  }
+  const body = serialize(payload);
+  if (body == null) {
+    stats.failed++;
+    return Promise.resolve();
+  }
+  return state.transport.send(url, state.key, body);
+}
+
+function common(release?: string, tags?: Record<string, string>) {
+  const options = state!.options;
+  return {
+    environment: options.environment || 'production',
+    release: release || options.release,
+    tags: { ...options.tags, ...tags },
+  };
+}
+
+function captureEvent(read: () => NormalizedError, options: CaptureOptions | undefined, handled: boolean): string {
+  const id = createEventId();
+  try {
+    if (!state) return id;
+    // Read inside the try: a thrown Proxy or a getter that throws must not reach the app.
+    const error = read();
+    const o = options || {};
+    const level = o.level || 'error';
+    const url = state.endpoints.error;
+    const key = [error.type, error.message, error.stack, level, o.fingerprint].join('\n');
+    const previous = state.dedup.findRecent(key);
+    if (previous) {
+      stats.dropped++;
+      return (lastId = previous);
+    }
+    // Checked here as well as in post() so that a dropped event is not remembered as sent.
+    if (state.transport.isPaused(url) || (state.errorCap && !state.errorCap())) {
+      stats.dropped++;
+      return id;
+    }
+    state.dedup.remember(key, id);
+    lastId = id;
+    void post(url, {
+      eventId: id,
+      ...error,
+      level,
+      handled,
+      fingerprint: o.fingerprint,
+      context: o.context,
+      user: o.user,
+      url: o.url || (platform.url && platform.url()),
+      ...common(o.release, o.tags),
+      timestamp: new Date().toISOString(),
+      sdk: { name: platform.name, version: platform.version },
+    });
+  } catch {
+    stats.internalErrors++;
+  }
+  return id;
+}
+
+/** Any thrown value; returns the event id (for a duplicate, the id of the event already sent). */
+export function captureException(value: unknown, options?: CaptureOptions): string {
+  return captureEvent(() => normalizeThrown(value), options, true);
+}
+
+/** For the platforms' global hooks: marks the event unhandled. */
+export function captureUnhandled(value: unknown, options?: CaptureOptions): string {
+  return captureEvent(() => normalizeThrown(value), options, false);
+}
+
+export function captureMessage(message: string, options?: CaptureOptions): string {
+  return captureEvent(() => ({ type: 'Message', message: String(message) }), options, true);
+}
+
+function log(level: LogLevel, message: string, context?: Record<string, unknown>): Promise<void> {
+  try {
+    if (!state) return Promise.resolve();
+    return post(
+      state.endpoints.log,
+      { level, message: String(message), context, ...common(), timestamp: new Date().toISOString() },
+      state.logCap,
+    );
+  } catch {
+    stats.internalErrors++;
+    return Promise.resolve();
+  }
+}
+
+/** Structured logs to `/ingest/log`; each call resolves once delivered or given up on. */
+export const logger: Logger = {
+  debug: (message, context) => log('debug', message, context),
+  info: (message, context) => log('info', message, context),
+  warn: (message, context) => log('warn', message, context),
+  warning: (message, context) => log('warn', message, context),
+  error: (message, context) => log('error', message, context),
+};
+
+/** Linked to `eventId`, else to the last event; sent only when the endpoint ends in `/ingest/error`. */
+export function captureFeedback(feedback: FeedbackInput): Promise<void> {
+  try {
+    if (!state || !feedback) return Promise.resolve();
+    return post(state.endpoints.feedback, {
+      message: String(feedback.message),
+      email: feedback.email,
+      eventId: feedback.eventId || lastId,
+    });
+  } catch {
+    stats.internalErrors++;
+    return Promise.resolve();
+  }
+}
+
+/** One Web Vitals report (browser). */
+export function sendVitals(url: string, metrics: Record<string, number>): Promise<void> {
+  try {
+    if (!state) return Promise.resolve();
+    return post(state.endpoints.vitals, { url, metrics, ...common() });
+  } catch {
+    stats.internalErrors++;
+    return Promise.resolve();
+  }
+}
+
+export function lastEventId(): string | undefined {
+  return lastId;
+}
+
+/** Waits up to `timeoutMs` for reports in flight; true when all settled. */
+export function flush(timeoutMs = 2_000): Promise<boolean> {
+  return state ? state.transport.flush(timeoutMs) : Promise.resolve(true);
+}
+
+/** Flushes, then turns the SDK off until the next `init`. */
+export async function closeClient(timeoutMs = 2_000): Promise<boolean> {
+  const done = await flush(timeoutMs);
+  state = null;
+  return done;
+}
+
+export function getStats(): Stats {
+  return { ...stats };
+}

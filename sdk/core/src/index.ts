@@ -1,0 +1,11 @@
+export * from './types';
+export * from './constants';
+export * from './client';
+export { parseDsn, type ParsedDsn } from './parse-dsn';
+export { deriveEndpoints, type Endpoints } from './derive-endpoints';
+export { createEventId } from './create-event-id';
+export { normalizeThrown, type NormalizedError } from './normalize-thrown';
+export { createDeduplicator, type Deduplicator } from './create-deduplicator';
+export { createRateCap } from './create-rate-cap';
+export { createTransport, type Transport, type TransportOptions } from './create-transport';
+export { createFetchRequest, parseRetryAfter } from './create-fetch-request';

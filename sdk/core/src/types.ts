@@ -1,0 +1,100 @@
+/** Severity of an error event or message (DESIGN §4). */
+export type Level = 'error' | 'warning' | 'info' | 'fatal';
+
+/** Severity of a structured log record; `warning` is accepted as an alias of `warn`. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export type Tags = Record<string, string>;
+
+export interface User {
+  id?: string | number;
+  email?: string;
+  [key: string]: unknown;
+}
+
+/** Options shared by every platform's `init`. */
+export interface BaseInitOptions {
+  /** `https://et_<key>@<host>/<projectId>`, or a bare `et_<key>` together with `endpoint`. */
+  dsn?: string;
+  /** Full error-ingest URL, path ending in `/ingest/error`. Derived from a URL DSN otherwise. */
+  endpoint?: string;
+  /** Default `production`. */
+  environment?: string;
+  /** No fallback of its own: unset means the events carry no release. */
+  release?: string;
+  tags?: Tags;
+  /** @internal Test hooks; never part of the public contract. */
+  _internal?: InternalOptions;
+}
+
+/** Per-call data: nothing dynamic is kept in global state. */
+export interface CaptureOptions {
+  tags?: Tags;
+  context?: Record<string, unknown>;
+  user?: User;
+  level?: Level;
+  fingerprint?: string[];
+  release?: string;
+  url?: string;
+}
+
+export interface FeedbackInput {
+  message: string;
+  email?: string;
+  eventId?: string;
+}
+
+export interface Logger {
+  debug(message: string, context?: Record<string, unknown>): Promise<void>;
+  info(message: string, context?: Record<string, unknown>): Promise<void>;
+  warn(message: string, context?: Record<string, unknown>): Promise<void>;
+  warning(message: string, context?: Record<string, unknown>): Promise<void>;
+  error(message: string, context?: Record<string, unknown>): Promise<void>;
+}
+
+/** The SDK's own bookkeeping: it swallows its failures and counts them here. */
+export interface Stats {
+  /** Requests answered 2xx. */
+  sent: number;
+  /** Requests that failed for good (after retries, 4xx, 429, serialization). */
+  failed: number;
+  /** Retry attempts made. */
+  retried: number;
+  /** Reports dropped before sending: duplicate, rate cap, 429 pause. */
+  dropped: number;
+  /** Exceptions caught inside the SDK itself. */
+  internalErrors: number;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+/**
+ * Knobs for tests: time windows and delays shrink so the rules can be shown without long
+ * sleeps. The public defaults are the constants in `constants.ts`.
+ */
+export interface InternalOptions {
+  clock?: Clock;
+  dedupWindowMs?: number;
+  rateWindowMs?: number;
+  retryDelaysMs?: number[];
+  timeoutMs?: number;
+  defaultRetryAfterMs?: number;
+  makeRequest?: MakeRequest;
+}
+
+export interface TransportRequest {
+  url: string;
+  body: string;
+  key: string;
+  timeoutMs: number;
+}
+
+/** Status code, plus `Retry-After` in ms when the answer is 429. Rejects on network error or timeout. */
+export interface TransportResponse {
+  status: number;
+  retryAfterMs?: number;
+}
+
+export type MakeRequest = (request: TransportRequest) => Promise<TransportResponse>;

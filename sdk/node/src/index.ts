@@ -1,0 +1,54 @@
+import { closeClient, initClient, type BaseInitOptions } from '@tracker/sdk-core';
+import { installProcessHandlers, removeProcessHandlers } from './process-handlers';
+import { SDK_VERSION } from './version';
+
+export {
+  captureException,
+  captureFeedback,
+  captureMessage,
+  flush,
+  getStats,
+  lastEventId,
+  logger,
+} from '@tracker/sdk-core';
+export type {
+  CaptureOptions,
+  FeedbackInput,
+  Level,
+  Logger,
+  LogLevel,
+  Stats,
+  Tags,
+  User,
+} from '@tracker/sdk-core';
+export { SDK_VERSION };
+
+export interface NodeOptions extends BaseInitOptions {
+  /**
+   * Default true: on an uncaught exception, capture it (level `fatal`), wait at most 2 s for
+   * delivery, then exit with code 1 as Node would (only when no other `uncaughtException`
+   * listener exists: then, as in Node, the app decides). False: capture only.
+   */
+  exitOnFatal?: boolean;
+}
+
+const PLATFORM = { name: 'tracker.node', version: SDK_VERSION };
+
+/**
+ * Starts (or reconfigures) the SDK. An invalid or missing DSN leaves it a silent no-op and
+ * removes the process hooks, so Node's own crash behaviour is untouched.
+ */
+export function init(options: NodeOptions): void {
+  try {
+    if (initClient(options, PLATFORM)) installProcessHandlers(options);
+    else removeProcessHandlers();
+  } catch {
+    // never into the host app
+  }
+}
+
+/** Flushes (at most `timeoutMs`), removes the process hooks and turns the SDK off. */
+export function close(timeoutMs?: number): Promise<boolean> {
+  removeProcessHandlers();
+  return closeClient(timeoutMs);
+}

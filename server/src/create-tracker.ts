@@ -1,0 +1,118 @@
+import { findKeyInfo, openDatabase, type Config, type Database } from '@tracker/core';
+import { apiPlugin } from '@tracker/api';
+import { ingestPlugin, KeyCache, startWorker, type Queue, type RunningWorker } from '@tracker/ingest';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createQueue, type QueueTuning } from './create-queue';
+import { resolveSessionSecret } from './session-secret';
+import { mountWeb } from './web-mount';
+
+export interface TrackerOptions {
+  config: Config;
+  /** Run pending migrations at start (the all-in-one default). */
+  migrate?: boolean;
+  queue?: QueueTuning;
+}
+
+/** A running set of roles sharing one database, one queue and one HTTP port. */
+export interface Tracker {
+  readonly app: FastifyInstance;
+  readonly db: Database;
+  readonly queue: Queue;
+  readonly worker: RunningWorker | undefined;
+  /** Base URL once listening, e.g. http://127.0.0.1:3000. */
+  url: string;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createTracker(options: TrackerOptions): Promise<Tracker> {
+  // A copy: listen() fills in the public URL when the port was chosen by the OS.
+  const config: Config = { ...options.config };
+  const publicUrlFromPort = config.publicUrl === `http://localhost:${config.port}`;
+  const roles = new Set(config.roles);
+  const db = await openDatabase(config, { migrate: options.migrate ?? true });
+  if (!(options.migrate ?? true) && (await db.ds.showMigrations())) {
+    await db.close();
+    throw new Error('The database has pending migrations: run `npm run tracker -- migrate` first.');
+  }
+  let queue: Queue;
+  try {
+    queue = await createQueue(config, db, options.queue);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // Behind a load balancer the health checks and ingest see many short connections.
+    keepAliveTimeout: 65_000,
+    forceCloseConnections: true,
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await Promise.all([db.ds.query('SELECT 1'), queue.ping()]);
+      return { status: 'ready', database: db.kind, queue: queue.kind };
+    } catch (err) {
+      return reply.code(503).send({ status: 'unavailable', error: (err as Error).message });
+    }
+  });
+
+  const tracker: Tracker = {
+    app,
+    db,
+    queue,
+    worker: undefined,
+    url: '',
+    listen,
+    close,
+  };
+
+  if (roles.has('ingest')) {
+    const keys = new KeyCache((key) => findKeyInfo(db.ds, key));
+    await ingestPlugin(app, { queue, keys });
+  }
+  let api: { stop(): Promise<void> } | undefined;
+  if (roles.has('api')) api = await apiPlugin(app, { ds: db.ds, config });
+  if (roles.has('web')) {
+    await mountWeb(app, {
+      apiUrl: () => config.apiUrl ?? `${tracker.url}/graphql`,
+      sessionSecret: resolveSessionSecret(config.sessionSecret, config.dataDir),
+    });
+  }
+
+  async function listen(): Promise<string> {
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    tracker.url = `http://127.0.0.1:${port}`;
+    if (publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
+    if (roles.has('worker')) {
+      (tracker as { worker: RunningWorker | undefined }).worker = startWorker({
+        ds: db.ds,
+        queue,
+        batchSize: config.workerBatchSize,
+        log: (level, msg, data) => app.log[level](data ?? {}, msg),
+      });
+    }
+    return tracker.url;
+  }
+
+  let closing: Promise<void> | undefined;
+  function close(): Promise<void> {
+    // Order matters: stop taking requests, let the worker finish its batch, then drop the
+    // connections it was using.
+    closing ??= (async () => {
+      await app.close();
+      await api?.stop();
+      await tracker.worker?.stop();
+      await queue.close();
+      await db.close();
+    })();
+    return closing;
+  }
+
+  return tracker;
+}

@@ -1,0 +1,2 @@
+export { createTracker } from './create-tracker';
+export type { Tracker, TrackerOptions } from './create-tracker';

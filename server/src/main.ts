@@ -1,0 +1,32 @@
+import { ConfigError, DataDirLockedError, loadConfig } from '@tracker/core';
+import { parseRolesArg } from './roles-arg';
+import { createTracker } from './create-tracker';
+
+/** `npm start`: every role in one process unless `--roles` or TRACKER_ROLES says otherwise. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, parseRolesArg(process.argv.slice(2)));
+  const tracker = await createTracker({ config, migrate: true });
+  const url = await tracker.listen();
+  tracker.app.log.info(
+    { roles: config.roles, database: tracker.db.kind, queue: tracker.queue.kind },
+    `Tracker listening on ${url} (public URL ${config.publicUrl})`,
+  );
+  const shutdown = (signal: string) => {
+    tracker.app.log.info(`${signal}: shutting down`);
+    tracker.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) console.error(err.message);
+  else console.error(err);
+  process.exit(1);
+});

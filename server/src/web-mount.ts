@@ -1,0 +1,49 @@
+import { dirname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+export interface WebMountOptions {
+  /** Absolute URL of the GraphQL endpoint the dashboard's loaders call. */
+  apiUrl: () => string;
+  sessionSecret: string;
+}
+
+/**
+ * Serves the Remix dashboard: built assets by @fastify/static, pages by Remix's own request
+ * handler bridged to Node with @remix-run/node-fetch-server (the fastest mount measured in
+ * STACK.md; express adapters fail under fastify).
+ */
+export async function mountWeb(app: FastifyInstance, options: WebMountOptions): Promise<void> {
+  const webRoot = dirname(require.resolve('@tracker/web/package.json'));
+  const serverBuild = join(webRoot, 'build/server/index.js');
+  // ESM packages and the ESM server build: loaded with import() from this CommonJS module.
+  const build = await import(serverBuild);
+  const { createRequestHandler } = await import('@remix-run/node');
+  const { createRequestListener } = await import('@remix-run/node-fetch-server');
+  const handle = createRequestHandler(build, 'production');
+  const listener = createRequestListener((request) =>
+    handle(request, { apiUrl: options.apiUrl(), sessionSecret: options.sessionSecret }),
+  );
+
+  await app.register(async (scope) => {
+    // Remix reads the body itself: leave the stream untouched for every content type.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    await scope.register(fastifyStatic, {
+      root: join(webRoot, 'build/client'),
+      wildcard: false,
+      // Vite puts a content hash in every asset name, so they never change.
+      setHeaders: (res, path) => {
+        if (path.includes('/assets/')) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+    scope.route({
+      method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url: '/*',
+      handler: (request, reply) => {
+        reply.hijack();
+        listener(request.raw, reply.raw);
+      },
+    });
+  });
+}

@@ -1,0 +1,119 @@
+import { loadConfig, type Config } from '@tracker/core';
+import { createTempDir, createTestPostgres, createTestRedisPrefix, TEST_REDIS_URL } from '@tracker/core/testing';
+import { createTracker, type Tracker } from '../src';
+
+export type Mode = 'embedded' | 'postgres+redis';
+export const MODES: Mode[] = ['embedded', 'postgres+redis'];
+
+export interface TestEnv {
+  mode: Mode;
+  config: Config;
+  cleanup(): Promise<void>;
+}
+
+/** Storage for one suite: a PGlite folder, or a fresh PostgreSQL database plus a Redis prefix. */
+export async function createTestEnv(mode: Mode, overrides: Partial<Config> = {}): Promise<TestEnv> {
+  const dir = createTempDir();
+  const pg = mode === 'postgres+redis' ? await createTestPostgres() : undefined;
+  const config = loadConfig(
+    {
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TRACKER_DATA_DIR: dir.path,
+      TRACKER_LOG_LEVEL: process.env.TRACKER_TEST_LOG_LEVEL ?? 'silent',
+      TRACKER_ROLES: 'ingest,worker,api',
+      ...(pg ? { DATABASE_URL: pg.url, REDIS_URL: TEST_REDIS_URL, TRACKER_REDIS_PREFIX: createTestRedisPrefix() } : {}),
+    },
+    overrides,
+  );
+  return {
+    mode,
+    config,
+    async cleanup() {
+      await pg?.drop();
+      dir.remove();
+    },
+  };
+}
+
+export async function startTracker(env: TestEnv, overrides: Partial<Config> = {}): Promise<Tracker> {
+  const tracker = await createTracker({ config: { ...env.config, ...overrides }, queue: { reclaimIdleMs: 1_000 } });
+  await tracker.listen();
+  return tracker;
+}
+
+export async function gql<T = any>(
+  baseUrl: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token?: string,
+): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: { code?: string } }> }> {
+  const res = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await res.json()) as any;
+}
+
+/** gql that fails the test on any GraphQL error. */
+export async function gqlOk<T = any>(baseUrl: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<T> {
+  const r = await gql<T>(baseUrl, query, variables, token);
+  if (r.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(r.errors)}`);
+  return r.data!;
+}
+
+let accounts = 0;
+/** Signs up a fresh account and creates a project; returns what a test needs. */
+export async function signUpWithProject(baseUrl: string, name = 'Web') {
+  accounts += 1;
+  const email = `user${accounts}-${Date.now()}@example.com`;
+  const s = await gqlOk(
+    baseUrl,
+    `mutation($e: String!, $p: String!, $o: String!) { signup(email: $e, password: $p, organizationName: $o) { token user { id email } organization { id slug plan } } }`,
+    { e: email, p: 'correct horse battery', o: `Org ${accounts}` },
+  );
+  const token: string = s.signup.token;
+  const p = await gqlOk(
+    baseUrl,
+    `mutation($org: ID!, $name: String!) { createProject(organizationId: $org, name: $name) { id name dsn } }`,
+    { org: s.signup.organization.id, name },
+    token,
+  );
+  const dsn: string = p.createProject.dsn;
+  const key = new URL(dsn).username;
+  return { email, token, organization: s.signup.organization, project: p.createProject, dsn, key };
+}
+
+export async function sendError(baseUrl: string, key: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${baseUrl}/ingest/error`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `DSN ${key}`, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+}
+
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export const ISSUES_QUERY = `query($p: ID!, $first: Int, $after: String) {
+  issues(projectId: $p, first: $first, after: $after) {
+    totalCount pageInfo { hasNextPage endCursor }
+    nodes { id title type culprit status level eventCount userCount firstSeen lastSeen
+      latestEvent { eventId message environment release frames { filename function lineno colno inApp } } }
+    edges { cursor node { id } }
+  } }`;
+
+export function chromeStack(fn: string, line: number): string {
+  return `TypeError: Cannot read properties of undefined (reading 'id')\n    at ${fn} (https://app.example.com/static/js/main.3f2a1b9c.js:${line}:17)\n    at HTMLButtonElement.onClick (https://app.example.com/static/js/main.3f2a1b9c.js:88:5)`;
+}

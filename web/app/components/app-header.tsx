@@ -1,0 +1,84 @@
+import { Form, Link, useLocation, useParams } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
+import type { Viewer } from '../routes/_app';
+
+export function AppHeader({ viewer }: { viewer: Viewer }) {
+  return (
+    <header className="app-header">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Link to="/" className="brand">
+        Tracker
+      </Link>
+      <ProjectSwitcher viewer={viewer} />
+      <div className="header-end">
+        <span className="viewer-email">{viewer.email}</span>
+        <Form method="post" action="/logout">
+          <button type="submit" className="button button-quiet">
+            Sign out
+          </button>
+        </Form>
+      </div>
+    </header>
+  );
+}
+
+// <details> rather than a JS dropdown: it opens and closes without scripts and is keyboard
+// accessible as is. Keyed by path so it closes after a client-side navigation; once hydrated,
+// Escape and a click elsewhere close it too, as users expect of a menu.
+function ProjectSwitcher({ viewer }: { viewer: Viewer }) {
+  const { projectId } = useParams();
+  const { pathname } = useLocation();
+  const ref = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    function close(event: Event) {
+      const details = ref.current;
+      if (!details?.open) return;
+      if (event instanceof KeyboardEvent && event.key === 'Escape') {
+        details.open = false;
+        details.querySelector('summary')?.focus();
+      } else if (event.type === 'click' && !details.contains(event.target as Node)) {
+        details.open = false;
+      }
+    }
+    document.addEventListener('keydown', close);
+    document.addEventListener('click', close);
+    return () => {
+      document.removeEventListener('keydown', close);
+      document.removeEventListener('click', close);
+    };
+  }, []);
+  const current = viewer.organizations.flatMap((org) => org.projects).find((p) => p.id === projectId);
+  return (
+    <details className="switcher" key={pathname} ref={ref}>
+      <summary>
+        <span className="visually-hidden">Project: </span>
+        {current ? current.name : 'Select a project'}
+      </summary>
+      <nav aria-label="Projects" className="switcher-menu">
+        {viewer.organizations.map((org) => (
+          <section key={org.id}>
+            <h2 className="switcher-org">{org.name}</h2>
+            <ul>
+              {org.projects.map((project) => (
+                <li key={project.id}>
+                  <Link
+                    to={`/projects/${encodeURIComponent(project.id)}/issues`}
+                    aria-current={project.id === projectId ? 'page' : undefined}
+                  >
+                    {project.name}
+                  </Link>
+                </li>
+              ))}
+              {org.projects.length === 0 && <li className="muted">No projects yet</li>}
+            </ul>
+          </section>
+        ))}
+        <Link to="/projects/new" className="switcher-new">
+          + New project
+        </Link>
+      </nav>
+    </details>
+  );
+}

@@ -1,0 +1,71 @@
+import { useState } from 'react';
+
+/** A JavaScript string literal for the snippet; the DSN is ours, but quote it properly anyway. */
+function quote(value: string): string {
+  return `'${value.replace(/[\\']/g, '\\$&')}'`;
+}
+
+export function SetupInstructions({ dsn }: { dsn: string }) {
+  const browser = `import * as Tracker from '@tracker/browser';
+
+Tracker.init({
+  dsn: ${quote(dsn)},
+  release: '1.0.0', // the version you deploy; enables regressions and release health
+});`;
+  const node = `import * as Tracker from '@tracker/node';
+
+Tracker.init({
+  dsn: ${quote(dsn)},
+  release: '1.0.0',
+});`;
+  return (
+    <div className="setup">
+      <div className="field">
+        <label htmlFor="project-dsn">DSN</label>
+        <div className="copy-row">
+          <input id="project-dsn" type="text" readOnly value={dsn} className="mono" />
+          <CopyButton text={dsn} label="Copy DSN" />
+        </div>
+        <p className="hint">Public and write-only: it can send events to this project, nothing else.</p>
+      </div>
+      <Snippet title="In the browser" packageName="@tracker/browser" code={browser} />
+      <Snippet title="In Node.js" packageName="@tracker/node" code={node} />
+    </div>
+  );
+}
+
+function Snippet({ title, packageName, code }: { title: string; packageName: string; code: string }) {
+  return (
+    <section className="snippet">
+      <div className="snippet-head">
+        <h3>{title}</h3>
+        <CopyButton text={code} label={`Copy the ${packageName} snippet`} />
+      </div>
+      <pre>
+        <code>{`npm install ${packageName}`}</code>
+      </pre>
+      <pre>
+        <code>{code}</code>
+      </pre>
+    </section>
+  );
+}
+
+// Without JavaScript (or clipboard permission) the text stays selectable; the button just does nothing.
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 2000);
+    } catch {
+      setCopied(false);
+    }
+  }
+  return (
+    <button type="button" className="button button-small" onClick={copy} aria-label={label}>
+      <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
+    </button>
+  );
+}

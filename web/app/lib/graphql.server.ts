@@ -1,0 +1,98 @@
+import { data, type AppLoadContext } from '@remix-run/node';
+import { createLoginRedirect, findSessionToken } from './session.server';
+
+// The only way the dashboard reaches the rest of Tracker: GraphQL over HTTP to `context.apiUrl`.
+// No generated client or GraphQL library on purpose; a dozen hand-written documents do not
+// justify one, and `fetch` keeps the server bundle free of dependencies.
+
+export type ApiError = { code: string; message: string };
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };
+
+type GraphQLResponse<T> = {
+  data?: T | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+};
+
+type Variables = Record<string, unknown>;
+
+const API_TIMEOUT_MS = 10_000;
+
+const HTTP_STATUS_BY_CODE: Record<string, number> = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  UNAVAILABLE: 503,
+};
+
+/** One POST to the API. Never throws: transport failures come back as `UNAVAILABLE`. */
+export async function postGraphQL<T>(
+  context: AppLoadContext,
+  document: string,
+  variables: Variables = {},
+  token?: string | null,
+): Promise<ApiResult<T>> {
+  if (!context.apiUrl) throw new Error('The load context has no apiUrl; @tracker/server must pass one.');
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const operationName = /^\s*(?:query|mutation)\s+(\w+)/.exec(document)?.[1];
+
+  let response: Response;
+  try {
+    response = await fetch(context.apiUrl, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: document, variables, operationName }),
+      signal: AbortSignal.timeout(API_TIMEOUT_MS),
+    });
+  } catch {
+    return { ok: false, error: { code: 'UNAVAILABLE', message: 'The Tracker API could not be reached.' } };
+  }
+
+  let body: GraphQLResponse<T>;
+  try {
+    body = (await response.json()) as GraphQLResponse<T>;
+  } catch {
+    const message = `The Tracker API answered HTTP ${response.status} without a GraphQL body.`;
+    return { ok: false, error: { code: 'UNAVAILABLE', message } };
+  }
+  const first = body.errors?.[0];
+  if (first) {
+    return { ok: false, error: { code: first.extensions?.code ?? 'INTERNAL_SERVER_ERROR', message: first.message } };
+  }
+  if (!body.data) {
+    return { ok: false, error: { code: 'INTERNAL_SERVER_ERROR', message: 'The Tracker API answered with no data.' } };
+  }
+  return { ok: true, data: body.data };
+}
+
+type RequestArgs = { request: Request; context: AppLoadContext };
+
+async function postAsSignedInUser<T>(args: RequestArgs, document: string, variables?: Variables) {
+  const token = await findSessionToken(args.request, args.context);
+  if (!token) throw await createLoginRedirect(args.request, args.context);
+  const result = await postGraphQL<T>(args.context, document, variables, token);
+  if (!result.ok && result.error.code === 'UNAUTHENTICATED') {
+    throw await createLoginRedirect(args.request, args.context);
+  }
+  return result;
+}
+
+/**
+ * For loaders. Signed out or an expired token: redirect to /login. Any other error is thrown as a
+ * response with a matching status, so the nearest ErrorBoundary shows its message.
+ */
+export async function queryApi<T>(args: RequestArgs, document: string, variables?: Variables): Promise<T> {
+  const result = await postAsSignedInUser<T>(args, document, variables);
+  if (!result.ok) throw createErrorResponse(result.error);
+  return result.data;
+}
+
+/** For actions: like `queryApi`, but API errors come back so the form can show them. */
+export async function mutateApi<T>(args: RequestArgs, document: string, variables?: Variables): Promise<ApiResult<T>> {
+  return postAsSignedInUser<T>(args, document, variables);
+}
+
+export function createErrorResponse(error: ApiError) {
+  return data({ message: error.message, code: error.code }, { status: HTTP_STATUS_BY_CODE[error.code] ?? 502 });
+}

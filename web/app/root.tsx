@@ -1,0 +1,39 @@
+import type { LinksFunction, MetaFunction } from '@remix-run/node';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { ErrorMessage } from './components/error-message';
+import stylesHref from './styles.css?url';
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesHref }];
+
+export const meta: MetaFunction = () => [{ title: 'Tracker' }];
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return (
+    <main className="page page-narrow">
+      <ErrorMessage />
+    </main>
+  );
+}

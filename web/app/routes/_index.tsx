@@ -1,0 +1,28 @@
+import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
+import { queryApi } from '../lib/graphql.server';
+import { createLoginRedirect, findSessionToken } from '../lib/session.server';
+
+const FIRST_PROJECT_QUERY = /* GraphQL */ `
+  query FirstProject {
+    viewer {
+      id
+      organizations {
+        id
+        projects {
+          id
+        }
+      }
+    }
+  }
+`;
+
+type FirstProjectData = { viewer: { organizations: { projects: { id: string }[] }[] } | null };
+
+// No page of its own: "/" sends each visitor where there is something to see.
+export async function loader(args: LoaderFunctionArgs) {
+  if (!(await findSessionToken(args.request, args.context))) return redirect('/login');
+  const { viewer } = await queryApi<FirstProjectData>(args, FIRST_PROJECT_QUERY);
+  if (!viewer) throw await createLoginRedirect(args.request, args.context);
+  const project = viewer.organizations.flatMap((org) => org.projects)[0];
+  return redirect(project ? `/projects/${encodeURIComponent(project.id)}/issues` : '/projects/new');
+}

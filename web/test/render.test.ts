@@ -1,0 +1,216 @@
+// Guards the web layer on its own: the real server build, rendered by Remix's request handler,
+// against a canned GraphQL stand-in. End-to-end tests against the real API live with the server.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { createRequestHandler, type RequestHandler, type ServerBuild } from '@remix-run/node';
+
+const VALID_TOKEN = 'token-valid';
+const EXPIRED_TOKEN = 'token-expired';
+const PASSWORD = 'correct horse battery';
+const XSS_TITLE = '<img src=x onerror=alert(1)>';
+const XSS_CULPRIT = '</script><script>alert(2)</script>';
+
+type GraphQLBody = { query: string; variables: Record<string, unknown>; operationName?: string };
+type Answer = { data?: unknown; errors?: { message: string; extensions: { code: string } }[] };
+
+const fail = (code: string, message: string): Answer => ({ errors: [{ message, extensions: { code } }] });
+
+const project = { id: 'p1', name: 'Checkout <web>', dsn: 'http://et_key@127.0.0.1:3000/ingest/error', organizationId: 'o1' };
+const viewer = {
+  id: 'u1',
+  email: 'ada@example.com',
+  organizations: [{ id: 'o1', slug: 'acme', name: 'Acme', plan: 'free', projects: [{ id: 'p1', name: project.name }] }],
+};
+const issue = (id: string, title: string, culprit: string | null) => ({
+  id,
+  title,
+  culprit,
+  level: 'ERROR',
+  isRegression: false,
+  eventCount: 1234,
+  userCount: 7,
+  lastSeen: new Date(Date.now() - 5 * 60_000).toISOString(),
+});
+
+/** The few operations the login and issues pages send, answered like the real API would. */
+function answer(body: GraphQLBody, authorization: string | undefined): Answer {
+  const token = authorization?.replace(/^Bearer /, '');
+  if (body.operationName === 'Login') {
+    if (body.variables.password !== PASSWORD) return fail('UNAUTHENTICATED', 'Invalid email or password.');
+    return { data: { login: { token: body.variables.email === 'stale@example.com' ? EXPIRED_TOKEN : VALID_TOKEN } } };
+  }
+  if (body.operationName === 'Signup') {
+    return fail('BAD_USER_INPUT', 'Password must be at least 8 characters.');
+  }
+  if (token !== VALID_TOKEN) return fail('UNAUTHENTICATED', 'Sign in first.');
+  switch (body.operationName) {
+    case 'Viewer':
+      return { data: { viewer } };
+    case 'Project':
+      return { data: { project: body.variables.id === project.id ? project : null } };
+    case 'ProjectIssues':
+      return {
+        data: {
+          issues: {
+            totalCount: 2,
+            pageInfo: { hasNextPage: true, endCursor: 'cursor-2' },
+            nodes: [issue('i1', 'TypeError: x is undefined', 'app/cart.ts in addItem'), issue('i2', XSS_TITLE, XSS_CULPRIT)],
+          },
+          all: { totalCount: 2 },
+        },
+      };
+    default:
+      return fail('BAD_USER_INPUT', `unexpected operation ${body.operationName}`);
+  }
+}
+
+let api: Server;
+let apiUrl: string;
+let handle: RequestHandler;
+const received: { body: GraphQLBody; authorization?: string }[] = [];
+
+before(async () => {
+  api = createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const body = JSON.parse(raw) as GraphQLBody;
+    received.push({ body, authorization: req.headers.authorization });
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify(answer(body, req.headers.authorization)));
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}/graphql`;
+
+  // A variable path keeps tsc from looking for types of the generated JS.
+  const buildPath = new URL('../build/server/index.js', import.meta.url).href;
+  const build = (await import(buildPath)) as ServerBuild;
+  // Remix's handler takes the load context per request, exactly as @tracker/server passes it.
+  const handler = createRequestHandler(build, 'production');
+  handle = (request) => handler(request, { apiUrl });
+});
+
+after(() => new Promise<void>((resolve) => api.close(() => resolve())));
+
+const origin = 'http://localhost';
+
+function get(path: string, cookie?: string) {
+  return handle(new Request(origin + path, { headers: cookie ? { Cookie: cookie } : {} }));
+}
+
+function postForm(path: string, fields: Record<string, string>, cookie?: string) {
+  const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' };
+  if (cookie) headers.Cookie = cookie;
+  return handle(new Request(origin + path, { method: 'POST', headers, body: new URLSearchParams(fields) }));
+}
+
+/** The `name=value` part of a Set-Cookie header, ready to send back. */
+function cookieFrom(response: Response): string {
+  const setCookie = response.headers.get('Set-Cookie');
+  assert.ok(setCookie, 'expected a Set-Cookie header');
+  return setCookie.split(';')[0];
+}
+
+async function signIn(email = 'ada@example.com'): Promise<string> {
+  return cookieFrom(await postForm('/login', { email, password: PASSWORD, redirectTo: '/' }));
+}
+
+describe('sign in', () => {
+  test('renders a labelled login form', async () => {
+    const response = await get('/login');
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /<form[^>]*method="post"/);
+    assert.match(html, /<label for="field-email">Email<\/label>/);
+    assert.match(html, /<input[^>]*id="field-email"[^>]*name="email"/);
+    assert.match(html, /<input[^>]*name="password"[^>]*type="password"/);
+  });
+
+  test('stores the API token in an httpOnly, SameSite=Lax cookie and redirects', async () => {
+    const response = await postForm('/login', { email: 'ada@example.com', password: PASSWORD, redirectTo: '/projects/p1/issues' });
+    assert.equal(response.status, 302);
+    assert.equal(response.headers.get('Location'), '/projects/p1/issues');
+    const setCookie = response.headers.get('Set-Cookie') ?? '';
+    assert.match(setCookie, /^tracker_session=/);
+    assert.match(setCookie, /HttpOnly/i);
+    assert.match(setCookie, /SameSite=Lax/i);
+    assert.match(setCookie, /Path=\//);
+    assert.doesNotMatch(setCookie, /Secure/i, 'no Secure flag over plain http');
+    const login = received.findLast((r) => r.body.operationName === 'Login');
+    assert.deepEqual(login?.body.variables, { email: 'ada@example.com', password: PASSWORD });
+  });
+
+  test('refuses to redirect off-site after login', async () => {
+    const response = await postForm('/login', { email: 'ada@example.com', password: PASSWORD, redirectTo: '//evil.example' });
+    assert.equal(response.headers.get('Location'), '/');
+  });
+
+  test('shows the API message next to the form when credentials are wrong', async () => {
+    const response = await postForm('/login', { email: 'ada@example.com', password: 'nope' });
+    assert.equal(response.status, 400);
+    const html = await response.text();
+    assert.match(html, /role="alert"[^>]*>Invalid email or password\./);
+    assert.equal(response.headers.get('Set-Cookie'), null);
+  });
+
+  test('shows the API message for a rejected signup', async () => {
+    const response = await postForm('/signup', { email: 'bo@example.com', password: 'short', organizationName: 'Bo' });
+    assert.equal(response.status, 400);
+    assert.match(await response.text(), /Password must be at least 8 characters\./);
+  });
+});
+
+describe('issues page', () => {
+  test('renders issue titles from the API, escaping event-supplied text', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/issues', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /TypeError: x is undefined/);
+    assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt;'), 'the hostile title is shown as text');
+    assert.doesNotMatch(html, /<img/i, 'no <img> tag anywhere, including the inline data Remix streams');
+    assert.doesNotMatch(html, /<script>alert\(2\)/i, 'the culprit cannot break out of a script element');
+    assert.match(html, /<time[^>]*dateTime="\d{4}-\d\d-\d\dT[^"]+"[^>]*>5 minutes ago<\/time>/i);
+    assert.match(html, /1,234/);
+    assert.match(html, /href="[^"]*after=cursor-2[^"]*"[^>]*>Load more</);
+    assert.match(html, /Checkout &lt;web&gt;/, 'the project switcher escapes project names too');
+
+    const calls = received.filter((r) => r.body.operationName === 'ProjectIssues');
+    const last = calls[calls.length - 1];
+    assert.equal(last.authorization, `Bearer ${VALID_TOKEN}`);
+    assert.deepEqual(last.body.variables, { projectId: 'p1', status: 'OPEN', first: 25, after: null });
+  });
+
+  test('passes the status tab and cursor to the API', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/issues?status=resolved&after=cursor-2', cookie);
+    assert.equal(response.status, 200);
+    const last = received.findLast((r) => r.body.operationName === 'ProjectIssues');
+    assert.deepEqual(last?.body.variables, { projectId: 'p1', status: 'RESOLVED', first: 25, after: 'cursor-2' });
+    assert.match(await response.text(), /<a[^>]*aria-current="page"[^>]*>Resolved<\/a>/);
+  });
+
+  test('redirects a signed-out visitor to /login', async () => {
+    const before = received.length;
+    const response = await get('/projects/p1/issues');
+    assert.equal(response.status, 302);
+    assert.equal(response.headers.get('Location'), '/login?redirectTo=%2Fprojects%2Fp1%2Fissues');
+    assert.equal(received.length, before, 'no API call without a session');
+  });
+
+  test('redirects to /login and drops the cookie when the API rejects the token', async () => {
+    const cookie = await signIn('stale@example.com');
+    const response = await get('/projects/p1/issues', cookie);
+    assert.equal(response.status, 302);
+    assert.match(response.headers.get('Location') ?? '', /^\/login/);
+    assert.match(response.headers.get('Set-Cookie') ?? '', /tracker_session=;.*Expires=Thu, 01 Jan 1970/i);
+  });
+
+  test('answers 404 for a project that is missing or not yours', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/nope/issues', cookie);
+    assert.equal(response.status, 404);
+    assert.match(await response.text(), /This project does not exist or is not yours\./);
+  });
+});
