@@ -1,11 +1,23 @@
 import DataLoader from 'dataloader';
-import { findLatestEvents, findPrimaryKeys, listProjects, Membership, Organization, type Event, type Project, type ProjectKey } from '@tracker/core';
+import {
+  findFeedbackForIssues,
+  findLatestEvents,
+  findPrimaryKeys,
+  listProjects,
+  Membership,
+  Organization,
+  type Event,
+  type Feedback,
+  type Project,
+  type ProjectKey,
+} from '@tracker/core';
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
 
 /** Batch per request, so a list costs one query per relation, not one per row. */
 export interface Loaders {
   latestEvent: DataLoader<string, Event | null>;
+  feedbackByIssue: DataLoader<string, Feedback[]>;
   primaryKey: DataLoader<string, ProjectKey | null>;
   projectsByOrganization: DataLoader<string, Project[]>;
   organizationsByUser: DataLoader<string, Organization[]>;
@@ -17,6 +29,10 @@ export function createLoaders(ds: DataSource): Loaders {
       const found = await findLatestEvents(ds, ids);
       return ids.map((id) => found.get(id) ?? null);
     }),
+    feedbackByIssue: new DataLoader(async (ids) => {
+      const found = await findFeedbackForIssues(ds, ids);
+      return ids.map((id) => found.get(id) ?? []);
+    }),
     primaryKey: new DataLoader(async (ids) => {
       const found = await findPrimaryKeys(ds, [...ids]);
       return ids.map((id) => found.get(id) ?? null);
@@ -26,11 +42,17 @@ export function createLoaders(ds: DataSource): Loaders {
       return ids.map((id) => projects.filter((p) => p.organizationId === id));
     }),
     organizationsByUser: new DataLoader(async (userIds) => {
-      const memberships = await ds.manager.find(Membership, { where: { userId: In([...userIds]) }, order: { createdAt: 'ASC' } });
+      const memberships = await ds.manager.find(Membership, {
+        where: { userId: In([...userIds]) },
+        order: { createdAt: 'ASC' },
+      });
       const orgs = await ds.manager.findBy(Organization, { id: In(memberships.map((m) => m.organizationId)) });
       const byId = new Map(orgs.map((o) => [o.id, o]));
       return userIds.map((u) =>
-        memberships.filter((m) => m.userId === u).map((m) => byId.get(m.organizationId)!).filter(Boolean),
+        memberships
+          .filter((m) => m.userId === u)
+          .map((m) => byId.get(m.organizationId)!)
+          .filter(Boolean),
       );
     }),
   };

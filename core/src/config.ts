@@ -62,7 +62,7 @@ export class ConfigError extends Error {
  * Parses the environment once at boot. Nothing else in the codebase reads `process.env`:
  * a typo in a variable fails the start, not the first request that needs it.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase, type Database } from '@tracker/core';
-import { createTempDir, createTestPostgres, createTestRedisPrefix, TEST_REDIS_URL } from '@tracker/core/testing';
+import { createTestPostgres, createTestRedisPrefix, TEST_REDIS_URL } from '@tracker/core/testing';
 import { createClient } from 'redis';
 import { DatabaseQueue, MAX_ATTEMPTS, RedisStreamQueue, type Queue } from '../src/queue';
 
@@ -23,7 +23,7 @@ const backends: Backend[] = [
       return {
         queue,
         other,
-        deadLetters: async () => (await admin.xRange(`${prefix}:jobs:dead`, '-', '+')).map((e) => e.message.p),
+        deadLetters: async () => ((await admin.xRange(`${prefix}:jobs:dead`, '-', '+')) ?? []).map((e) => e!.message.p),
         close: async () => {
           await queue.close();
           await other.close();

@@ -49,7 +49,7 @@ const COMMANDS: Record<string, { args: string[]; run: Command }> = {
 };
 
 /** The operator command. Exit codes: 0 done, 1 failed, 2 bad usage. */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; out: string }> {
+export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env): Promise<{ code: number; out: string }> {
   const [name, ...args] = argv;
   const command = name ? COMMANDS[name] : undefined;
   if (!command) return { code: 2, out: name ? `unknown command "${name}"\n\n${USAGE}` : USAGE };

@@ -1,7 +1,7 @@
 import { findKeyInfo, openDatabase, type Config, type Database } from '@tracker/core';
 import { apiPlugin } from '@tracker/api';
 import { ingestPlugin, KeyCache, startWorker, type Queue, type RunningWorker } from '@tracker/ingest';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { createQueue, type QueueTuning } from './create-queue';
 import { resolveSessionSecret } from './session-secret';
 import { mountWeb } from './web-mount';
@@ -45,6 +45,9 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // A log line per request would cost the ingest edge a good share of its throughput;
+    // errors are still logged by each edge's error handler.
+    logController: new LogController({ disableRequestLogging: true }),
     // Behind a load balancer the health checks and ingest see many short connections.
     keepAliveTimeout: 65_000,
     forceCloseConnections: true,

@@ -1,11 +1,13 @@
-import { ConfigError, DataDirLockedError, loadConfig } from '@tracker/core';
+import { ConfigError, DataDirLockedError, loadConfig, ROLES } from '@tracker/core';
 import { parseRolesArg } from './roles-arg';
 import { createTracker } from './create-tracker';
 
 /** `npm start`: every role in one process unless `--roles` or TRACKER_ROLES says otherwise. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, parseRolesArg(process.argv.slice(2)));
-  const tracker = await createTracker({ config, migrate: true });
+  // The all-in-one process migrates at start (the two-command quick start); a process with a
+  // subset of roles is one of many and must not race the others: it refuses pending migrations.
+  const tracker = await createTracker({ config, migrate: config.roles.length === ROLES.length });
   const url = await tracker.listen();
   tracker.app.log.info(
     { roles: config.roles, database: tracker.db.kind, queue: tracker.queue.kind },

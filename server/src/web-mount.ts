@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
@@ -29,12 +29,16 @@ export async function mountWeb(app: FastifyInstance, options: WebMountOptions): 
     // Remix reads the body itself: leave the stream untouched for every content type.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const clientRoot = join(webRoot, 'build/client');
     await scope.register(fastifyStatic, {
-      root: join(webRoot, 'build/client'),
+      root: clientRoot,
       wildcard: false,
+      // Off: @fastify/static applies its own cache-control after setHeaders, overwriting ours.
+      cacheControl: false,
       // Vite puts a content hash in every asset name, so they never change.
       setHeaders: (res, path) => {
-        if (path.includes('/assets/')) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        const immutable = relative(clientRoot, path).startsWith(`assets${sep}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0');
       },
     });
     scope.route({

@@ -8,7 +8,7 @@ import { createTestEnv, gqlOk, sendError, signUpWithProject, startTracker } from
 describe('operator command', () => {
   let pg: TestPostgres;
   let dir: TempDir;
-  let env: NodeJS.ProcessEnv;
+  let env: Record<string, string>;
   before(async () => {
     pg = await createTestPostgres();
     dir = createTempDir();

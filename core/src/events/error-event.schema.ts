@@ -1,38 +1,25 @@
 import { z } from 'zod';
+import { MAX_TAGS, opt, truncated, wireFields } from './wire-fields';
+
+export { MAX_TAGS };
 
 export const LEVELS = ['fatal', 'error', 'warning', 'info'] as const;
 
 export const MAX_EVENT_MESSAGE_CHARS = 8_192;
 export const MAX_STACK_CHARS = 64 * 1024;
-export const MAX_TAGS = 50;
-
-/**
- * Oversized text is cut, not refused: an error with a huge message is still an error the
- * user wants to see, and refusing it would lose the event.
- */
-const truncated = (max: number) => z.string().transform((s) => (s.length > max ? `${s.slice(0, max - 1)}…` : s));
-
-/** SDKs of other vendors send `null` for "absent"; treat both alike. */
-const opt = <T extends z.ZodTypeAny>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
-
-const tagValue = z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v).slice(0, 200));
 
 /** `POST /ingest/error` body (DESIGN §4). The worker re-reads jobs with the same schema. */
 export const errorEventSchema = z.object({
-  eventId: opt(z.string().uuid('must be a UUID').transform((s) => s.toLowerCase())),
+  eventId: opt(wireFields.uuid()),
   message: truncated(MAX_EVENT_MESSAGE_CHARS),
   type: z.string().min(1, 'must not be empty').max(256),
-  environment: z.string().min(1, 'must not be empty').max(64),
+  environment: wireFields.environment(),
   level: opt(z.enum(LEVELS)),
-  release: opt(z.string().min(1).max(200)),
+  release: opt(wireFields.release()),
   stack: opt(truncated(MAX_STACK_CHARS)),
   fingerprint: opt(z.array(z.string().max(200)).min(1).max(20)),
-  tags: opt(
-    z
-      .record(z.string().min(1).max(32), tagValue)
-      .refine((t) => Object.keys(t).length <= MAX_TAGS, `at most ${MAX_TAGS} tags`),
-  ),
-  context: opt(z.record(z.string(), z.unknown())),
+  tags: opt(wireFields.tags()),
+  context: opt(wireFields.context()),
   user: opt(
     z
       .object({
@@ -42,7 +29,7 @@ export const errorEventSchema = z.object({
       .catchall(z.unknown()),
   ),
   url: opt(z.string().max(2048)),
-  timestamp: opt(z.string().datetime({ offset: true, message: 'must be an ISO 8601 date-time' })),
+  timestamp: opt(wireFields.timestamp()),
   handled: opt(z.boolean()),
   sdk: opt(z.object({ name: z.string().max(64), version: z.string().max(32) })),
 });

@@ -1,8 +1,33 @@
-export { describeZodError, errorEventSchema, LEVELS, MAX_EVENT_MESSAGE_CHARS, MAX_STACK_CHARS, MAX_TAGS } from './error-event.schema';
+export {
+  describeZodError,
+  errorEventSchema,
+  LEVELS,
+  MAX_EVENT_MESSAGE_CHARS,
+  MAX_STACK_CHARS,
+  MAX_TAGS,
+} from './error-event.schema';
 export type { ErrorEvent, ErrorEventInput } from './error-event.schema';
+export { feedbackSchema, MAX_FEEDBACK_CHARS } from './feedback.schema';
+export type { FeedbackBody } from './feedback.schema';
+export { findFeedbackForIssues, MAX_FEEDBACK_PER_ISSUE } from './find-feedback';
 export { decodeJob, encodeJob } from './job';
-export type { ErrorJob, Job } from './job';
+export type { ErrorJob, FeedbackJob, Job, LogJob, VitalsJob } from './job';
+export { LOG_LEVELS, logSchema, MAX_LOG_MESSAGE_CHARS } from './log.schema';
+export type { LogBody, LogLevel } from './log.schema';
 export { persistEvents } from './persist-events';
 export type { PersistResult } from './persist-events';
+export { persistFeedback } from './persist-feedback';
+export type { FeedbackResult } from './persist-feedback';
+export { persistLogs } from './persist-logs';
+export type { RecordsResult } from './persist-records';
+export { persistVitals } from './persist-vitals';
 export { prepareEvent, userKeyOf } from './prepare-event';
 export type { PreparedEvent } from './prepare-event';
+export { prepareFeedback } from './prepare-feedback';
+export type { PreparedFeedback } from './prepare-feedback';
+export { prepareLog } from './prepare-log';
+export type { PreparedLog } from './prepare-log';
+export { prepareVitals } from './prepare-vitals';
+export type { PreparedVitals } from './prepare-vitals';
+export { VITAL_NAMES, vitalsSchema } from './vitals.schema';
+export type { VitalName, VitalsBody } from './vitals.schema';

@@ -15,8 +15,9 @@ export interface PersistResult {
  * caller's transaction: the events and the counters commit together or not at all, which is
  * what makes redelivery after a crash safe.
  *
- * Four statements per batch whatever its size, built on `unnest` of parallel arrays: per-row
- * statements would cost a round trip each and cap the worker at a few hundred events/s.
+ * Four statements per batch whatever its size (a fifth only when feedback was waiting for one
+ * of the events), built on `unnest` of parallel arrays: per-row statements would cost a round
+ * trip each and cap the worker at a few hundred events/s.
  */
 export async function persistEvents(em: EntityManager, events: PreparedEvent[]): Promise<PersistResult> {
   if (events.length === 0) return { inserted: 0, duplicates: 0, newIssueIds: [] };
@@ -25,7 +26,9 @@ export async function persistEvents(em: EntityManager, events: PreparedEvent[]):
 
   // Inserting first and counting what was inserted is the idempotency: a duplicate eventId
   // (redelivery, or the same id twice in one batch) returns no row and so adds nothing.
-  const inserted = await queryRows<{ project_id: string; issue_id: string; event_id: string }>(
+  // `awaits_link` asks, per inserted event, whether feedback naming it came first (a probe of a
+  // partial index holding only feedback still waiting): the error path pays no extra statement.
+  const inserted = await queryRows<{ project_id: string; issue_id: string; event_id: string; awaits_link: boolean }>(
     em,
     `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message,
        environment, release, url, handled, stack, frames, tags, context, "user", sdk, fingerprint)
@@ -33,7 +36,9 @@ export async function persistEvents(em: EntityManager, events: PreparedEvent[]):
        $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::boolean[], $13::text[],
        $14::jsonb[], $15::jsonb[], $16::jsonb[], $17::jsonb[], $18::jsonb[], $19::jsonb[])
      ON CONFLICT (project_id, event_id) DO NOTHING
-     RETURNING project_id, issue_id, event_id`,
+     RETURNING project_id, issue_id, event_id,
+       EXISTS (SELECT 1 FROM feedback f WHERE f.project_id = events.project_id
+         AND f.event_id = events.event_id AND f.issue_id IS NULL) AS awaits_link`,
     [
       events.map((e) => e.projectId),
       events.map((e) => issueIds.get(issueKey(e))!.id),
@@ -71,6 +76,8 @@ export async function persistEvents(em: EntityManager, events: PreparedEvent[]):
 
   const newUsers = await insertIssueUsers(em, counters);
   await bumpCounters(em, counters, newUsers);
+  const waiting = inserted.filter((r) => r.awaits_link);
+  await linkWaitingFeedback(em, waiting);
 
   const newIssueIds = [...issueIds.values()].filter((i) => i.created).map((i) => i.id);
   return { inserted: inserted.length, duplicates: events.length - inserted.length, newIssueIds };
@@ -164,5 +171,19 @@ async function bumpCounters(
       ids.map((id) => counters.get(id)!.first.toISOString()),
       ids.map((id) => counters.get(id)!.last.toISOString()),
     ],
+  );
+}
+
+/** Feedback can arrive before its event: it was stored without an issue, which it gets now. */
+async function linkWaitingFeedback(
+  em: EntityManager,
+  rows: Array<{ project_id: string; issue_id: string; event_id: string }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await em.query(
+    `UPDATE feedback f SET issue_id = d.issue_id
+     FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS d(project_id, event_id, issue_id)
+     WHERE f.project_id = d.project_id AND f.event_id = d.event_id AND f.issue_id IS NULL`,
+    [rows.map((r) => r.project_id), rows.map((r) => r.event_id), rows.map((r) => r.issue_id)],
   );
 }

@@ -71,7 +71,8 @@ export function userKeyOf(user: { id?: string; email?: string } | undefined): st
   return null;
 }
 
-function clampTimestamp(iso: string | undefined, receivedAt: Date): Date {
+/** The client's time, unless it claims to be in the future: then the time ingest received it. */
+export function clampTimestamp(iso: string | undefined, receivedAt: Date): Date {
   if (!iso) return receivedAt;
   const t = new Date(iso);
   return t.getTime() > receivedAt.getTime() + MAX_CLOCK_SKEW_MS ? receivedAt : t;

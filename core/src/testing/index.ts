@@ -1,1 +1,3 @@
 export * from './databases';
+export * from './bench-report';
+export * from './chromium';

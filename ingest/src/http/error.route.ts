@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, describeZodError, encodeJob, errorEventSchema } from '@tracker/core';
+import { encodeJob, errorEventSchema } from '@tracker/core';
 import type { FastifyInstance } from 'fastify';
 import type { Queue } from '../queue';
 import { authenticateDsn } from './authenticate-dsn';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
+import { parseBody } from './parse-body';
 
 /**
  * `POST /ingest/error`: authenticate, validate, enqueue, answer 202. No database write on
@@ -13,12 +14,9 @@ import { MAX_EVENT_BYTES } from './limits';
 export function registerErrorRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache }): void {
   app.post('/error', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
-    if (request.body === null || typeof request.body !== 'object' || Array.isArray(request.body)) {
-      throw new AppError('BAD_USER_INPUT', 'body: must be a JSON object');
-    }
-    const parsed = errorEventSchema.safeParse(request.body);
-    if (!parsed.success) throw new AppError('BAD_USER_INPUT', describeZodError(parsed.error));
-    const event = { ...parsed.data, eventId: parsed.data.eventId ?? randomUUID() };
+    const body = parseBody(errorEventSchema, request.body);
+    // The event quota check (DESIGN §6) goes here, once plans are enforced.
+    const event = { ...body, eventId: body.eventId ?? randomUUID() };
     await deps.queue.enqueue([
       encodeJob({ v: 1, kind: 'error', projectId: key.projectId, receivedAt: new Date().toISOString(), event }),
     ]);

@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Queue } from '../queue';
 import { registerIngestCors } from './cors';
 import { registerErrorRoute } from './error.route';
+import { registerFeedbackRoute } from './feedback.route';
 import type { KeyCache } from './key-cache';
+import { registerLogRoute } from './log.route';
+import { registerVitalsRoute } from './vitals.route';
 import { ingestErrorHandler } from './wire-errors';
 export { MAX_EVENT_BYTES } from './limits';
 
@@ -16,11 +19,16 @@ export async function ingestPlugin(app: FastifyInstance, deps: IngestDeps): Prom
   await app.register(
     async (scope) => {
       scope.setErrorHandler(ingestErrorHandler);
+      // JSON only (DESIGN §4): without this fastify would hand text/plain bodies over as strings.
+      scope.removeContentTypeParser('text/plain');
       scope.setNotFoundHandler((_request, reply) =>
         reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'no such ingest endpoint' } }),
       );
       registerIngestCors(scope);
       registerErrorRoute(scope, deps);
+      registerLogRoute(scope, deps);
+      registerVitalsRoute(scope, deps);
+      registerFeedbackRoute(scope, deps);
     },
     { prefix: '/ingest' },
   );

@@ -1,6 +1,7 @@
 import { findIssueForUser, listIssues, requireProjectForUser } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { requirePrincipal, type Context } from '../../context';
+import { FeedbackType, toFeedbackType } from './feedback.type';
 import { EventType, IssueConnection, IssueStatusEnum, IssueType, toEventType, toIssueType } from './issue.type';
 
 @Resolver(() => IssueType)
@@ -36,5 +37,11 @@ export class IssueResolver {
   async latestEvent(@Root() issue: IssueType, @Ctx() ctx: Context): Promise<EventType | null> {
     const event = await ctx.loaders.latestEvent.load(issue.id);
     return event ? toEventType(event) : null;
+  }
+
+  @FieldResolver(() => [FeedbackType], { description: 'Newest first; at most 100.' })
+  async feedback(@Root() issue: IssueType, @Ctx() ctx: Context): Promise<FeedbackType[]> {
+    const feedback = await ctx.loaders.feedbackByIssue.load(issue.id);
+    return feedback.map(toFeedbackType);
   }
 }

@@ -1,0 +1,30 @@
+import type { Feedback } from '@tracker/core';
+import { Field, ID, ObjectType } from 'type-graphql';
+
+@ObjectType('Feedback', { description: 'What a user wrote about an error (SDK captureFeedback).' })
+export class FeedbackType {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => String)
+  message: string;
+
+  @Field(() => String, { nullable: true })
+  email: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The event it comments on.' })
+  eventId: string | null;
+
+  @Field(() => String, { description: 'ISO 8601.' })
+  receivedAt: string;
+}
+
+export function toFeedbackType(f: Feedback): FeedbackType {
+  return {
+    id: f.id,
+    message: f.message,
+    email: f.email,
+    eventId: f.eventId,
+    receivedAt: f.receivedAt.toISOString(),
+  };
+}

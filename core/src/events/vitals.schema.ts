@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { opt, wireFields } from './wire-fields';
+
+export const VITAL_NAMES = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const;
+export type VitalName = (typeof VITAL_NAMES)[number];
+
+const metric = z.number().nonnegative('must be a number ≥ 0');
+
+/**
+ * `POST /ingest/vitals` body (DESIGN §4): one report per page view, milliseconds except CLS.
+ * The URL is stored without query and hash even when a client sends them: those carry
+ * tokens and personal data, and would split one page into thousands.
+ */
+export const vitalsSchema = z.object({
+  id: opt(wireFields.uuid()),
+  url: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(2048)
+    .transform((u) => u.split(/[?#]/)[0]),
+  metrics: z
+    .object({ LCP: opt(metric), INP: opt(metric), CLS: opt(metric), FCP: opt(metric), TTFB: opt(metric) })
+    .refine((m) => VITAL_NAMES.some((n) => m[n] !== undefined), `must contain one of ${VITAL_NAMES.join(', ')}`),
+  environment: opt(wireFields.environment()).transform((v) => v ?? 'production'),
+  release: opt(wireFields.release()),
+  tags: opt(wireFields.tags()),
+});
+
+export type VitalsBody = z.output<typeof vitalsSchema>;

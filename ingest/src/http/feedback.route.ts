@@ -1,0 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import { encodeJob, feedbackSchema } from '@tracker/core';
+import type { FastifyInstance } from 'fastify';
+import type { Queue } from '../queue';
+import { authenticateDsn } from './authenticate-dsn';
+import type { KeyCache } from './key-cache';
+import { MAX_EVENT_BYTES } from './limits';
+import { parseBody } from './parse-body';
+
+/**
+ * `POST /ingest/feedback`: what a user wrote, naming the event it is about. Enqueued like
+ * everything else; the worker links it to the event's issue, whichever of the two lands first.
+ */
+export function registerFeedbackRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache }): void {
+  app.post('/feedback', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
+    const key = await authenticateDsn(request, deps.keys);
+    const body = parseBody(feedbackSchema, request.body);
+    // No quota check: feedback does not count toward the event quota (DESIGN §6); rate limits will apply.
+    const feedback = { ...body, id: body.id ?? randomUUID() };
+    await deps.queue.enqueue([
+      encodeJob({ v: 1, kind: 'feedback', projectId: key.projectId, receivedAt: new Date().toISOString(), feedback }),
+    ]);
+    return reply.code(202).send({ id: feedback.id });
+  });
+}

@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { encodeJob, logSchema } from '@tracker/core';
+import type { FastifyInstance } from 'fastify';
+import type { Queue } from '../queue';
+import { authenticateDsn } from './authenticate-dsn';
+import type { KeyCache } from './key-cache';
+import { MAX_EVENT_BYTES } from './limits';
+import { parseBody } from './parse-body';
+
+/** `POST /ingest/log`: one structured log record; enqueued, answered 202 with its id. */
+export function registerLogRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache }): void {
+  app.post('/log', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
+    const key = await authenticateDsn(request, deps.keys);
+    const body = parseBody(logSchema, request.body);
+    // The quota check goes here once plans are enforced (whether logs count is still open: DESIGN §6).
+    const log = { ...body, id: body.id ?? randomUUID() };
+    await deps.queue.enqueue([
+      encodeJob({ v: 1, kind: 'log', projectId: key.projectId, receivedAt: new Date().toISOString(), log }),
+    ]);
+    return reply.code(202).send({ id: log.id });
+  });
+}

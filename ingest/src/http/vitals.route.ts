@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { encodeJob, vitalsSchema } from '@tracker/core';
+import type { FastifyInstance } from 'fastify';
+import type { Queue } from '../queue';
+import { authenticateDsn } from './authenticate-dsn';
+import type { KeyCache } from './key-cache';
+import { MAX_EVENT_BYTES } from './limits';
+import { parseBody } from './parse-body';
+
+/** `POST /ingest/vitals`: one page view's Web Vitals; enqueued, answered 202 with its id. */
+export function registerVitalsRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache }): void {
+  app.post('/vitals', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
+    const key = await authenticateDsn(request, deps.keys);
+    const body = parseBody(vitalsSchema, request.body);
+    // The event quota check goes here once plans are enforced: vitals reports count (DESIGN §6).
+    const vitals = { ...body, id: body.id ?? randomUUID() };
+    await deps.queue.enqueue([
+      encodeJob({ v: 1, kind: 'vitals', projectId: key.projectId, receivedAt: new Date().toISOString(), vitals }),
+    ]);
+    return reply.code(202).send({ id: vitals.id });
+  });
+}

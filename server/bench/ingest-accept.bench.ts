@@ -1,0 +1,475 @@
+/**
+ * Ingest accept rate: requests/s and latency of `POST /ingest/error` for Tracker's ingest role
+ * alone (PostgreSQL + Redis mode) against a bare node:http server that reads the body and
+ * answers 202, measured in the same run with the same load generator (autocannon).
+ *
+ * Each target runs in a forked child process and autocannon runs here, in the parent, so both
+ * targets get the same treatment on this 2-core machine. Targets alternate A B B A so slow
+ * drift of the machine (another job, thermal, cache) does not favour one of them.
+ *
+ * Run: `npm run bench -w @tracker/server` (or `npm run bench` at the root).
+ * Env: TRACKER_BENCH_ROUNDS (default 2), TRACKER_BENCH_DURATION (s, default 10),
+ *      TRACKER_BENCH_CONNECTIONS (default 50), TRACKER_BENCH_STRICT=1 (exit 1 below target),
+ *      TRACKER_BENCH_LOG_LEVEL (Tracker's log level, default silent),
+ *      TRACKER_BENCH_NO_DOC=1 (do not rewrite docs/benchmarks.md).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { createProject, openDatabase, signUp } from '@tracker/core';
+import {
+  createTempDir,
+  createTestPostgres,
+  createTestRedisPrefix,
+  TEST_REDIS_URL,
+  type TestPostgres, describeMachine, envFlag, envNumber, fmt, loadAverage, machineLine, table, writeDocSection } from '@tracker/core/testing';
+import { createClient } from 'redis';
+
+const TARGET_RATIO = 0.5;
+const ROUNDS = envNumber('BENCH_ROUNDS', 2);
+const DURATION_S = envNumber('BENCH_DURATION', 10);
+const WARMUP_S = 2;
+const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 50);
+const STRICT = envFlag('BENCH_STRICT');
+const LOG_LEVEL = process.env.TRACKER_BENCH_LOG_LEVEL || 'silent';
+
+type TargetKind = 'bare' | 'tracker';
+
+interface RunResult {
+  target: TargetKind;
+  round: number;
+  rps: number;
+  /** CPU time of the target process per 2xx answered in the measured window, µs. */
+  cpuPerRequest: number;
+  /** CPU time of this process (autocannon) per 2xx in the measured window, µs. */
+  loadGenCpuPerRequest: number;
+  /** Share of one core the target process used during the measured window. */
+  targetCores: number;
+  /** Tracker only: CPU time of the Redis server per 2xx in the measured window, µs. */
+  redisCpuPerRequest?: number;
+  p50: number;
+  p99: number;
+  /** 2xx seen by the client during the measured window (and warm-up). */
+  ok: number;
+  okWarmup: number;
+  non2xx: number;
+  errors: number;
+  /** Tracker only: 202s the server wrote, payloads it enqueued, stream entries found afterwards. */
+  serverAccepted?: number;
+  enqueued?: number;
+  streamLength?: number;
+}
+
+/** A realistic browser error: a real V8 stack (15 frames), tags, user, context. ~2 KB. */
+export function sampleEvent(): Record<string, unknown> {
+  const bundle = 'https://shop.example.com/assets';
+  const stack = [
+    "TypeError: Cannot read properties of undefined (reading 'unitPrice')",
+    `    at lineTotal (${bundle}/checkout-5c1f2a9e.js:1:48213)`,
+    `    at Array.reduce (<anonymous>)`,
+    `    at computeCartTotals (${bundle}/checkout-5c1f2a9e.js:1:48502)`,
+    `    at CartSummary (${bundle}/checkout-5c1f2a9e.js:1:51877)`,
+    `    at renderWithHooks (${bundle}/vendor-react-9b7d2c41.js:2:38471)`,
+    `    at updateFunctionComponent (${bundle}/vendor-react-9b7d2c41.js:2:42911)`,
+    `    at beginWork (${bundle}/vendor-react-9b7d2c41.js:2:61203)`,
+    `    at performUnitOfWork (${bundle}/vendor-react-9b7d2c41.js:2:95120)`,
+    `    at workLoopSync (${bundle}/vendor-react-9b7d2c41.js:2:94987)`,
+    `    at renderRootSync (${bundle}/vendor-react-9b7d2c41.js:2:94702)`,
+    `    at performSyncWorkOnRoot (${bundle}/vendor-react-9b7d2c41.js:2:91431)`,
+    `    at flushSyncCallbacks (${bundle}/vendor-react-9b7d2c41.js:2:20511)`,
+    `    at batchedUpdates$1 (${bundle}/vendor-react-9b7d2c41.js:2:88213)`,
+    `    at dispatchDiscreteEvent (${bundle}/vendor-react-9b7d2c41.js:2:71790)`,
+    `    at HTMLDocument.<anonymous> (${bundle}/index-0d3e8f77.js:1:2210)`,
+  ].join('\n');
+  return {
+    message: "Cannot read properties of undefined (reading 'unitPrice')",
+    type: 'TypeError',
+    environment: 'production',
+    level: 'error',
+    release: 'shop-web@2024.11.3+5c1f2a9',
+    stack,
+    handled: false,
+    url: 'https://shop.example.com/checkout?step=review',
+    timestamp: new Date().toISOString(),
+    tags: {
+      browser: 'Chrome 131',
+      os: 'Windows 11',
+      locale: 'de-DE',
+      route: '/checkout/:step',
+      plan: 'pro',
+      ab_test: 'checkout-v2',
+    },
+    user: { id: '48213', email: 'anna.schmidt@example.org', username: 'anna.s', segment: 'returning' },
+    context: {
+      browser: { name: 'Chrome', version: '131.0.6778.86' },
+      os: { name: 'Windows', version: '11' },
+      device: { type: 'desktop', viewport: '1536x864', devicePixelRatio: 1.25 },
+      cart: { items: 3, currency: 'EUR', couponApplied: true },
+      breadcrumbs: ['navigation /cart → /checkout', 'click button#continue', 'xhr POST /api/cart/validate 200'],
+    },
+    sdk: { name: '@tracker/browser', version: '0.1.0' },
+  };
+}
+
+const children = new Set<ChildProcess>();
+
+function killChildren(): void {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+}
+
+interface Target {
+  url: string;
+  /** CPU time (user + system, µs) the target process has used so far. */
+  cpu(): Promise<number>;
+  /** Stops the server gracefully; resolves with what it counted. */
+  stop(): Promise<{ accepted: number; enqueued: number }>;
+}
+
+function startTarget(kind: TargetKind, env: Record<string, string>): Promise<Target> {
+  // fork reuses this process's execArgv (--conditions=@tracker/source --import tsx).
+  const profDir = process.env.TRACKER_BENCH_CPU_PROF;
+  const child = fork(resolve(__dirname, 'ingest-accept.target.ts'), [kind], {
+    env: { ...process.env, ...env, NODE_ENV: 'production' },
+    // TRACKER_BENCH_CPU_PROF=<dir>: V8 CPU profiles of the targets, written when they stop.
+    execArgv: profDir ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profDir}/${kind}`] : process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return new Promise((resolveTarget, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${kind} target did not start within 30 s`));
+    }, 30_000);
+    child.once('exit', (code) => reject(new Error(`${kind} target exited early (code ${code})`)));
+    child.on('message', (msg: any) => {
+      if (msg?.type === 'error') {
+        clearTimeout(timer);
+        reject(new Error(`${kind} target failed: ${msg.message}`));
+      }
+      if (msg?.type !== 'ready') return;
+      clearTimeout(timer);
+      resolveTarget({
+        url: msg.url,
+        cpu: () =>
+          new Promise<number>((done) => {
+            const onMessage = (m: any) => {
+              if (m?.type !== 'cpu') return;
+              child.off('message', onMessage);
+              done(m.micros);
+            };
+            child.on('message', onMessage);
+            child.send('cpu');
+          }),
+        stop: () =>
+          new Promise<{ accepted: number; enqueued: number }>((done, fail) => {
+            const kill = setTimeout(() => {
+              child.kill('SIGKILL');
+              fail(new Error(`${kind} target did not stop within 15 s`));
+            }, 15_000);
+            child.on('message', (m: any) => {
+              if (m?.type === 'stopped') {
+                clearTimeout(kill);
+                const counts = { accepted: m.accepted, enqueued: m.enqueued };
+                child.once('exit', () => done(counts));
+                if (child.exitCode !== null) done(counts);
+              }
+            });
+            child.send('stop');
+          }),
+      });
+    });
+  });
+}
+
+function load(url: string, key: string, body: string, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `${url}/ingest/error`,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', authorization: `DSN ${key}` },
+    body,
+  });
+}
+
+/** CPU time (user + system, µs) the Redis server has used so far, from INFO cpu. */
+async function redisCpu(readInfo: () => Promise<unknown>): Promise<number> {
+  const info = String(await readInfo());
+  const get = (name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return (get('used_cpu_user') + get('used_cpu_sys')) * 1e6;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+async function main(): Promise<void> {
+  const machine = describeMachine();
+  const started = new Date();
+  const loadAtStart = loadAverage();
+  const body = JSON.stringify(sampleEvent());
+  const bytes = Buffer.byteLength(body);
+  console.log(`ingest-accept: ${machineLine(machine)}; load average ${loadAtStart}`);
+  console.log(
+    `body ${bytes} B, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per run, ${ROUNDS} rounds`,
+  );
+
+  const dir = createTempDir('tracker-bench-');
+  let pg: TestPostgres | undefined;
+  const prefix = createTestRedisPrefix();
+  const redis = createClient({ url: TEST_REDIS_URL });
+  redis.on('error', () => undefined);
+  const results: RunResult[] = [];
+  const problems: string[] = [];
+  let cleaned: Promise<void> | undefined;
+  // Also run by the signal handlers: children killed, Redis keys deleted, database dropped.
+  const cleanUp = (): Promise<void> =>
+    (cleaned ??= (async () => {
+      killChildren();
+      if (redis.isOpen) {
+        const keys = await redis.keys(`${prefix}:*`).catch(() => []);
+        if (keys.length > 0) await redis.del(keys).catch(() => undefined);
+        await redis.close().catch(() => undefined);
+      }
+      await pg?.drop().catch((e: Error) => console.error(`could not drop the database: ${e.message}`));
+      dir.remove();
+    })());
+  cleanupOnSignal = cleanUp;
+  try {
+    await redis.connect();
+    pg = await createTestPostgres();
+    const db = await openDatabase({ databaseUrl: pg.url, dataDir: dir.path }, { migrate: true, poolSize: 2 });
+    let accounts = 0;
+    /** A fresh organization (business plan) and DSN key per Tracker run: a quota never bites. */
+    const freshKey = async () => {
+      accounts += 1;
+      const s = await signUp(
+        db.ds,
+        {
+          email: `bench${accounts}-${randomUUID()}@example.com`,
+          password: 'correct horse battery',
+          organizationName: `Bench ${accounts}`,
+        },
+        'business',
+      );
+      const { key } = await createProject(db.ds, s.user.id, s.organization.id, 'Bench');
+      return key.publicKey;
+    };
+    const stream = `${prefix}:jobs`;
+    const childEnv = {
+      BENCH_DATABASE_URL: pg.url,
+      BENCH_REDIS_URL: TEST_REDIS_URL,
+      BENCH_REDIS_PREFIX: prefix,
+      BENCH_DATA_DIR: dir.path,
+      BENCH_LOG_LEVEL: LOG_LEVEL,
+    };
+
+    // A B B A …: each round reverses the order of the previous one.
+    for (let round = 1; round <= ROUNDS; round++) {
+      const order: TargetKind[] = round % 2 === 1 ? ['bare', 'tracker'] : ['tracker', 'bare'];
+      for (const kind of order) {
+        const key = kind === 'tracker' ? await freshKey() : `et_${'0'.repeat(32)}`;
+        if (aborted) throw new Error('interrupted');
+        const target = await startTarget(kind, childEnv);
+        let warm: autocannon.Result;
+        let run: autocannon.Result;
+        let counts: { accepted: number; enqueued: number };
+        let cpuMicros: number;
+        let redisMicros: number;
+        let selfMicros: number;
+        try {
+          warm = await load(target.url, key, body, WARMUP_S);
+          const cpuBefore = await target.cpu();
+          const redisBefore = await redisCpu(() => redis.info('cpu'));
+          const selfBefore = process.cpuUsage();
+          run = await load(target.url, key, body, DURATION_S);
+          const self = process.cpuUsage(selfBefore);
+          selfMicros = self.user + self.system;
+          cpuMicros = (await target.cpu()) - cpuBefore;
+          redisMicros = (await redisCpu(() => redis.info('cpu'))) - redisBefore;
+        } finally {
+          counts = await target.stop();
+        }
+        const r: RunResult = {
+          target: kind,
+          round,
+          rps: run.requests.average,
+          cpuPerRequest: cpuMicros / Math.max(1, run['2xx']),
+          loadGenCpuPerRequest: selfMicros / Math.max(1, run['2xx']),
+          targetCores: cpuMicros / (DURATION_S * 1e6),
+          p50: run.latency.p50,
+          p99: run.latency.p99,
+          ok: run['2xx'],
+          okWarmup: warm['2xx'],
+          non2xx: run.non2xx + warm.non2xx,
+          errors: run.errors + run.timeouts + warm.errors + warm.timeouts,
+        };
+        if (kind === 'tracker') {
+          r.redisCpuPerRequest = redisMicros / Math.max(1, run['2xx']);
+          // Honesty check (no worker runs, so nothing drains the stream): the stream holds
+          // exactly what the server enqueued, the server wrote a 202 only after an enqueue
+          // (202s ≤ enqueued) and the client saw no 2xx the server did not write. Enqueued can
+          // exceed 202s by the requests in flight when autocannon cut its connections.
+          r.serverAccepted = counts.accepted;
+          r.enqueued = counts.enqueued;
+          r.streamLength = await redis.xLen(stream);
+          const clientOk = r.ok + r.okWarmup;
+          if (r.streamLength !== counts.enqueued) {
+            problems.push(
+              `round ${round}: stream has ${r.streamLength} entries, the server enqueued ${counts.enqueued}`,
+            );
+          }
+          if (counts.accepted > counts.enqueued || clientOk > counts.accepted) {
+            problems.push(
+              `round ${round}: client 2xx ${clientOk}, server 202s ${counts.accepted}, enqueued ${counts.enqueued} (expected client ≤ server ≤ enqueued)`,
+            );
+          }
+          // Start the next run from an empty stream (bounded Redis memory, exact count).
+          const keys = await redis.keys(`${prefix}:*`);
+          if (keys.length > 0) await redis.del(keys);
+        }
+        if (r.non2xx > 0 || r.errors > 0)
+          problems.push(`round ${round} ${kind}: ${r.non2xx} non-2xx, ${r.errors} errors/timeouts`);
+        results.push(r);
+        console.log(
+          `round ${round} ${kind.padEnd(7)} ${fmt(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ${fmt(r.cpuPerRequest)} µs CPU/req ` +
+            `(${r.targetCores.toFixed(2)} core; autocannon ${fmt(r.loadGenCpuPerRequest)} µs/req)  2xx ${r.ok}` +
+            (kind === 'tracker'
+              ? `  Redis ${fmt(r.redisCpuPerRequest!)} µs CPU/req  (incl. warm-up: client 2xx ${r.ok + r.okWarmup}, server 202s ${r.serverAccepted}, enqueued ${r.enqueued}, stream ${r.streamLength})`
+              : ''),
+        );
+      }
+    }
+    await db.close();
+  } finally {
+    await cleanUp();
+  }
+
+  const of = (kind: TargetKind) => results.filter((r) => r.target === kind);
+  const summary = (kind: TargetKind) => ({
+    rps: median(of(kind).map((r) => r.rps)),
+    p50: median(of(kind).map((r) => r.p50)),
+    p99: median(of(kind).map((r) => r.p99)),
+    cpu: median(of(kind).map((r) => r.cpuPerRequest)),
+    redisCpu: median(of(kind).map((r) => r.redisCpuPerRequest ?? 0)),
+    cores: median(of(kind).map((r) => r.targetCores)),
+    loadGen: median(of(kind).map((r) => r.loadGenCpuPerRequest)),
+  });
+  const bare = summary('bare');
+  const tracker = summary('tracker');
+  const ratio = tracker.rps / bare.rps;
+  const cpuRatio = tracker.cpu / bare.cpu;
+  const met = ratio >= TARGET_RATIO && problems.length === 0;
+
+  console.log(
+    `\nmedian bare    ${fmt(bare.rps)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms  ${fmt(bare.cpu)} µs CPU/req`,
+  );
+  console.log(
+    `median tracker ${fmt(tracker.rps)} req/s  p50 ${tracker.p50} ms  p99 ${tracker.p99} ms  ${fmt(tracker.cpu)} µs CPU/req (+ Redis ${fmt(tracker.redisCpu)})`,
+  );
+  console.log(`CPU per request tracker/bare ${cpuRatio.toFixed(1)}×`);
+  console.log(`ratio tracker/bare ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${met ? 'MET' : 'MISSED'}`);
+  for (const p of problems) console.log(`PROBLEM: ${p}`);
+
+  if (!envFlag('BENCH_NO_DOC')) {
+    const acceptedTotal = of('tracker').reduce((n, r) => n + (r.serverAccepted ?? 0), 0);
+    writeDocSection(
+      'ingest-accept',
+      `## Ingest accept rate (\`server/bench/ingest-accept.bench.ts\`)
+
+- **Date**: ${started.toISOString()}
+- **Machine**: ${machineLine(machine)}; 1-minute load average ${loadAtStart} at the start, ${loadAverage()} at the end${Math.max(loadAtStart, loadAverage()) > machine.nproc ? ' (**other work was competing for the cores: absolute figures are depressed**)' : ''}
+- **Command**: \`npm run bench\` at the root, which runs (in \`server/\`) \`TSX_TSCONFIG_PATH=../tsconfig.json node --conditions=@tracker/source --import tsx bench/ingest-accept.bench.ts\`
+- **Load**: autocannon (programmatic), ${CONNECTIONS} connections, \`POST /ingest/error\` with the same ${bytes}-byte JSON event (15-frame V8 stack, tags, user, context) and a valid DSN key; per run a ${WARMUP_S} s warm-up, then ${DURATION_S} s measured. ${ROUNDS} rounds, targets alternating (A B B A …); the figures are the median over rounds.
+- **Targets**: (a) bare \`node:http\` server that reads the body and answers \`202 {"id": "<uuid>"}\`; (b) Tracker: \`createTracker\` with \`roles: ['ingest']\`, PostgreSQL + Redis mode, \`NODE_ENV=production\`, log level \`${LOG_LEVEL}\`, a fresh business-plan organization and DSN key per run. **Each target runs in its own forked child process, autocannon in the parent**, so both get the same treatment on the 2 cores (Tracker also shares them with Redis, which is part of what it costs).
+- **Honesty check**: no worker runs, so nothing drains the stream. After each Tracker run (warm-up included) the stream length must equal the payloads the server enqueued, the server must have written no more 202s than it enqueued, and the client must have seen no more 2xx than the server wrote (${fmt(acceptedTotal)} × 202 in total; ${problems.length === 0 ? 'all checks passed' : 'FAILED, see below'}). Enqueued exceeds 202s written by at most the requests in flight when autocannon drops its connections at the end of a run.
+
+${table(
+  [
+    'target',
+    'req/s (median)',
+    'p50 ms',
+    'p99 ms',
+    'server CPU µs / request',
+    'cores the server used',
+    'Redis CPU µs / request',
+    'autocannon CPU µs / request',
+  ],
+  [
+    ['bare node:http', fmt(bare.rps), bare.p50, bare.p99, fmt(bare.cpu), bare.cores.toFixed(2), '—', fmt(bare.loadGen)],
+    [
+      'Tracker ingest role',
+      fmt(tracker.rps),
+      tracker.p50,
+      tracker.p99,
+      fmt(tracker.cpu),
+      tracker.cores.toFixed(2),
+      fmt(tracker.redisCpu),
+      fmt(tracker.loadGen),
+    ],
+  ],
+)}
+
+**Ratio Tracker / bare: ${ratio.toFixed(2)}** (target ≥ ${TARGET_RATIO}: ${met ? 'met' : 'missed'}). Server CPU time per request (user + system of the target process over the measured window, divided by its 2xx): Tracker costs ${cpuRatio.toFixed(1)}× the bare server, plus the Redis server's share (\`INFO cpu\` over the same window; it runs on the same 2 cores). These figures move less than req/s when other work shares the machine, and when the server is the bottleneck the req/s ratio tends to the inverse of the CPU ratio. "Cores the server used" near 1.0 means its single event loop was saturated: it, not the load generator, set the rate.
+
+Every run:
+
+${table(
+  [
+    'round',
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'CPU µs/req (cores used)',
+    'autocannon CPU µs/req',
+    '2xx (measured)',
+    'non-2xx / errors',
+    'client 2xx / server 202s / enqueued / stream (incl. warm-up)',
+  ],
+  results.map((r) => [
+    r.round,
+    r.target,
+    fmt(r.rps),
+    r.p50,
+    r.p99,
+    `${fmt(r.cpuPerRequest)} (${r.targetCores.toFixed(2)})`,
+    fmt(r.loadGenCpuPerRequest),
+    fmt(r.ok),
+    `${r.non2xx} / ${r.errors}`,
+    r.streamLength === undefined
+      ? '—'
+      : `${fmt(r.ok + r.okWarmup)} / ${fmt(r.serverAccepted!)} / ${fmt(r.enqueued!)} / ${fmt(r.streamLength)}`,
+  ]),
+)}
+${problems.length > 0 ? `\nProblems:\n\n${problems.map((p) => `- ${p}`).join('\n')}\n` : ''}`,
+    );
+    console.log('docs/benchmarks.md updated');
+  }
+
+  if (STRICT && !met) process.exitCode = 1;
+}
+
+let cleanupOnSignal: (() => Promise<void>) | undefined;
+/** Set by SIGINT/SIGTERM: main starts no further target. */
+let aborted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    aborted = true;
+    killChildren();
+    // Whatever happens, do not linger: cleanup gets 20 s.
+    setTimeout(() => process.exit(130), 20_000).unref();
+    void (cleanupOnSignal?.() ?? Promise.resolve()).finally(() => process.exit(130));
+  });
+}
+process.on('exit', killChildren);
+
+main().catch((err) => {
+  killChildren();
+  console.error(err);
+  process.exitCode = 1;
+});
