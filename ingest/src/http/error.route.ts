@@ -16,7 +16,8 @@ export function registerErrorRoute(app: FastifyInstance, deps: { queue: Queue; k
     const key = await authenticateDsn(request, deps.keys);
     const body = parseBody(errorEventSchema, request.body);
     // The event quota check (DESIGN §6) goes here, once plans are enforced.
-    const event = { ...body, eventId: body.eventId ?? randomUUID() };
+    // Assigned, not spread into a copy: this runs on every accepted event.
+    const event = Object.assign(body, { eventId: body.eventId ?? randomUUID() });
     await deps.queue.enqueue([
       encodeJob({ v: 1, kind: 'error', projectId: key.projectId, receivedAt: new Date().toISOString(), event }),
     ]);
