@@ -1,9 +1,10 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
-import { authenticate } from '@tracker/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticateBearer } from '@tracker/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createContext, type ApiDeps, type Context } from './context';
 import { formatError } from './format-error';
+import { stripeWebhookPlugin } from './billing/stripe-webhook.plugin';
 import { getSchema } from './schema';
 
 export interface ApiOptions extends ApiDeps {
@@ -17,8 +18,10 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
   const deps: ApiDeps = { ds: options.ds, config: options.config };
   await app.register(fastifyApollo(apollo), {
     path: '/graphql',
-    context: async (request: FastifyRequest) => createContext(deps, await principalOf(request, deps)),
+    context: (request: FastifyRequest, reply: FastifyReply) => contextOf(request, reply, deps),
   });
+  // Stripe webhooks, in their own scope (raw body); answers BILLING_NOT_CONFIGURED without Stripe.
+  await app.register(stripeWebhookPlugin, deps);
   return { stop: () => apollo.stop() };
 }
 
@@ -38,8 +41,19 @@ export async function createApollo(
   return apollo;
 }
 
-async function principalOf(request: FastifyRequest, deps: ApiDeps) {
+/**
+ * `Authorization: Bearer <ets_ session | eta_ API token>` to the request's context. With an API
+ * token, the request's logger (and so fastify's "request completed" line) carries its id,
+ * `apiTokenId`; the secret itself is never logged.
+ */
+async function contextOf(request: FastifyRequest, reply: FastifyReply, deps: ApiDeps): Promise<Context> {
   const header = request.headers.authorization;
-  if (!header?.startsWith('Bearer ')) return null;
-  return authenticate(deps.ds, header.slice('Bearer '.length).trim());
+  if (!header?.startsWith('Bearer ')) return createContext(deps, null, { log: request.log });
+  const auth = await authenticateBearer(deps.ds, header.slice('Bearer '.length).trim());
+  if (auth.principal?.apiTokenId) {
+    const log = request.log.child({ apiTokenId: auth.principal.apiTokenId, userId: auth.principal.user.id });
+    request.log = log;
+    reply.log = log;
+  }
+  return createContext(deps, auth.principal, { authProblem: auth.principal ? null : auth.problem, log: request.log });
 }

@@ -4,8 +4,10 @@ import {
   findLatestEvents,
   findPrimaryKeys,
   listProjects,
+  IssueRelease,
   Membership,
   Organization,
+  Release,
   type Event,
   type Feedback,
   type Project,
@@ -21,6 +23,9 @@ export interface Loaders {
   primaryKey: DataLoader<string, ProjectKey | null>;
   projectsByOrganization: DataLoader<string, Project[]>;
   organizationsByUser: DataLoader<string, Organization[]>;
+  releaseById: DataLoader<string, Release | null>;
+  /** An issue's releases, most recently seen first. */
+  releasesByIssue: DataLoader<string, IssueRelease[]>;
 }
 
 export function createLoaders(ds: DataSource): Loaders {
@@ -40,6 +45,15 @@ export function createLoaders(ds: DataSource): Loaders {
     projectsByOrganization: new DataLoader(async (ids) => {
       const projects = await listProjects(ds, [...ids]);
       return ids.map((id) => projects.filter((p) => p.organizationId === id));
+    }),
+    releaseById: new DataLoader(async (ids) => {
+      const rows = await ds.manager.findBy(Release, { id: In([...ids]) });
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+    releasesByIssue: new DataLoader(async (ids) => {
+      const rows = await ds.manager.find(IssueRelease, { where: { issueId: In([...ids]) }, order: { lastSeen: 'DESC' } });
+      return ids.map((id) => rows.filter((r) => r.issueId === id));
     }),
     organizationsByUser: new DataLoader(async (userIds) => {
       const memberships = await ds.manager.find(Membership, {

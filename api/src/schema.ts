@@ -1,17 +1,34 @@
 import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
+import { AlertResolver } from './modules/alert/alert.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { IssueResolver } from './modules/issue/issue.resolver';
 import { OrganizationResolver } from './modules/organization/organization.resolver';
 import { ProjectResolver } from './modules/project/project.resolver';
+import { ReleaseResolver } from './modules/release/release.resolver';
+import { BillingResolver } from './modules/billing/billing.resolver';
+import { MemberResolver } from './modules/member/member.resolver';
+import { TokenResolver } from './modules/token/token.resolver';
+import { scopeGuard } from './auth/scope-guard';
 
-export const RESOLVERS = [AuthResolver, OrganizationResolver, ProjectResolver, IssueResolver] as const;
+export const RESOLVERS = [
+  AuthResolver,
+  OrganizationResolver,
+  ProjectResolver,
+  IssueResolver,
+  ReleaseResolver,
+  AlertResolver,
+  BillingResolver,
+  MemberResolver,
+  TokenResolver,
+] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;
 
 /** Built once per process: type-graphql's metadata is global, and building is not free. */
 export function getSchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({ resolvers: RESOLVERS, validate: true });
+  // scopeGuard: the one place API-token scopes are enforced, for every root field (auth/scope-policy.ts).
+  cached ??= buildSchema({ resolvers: RESOLVERS, validate: true, globalMiddlewares: [scopeGuard] });
   return cached;
 }

@@ -10,6 +10,10 @@ const roleList = z
   .pipe(z.array(z.enum(ROLES)).min(1, 'name at least one role'));
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
+const optionalText = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z.string().trim().min(1).optional(),
+);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -29,7 +33,35 @@ const envSchema = z.object({
   TRACKER_DEFAULT_PLAN: z.enum(['free', 'pro', 'business']).default('free'),
   TRACKER_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1']).default('0'),
   TRACKER_WORKER_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  /** SMTP relay for alert emails: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465. */
+  TRACKER_SMTP_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .url()
+      .refine((u) => /^smtps?:$/.test(new URL(u).protocol), 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  /** Memory budget of the worker's parsed source-map cache. */
+  TRACKER_SOURCEMAP_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(256),
+  TRACKER_SMTP_FROM: z.string().min(3).default('Tracker <alerts@localhost>'),
   TRACKER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Stripe billing (docs/billing.md): configured only with the key, the webhook secret and at least one price. */
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_PRICE_PRO: optionalText,
+  STRIPE_PRICE_BUSINESS: optionalText,
+  /** Where the Stripe SDK sends its requests; tests point it at a local stand-in. Default: Stripe's API. */
+  STRIPE_API_BASE: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .url()
+      .refine((u) => /^https?:$/.test(new URL(u).protocol), 'must start with http:// or https://')
+      .optional(),
+  ),
+  /** Days a past-due subscription keeps its paid plan before the organization falls back to free. */
+  TRACKER_BILLING_GRACE_DAYS: z.coerce.number().min(0).max(365).default(7),
 });
 
 export type Config = {
@@ -48,7 +80,74 @@ export type Config = {
   allowPrivateTargets: boolean;
   workerBatchSize: number;
   logLevel: string;
+  smtp: SmtpConfig | undefined;
+  sourcemapCacheMb: number;
+  /** Stripe billing; `billing.configured` is false unless key, webhook secret and one price are set. */
+  billing: BillingConfig;
 };
+
+/** Stripe billing configuration (docs/billing.md). Price ids map to plans here and nowhere else. */
+export interface BillingConfig {
+  configured: boolean;
+  secretKey: string | undefined;
+  webhookSecret: string | undefined;
+  /** Stripe price id per paid plan; a plan without a price cannot be bought. */
+  prices: { pro: string | undefined; business: string | undefined };
+  /** From STRIPE_API_BASE: where the SDK connects (tests: a loopback stand-in). Undefined = api.stripe.com. */
+  api: { host: string; port: number; protocol: 'http' | 'https' } | undefined;
+  graceDays: number;
+}
+
+function parseBilling(e: {
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_PRICE_PRO?: string;
+  STRIPE_PRICE_BUSINESS?: string;
+  STRIPE_API_BASE?: string;
+  TRACKER_BILLING_GRACE_DAYS: number;
+}): BillingConfig {
+  const prices = { pro: e.STRIPE_PRICE_PRO, business: e.STRIPE_PRICE_BUSINESS };
+  let api: BillingConfig['api'];
+  if (e.STRIPE_API_BASE) {
+    const u = new URL(e.STRIPE_API_BASE);
+    const protocol = u.protocol === 'http:' ? 'http' : 'https';
+    api = {
+      host: u.hostname.replace(/^\[|\]$/g, ''),
+      port: u.port ? Number(u.port) : protocol === 'http' ? 80 : 443,
+      protocol,
+    };
+  }
+  return {
+    configured: Boolean(e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET && (prices.pro || prices.business)),
+    secretKey: e.STRIPE_SECRET_KEY,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    prices,
+    api,
+    graceDays: e.TRACKER_BILLING_GRACE_DAYS,
+  };
+}
+
+/** Where alert emails go out; absent = EMAIL alert rules fail their deliveries with a clear error. */
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  secure: boolean;
+  auth?: { user: string; pass: string };
+  from: string;
+}
+
+function parseSmtp(url: string | undefined, from: string): SmtpConfig | undefined {
+  if (!url) return undefined;
+  const u = new URL(url);
+  const secure = u.protocol === 'smtps:';
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port ? Number(u.port) : secure ? 465 : 587,
+    secure,
+    auth: u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined,
+    from,
+  };
+}
 
 /** Raised at boot with one line per bad variable, so an operator can fix them all at once. */
 export class ConfigError extends Error {
@@ -84,6 +183,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateTargets: e.TRACKER_ALLOW_PRIVATE_TARGETS === '1',
     workerBatchSize: e.TRACKER_WORKER_BATCH_SIZE,
     logLevel: e.TRACKER_LOG_LEVEL,
+    smtp: parseSmtp(e.TRACKER_SMTP_URL, e.TRACKER_SMTP_FROM),
+    sourcemapCacheMb: e.TRACKER_SOURCEMAP_CACHE_MB,
+    billing: parseBilling(e),
     ...overrides,
   };
   return config;

@@ -11,7 +11,8 @@ export type AppErrorCode =
   | 'PLAN_REQUIRED'
   | 'RATE_LIMITED'
   | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE';
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'BILLING_NOT_CONFIGURED';
 
 export class AppError extends Error {
   constructor(
@@ -35,6 +36,8 @@ const STATUS: Record<AppErrorCode, number> = {
   RATE_LIMITED: 429,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  // Stripe is not set up on this installation (docs/billing.md); retrying helps once it is.
+  BILLING_NOT_CONFIGURED: 503,
 };
 
 export function httpStatusFor(code: AppErrorCode): number {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 
 export * from './accounts';
+export * from './alerts';
 export * from './config';
 export * from './db';
 export * from './entities';
@@ -11,5 +12,10 @@ export * from './issues';
 export * from './projects';
 export * from './security';
 export * from './stacktrace';
+export * from './symbolication';
 export type { StackFrame } from './stacktrace/stack-frame';
 export * from './operator';
+export * from './plans';
+export * from './lifecycle';
+export * from './releases';
+export * from './billing';

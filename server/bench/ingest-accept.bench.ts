@@ -3,14 +3,19 @@
  * alone (PostgreSQL + Redis mode) against a bare node:http server that reads the body and
  * answers 202, measured in the same run with the same load generator (autocannon).
  *
- * Each target runs in a forked child process and autocannon runs here, in the parent, so both
- * targets get the same treatment on this 2-core machine. Targets alternate A B B A so slow
+ * A third target, fastify with one empty route configured as Tracker configures it, is the
+ * framework's floor: what any fastify-based edge costs before it authenticates, validates or
+ * enqueues anything (TRACKER_BENCH_FLOOR=0 leaves it out).
+ *
+ * Each target runs in a forked child process and autocannon runs here, in the parent, so all
+ * targets get the same treatment on this 2-core machine. Targets alternate A B C C B A so slow
  * drift of the machine (another job, thermal, cache) does not favour one of them.
  *
  * Run: `npm run bench -w @tracker/server` (or `npm run bench` at the root).
- * Env: TRACKER_BENCH_ROUNDS (default 2), TRACKER_BENCH_DURATION (s, default 10),
+ * Env: TRACKER_BENCH_ROUNDS (default 3), TRACKER_BENCH_DURATION (s, default 10),
  *      TRACKER_BENCH_CONNECTIONS (default 50), TRACKER_BENCH_STRICT=1 (exit 1 below target),
  *      TRACKER_BENCH_LOG_LEVEL (Tracker's log level, default silent),
+ *      TRACKER_BENCH_FLOOR=0 (skip the fastify floor target),
  *      TRACKER_BENCH_NO_DOC=1 (do not rewrite docs/benchmarks.md).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -23,18 +28,30 @@ import {
   createTestPostgres,
   createTestRedisPrefix,
   TEST_REDIS_URL,
-  type TestPostgres, describeMachine, envFlag, envNumber, fmt, loadAverage, machineLine, table, writeDocSection } from '@tracker/core/testing';
+  type TestPostgres,
+  describeMachine,
+  envFlag,
+  envNumber,
+  fmt,
+  loadAverage,
+  machineLine,
+  table,
+  writeDocSection,
+} from '@tracker/core/testing';
 import { createClient } from 'redis';
+import { sampleEvent } from './sample-event';
 
 const TARGET_RATIO = 0.5;
-const ROUNDS = envNumber('BENCH_ROUNDS', 2);
+const ROUNDS = envNumber('BENCH_ROUNDS', 3);
 const DURATION_S = envNumber('BENCH_DURATION', 10);
 const WARMUP_S = 2;
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 50);
 const STRICT = envFlag('BENCH_STRICT');
 const LOG_LEVEL = process.env.TRACKER_BENCH_LOG_LEVEL || 'silent';
+const FLOOR = process.env.TRACKER_BENCH_FLOOR !== '0';
 
-type TargetKind = 'bare' | 'tracker';
+type TargetKind = 'bare' | 'fastify' | 'tracker';
+const TARGETS: TargetKind[] = FLOOR ? ['bare', 'fastify', 'tracker'] : ['bare', 'tracker'];
 
 interface RunResult {
   target: TargetKind;
@@ -59,57 +76,6 @@ interface RunResult {
   serverAccepted?: number;
   enqueued?: number;
   streamLength?: number;
-}
-
-/** A realistic browser error: a real V8 stack (15 frames), tags, user, context. ~2 KB. */
-export function sampleEvent(): Record<string, unknown> {
-  const bundle = 'https://shop.example.com/assets';
-  const stack = [
-    "TypeError: Cannot read properties of undefined (reading 'unitPrice')",
-    `    at lineTotal (${bundle}/checkout-5c1f2a9e.js:1:48213)`,
-    `    at Array.reduce (<anonymous>)`,
-    `    at computeCartTotals (${bundle}/checkout-5c1f2a9e.js:1:48502)`,
-    `    at CartSummary (${bundle}/checkout-5c1f2a9e.js:1:51877)`,
-    `    at renderWithHooks (${bundle}/vendor-react-9b7d2c41.js:2:38471)`,
-    `    at updateFunctionComponent (${bundle}/vendor-react-9b7d2c41.js:2:42911)`,
-    `    at beginWork (${bundle}/vendor-react-9b7d2c41.js:2:61203)`,
-    `    at performUnitOfWork (${bundle}/vendor-react-9b7d2c41.js:2:95120)`,
-    `    at workLoopSync (${bundle}/vendor-react-9b7d2c41.js:2:94987)`,
-    `    at renderRootSync (${bundle}/vendor-react-9b7d2c41.js:2:94702)`,
-    `    at performSyncWorkOnRoot (${bundle}/vendor-react-9b7d2c41.js:2:91431)`,
-    `    at flushSyncCallbacks (${bundle}/vendor-react-9b7d2c41.js:2:20511)`,
-    `    at batchedUpdates$1 (${bundle}/vendor-react-9b7d2c41.js:2:88213)`,
-    `    at dispatchDiscreteEvent (${bundle}/vendor-react-9b7d2c41.js:2:71790)`,
-    `    at HTMLDocument.<anonymous> (${bundle}/index-0d3e8f77.js:1:2210)`,
-  ].join('\n');
-  return {
-    message: "Cannot read properties of undefined (reading 'unitPrice')",
-    type: 'TypeError',
-    environment: 'production',
-    level: 'error',
-    release: 'shop-web@2024.11.3+5c1f2a9',
-    stack,
-    handled: false,
-    url: 'https://shop.example.com/checkout?step=review',
-    timestamp: new Date().toISOString(),
-    tags: {
-      browser: 'Chrome 131',
-      os: 'Windows 11',
-      locale: 'de-DE',
-      route: '/checkout/:step',
-      plan: 'pro',
-      ab_test: 'checkout-v2',
-    },
-    user: { id: '48213', email: 'anna.schmidt@example.org', username: 'anna.s', segment: 'returning' },
-    context: {
-      browser: { name: 'Chrome', version: '131.0.6778.86' },
-      os: { name: 'Windows', version: '11' },
-      device: { type: 'desktop', viewport: '1536x864', devicePixelRatio: 1.25 },
-      cart: { items: 3, currency: 'EUR', couponApplied: true },
-      breadcrumbs: ['navigation /cart → /checkout', 'click button#continue', 'xhr POST /api/cart/validate 200'],
-    },
-    sdk: { name: '@tracker/browser', version: '0.1.0' },
-  };
 }
 
 const children = new Set<ChildProcess>();
@@ -268,9 +234,9 @@ async function main(): Promise<void> {
       BENCH_LOG_LEVEL: LOG_LEVEL,
     };
 
-    // A B B A …: each round reverses the order of the previous one.
+    // A B C C B A …: each round reverses the order of the previous one.
     for (let round = 1; round <= ROUNDS; round++) {
-      const order: TargetKind[] = round % 2 === 1 ? ['bare', 'tracker'] : ['tracker', 'bare'];
+      const order: TargetKind[] = round % 2 === 1 ? TARGETS : [...TARGETS].reverse();
       for (const kind of order) {
         const key = kind === 'tracker' ? await freshKey() : `et_${'0'.repeat(32)}`;
         if (aborted) throw new Error('interrupted');
@@ -360,6 +326,7 @@ async function main(): Promise<void> {
     loadGen: median(of(kind).map((r) => r.loadGenCpuPerRequest)),
   });
   const bare = summary('bare');
+  const floor = FLOOR ? summary('fastify') : undefined;
   const tracker = summary('tracker');
   const ratio = tracker.rps / bare.rps;
   const cpuRatio = tracker.cpu / bare.cpu;
@@ -368,6 +335,11 @@ async function main(): Promise<void> {
   console.log(
     `\nmedian bare    ${fmt(bare.rps)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms  ${fmt(bare.cpu)} µs CPU/req`,
   );
+  if (floor) {
+    console.log(
+      `median fastify ${fmt(floor.rps)} req/s  p50 ${floor.p50} ms  p99 ${floor.p99} ms  ${fmt(floor.cpu)} µs CPU/req (ratio to bare ${(floor.rps / bare.rps).toFixed(2)})`,
+    );
+  }
   console.log(
     `median tracker ${fmt(tracker.rps)} req/s  p50 ${tracker.p50} ms  p99 ${tracker.p99} ms  ${fmt(tracker.cpu)} µs CPU/req (+ Redis ${fmt(tracker.redisCpu)})`,
   );
@@ -384,8 +356,8 @@ async function main(): Promise<void> {
 - **Date**: ${started.toISOString()}
 - **Machine**: ${machineLine(machine)}; 1-minute load average ${loadAtStart} at the start, ${loadAverage()} at the end${Math.max(loadAtStart, loadAverage()) > machine.nproc ? ' (**other work was competing for the cores: absolute figures are depressed**)' : ''}
 - **Command**: \`npm run bench\` at the root, which runs (in \`server/\`) \`TSX_TSCONFIG_PATH=../tsconfig.json node --conditions=@tracker/source --import tsx bench/ingest-accept.bench.ts\`
-- **Load**: autocannon (programmatic), ${CONNECTIONS} connections, \`POST /ingest/error\` with the same ${bytes}-byte JSON event (15-frame V8 stack, tags, user, context) and a valid DSN key; per run a ${WARMUP_S} s warm-up, then ${DURATION_S} s measured. ${ROUNDS} rounds, targets alternating (A B B A …); the figures are the median over rounds.
-- **Targets**: (a) bare \`node:http\` server that reads the body and answers \`202 {"id": "<uuid>"}\`; (b) Tracker: \`createTracker\` with \`roles: ['ingest']\`, PostgreSQL + Redis mode, \`NODE_ENV=production\`, log level \`${LOG_LEVEL}\`, a fresh business-plan organization and DSN key per run. **Each target runs in its own forked child process, autocannon in the parent**, so both get the same treatment on the 2 cores (Tracker also shares them with Redis, which is part of what it costs).
+- **Load**: autocannon (programmatic), ${CONNECTIONS} connections, \`POST /ingest/error\` with the same ${bytes}-byte JSON event (15-frame V8 stack, tags, user, context) and a valid DSN key; per run a ${WARMUP_S} s warm-up, then ${DURATION_S} s measured. ${ROUNDS} rounds, targets alternating (${FLOOR ? 'A B C C B A' : 'A B B A'} …); the figures are the median over rounds.
+- **Targets**: (a) bare \`node:http\` server that reads the body and answers \`202 {"id": "<uuid>"}\`; ${FLOOR ? `(b) the framework floor: fastify 5 configured as \`createTracker\` configures it (no logger, no request logging, same keep-alive), one \`POST /ingest/error\` route with the 1 MB body limit and fastify's JSON parser that answers \`202 {"id": "<uuid>"}\`: no authentication, validation or queue, only for comparison; ` : ''}(${FLOOR ? 'c' : 'b'}) Tracker: \`createTracker\` with \`roles: ['ingest']\`, PostgreSQL + Redis mode, \`NODE_ENV=production\`, log level \`${LOG_LEVEL}\`, a fresh business-plan organization and DSN key per run. **Each target runs in its own forked child process, autocannon in the parent**, so all get the same treatment on the 2 cores (Tracker also shares them with Redis, which is part of what it costs).
 - **Honesty check**: no worker runs, so nothing drains the stream. After each Tracker run (warm-up included) the stream length must equal the payloads the server enqueued, the server must have written no more 202s than it enqueued, and the client must have seen no more 2xx than the server wrote (${fmt(acceptedTotal)} × 202 in total; ${problems.length === 0 ? 'all checks passed' : 'FAILED, see below'}). Enqueued exceeds 202s written by at most the requests in flight when autocannon drops its connections at the end of a run.
 
 ${table(
@@ -401,6 +373,20 @@ ${table(
   ],
   [
     ['bare node:http', fmt(bare.rps), bare.p50, bare.p99, fmt(bare.cpu), bare.cores.toFixed(2), '—', fmt(bare.loadGen)],
+    ...(floor
+      ? [
+          [
+            'fastify, empty route (floor)',
+            fmt(floor.rps),
+            floor.p50,
+            floor.p99,
+            fmt(floor.cpu),
+            floor.cores.toFixed(2),
+            '—',
+            fmt(floor.loadGen),
+          ],
+        ]
+      : []),
     [
       'Tracker ingest role',
       fmt(tracker.rps),
@@ -414,7 +400,7 @@ ${table(
   ],
 )}
 
-**Ratio Tracker / bare: ${ratio.toFixed(2)}** (target ≥ ${TARGET_RATIO}: ${met ? 'met' : 'missed'}). Server CPU time per request (user + system of the target process over the measured window, divided by its 2xx): Tracker costs ${cpuRatio.toFixed(1)}× the bare server, plus the Redis server's share (\`INFO cpu\` over the same window; it runs on the same 2 cores). These figures move less than req/s when other work shares the machine, and when the server is the bottleneck the req/s ratio tends to the inverse of the CPU ratio. "Cores the server used" near 1.0 means its single event loop was saturated: it, not the load generator, set the rate.
+**Ratio Tracker / bare: ${ratio.toFixed(2)}** (target ≥ ${TARGET_RATIO}: ${met ? 'met' : 'missed'}).${floor ? ` For scale, the empty fastify route reaches ${(floor.rps / bare.rps).toFixed(2)} of bare at ${fmt(floor.cpu)} µs CPU per request, and Tracker ${(tracker.rps / floor.rps).toFixed(2)} of that floor.` : ''} Server CPU time per request (user + system of the target process over the measured window, divided by its 2xx): Tracker costs ${cpuRatio.toFixed(1)}× the bare server, plus the Redis server's share (\`INFO cpu\` over the same window; it runs on the same 2 cores). These figures move less than req/s when other work shares the machine, and when the server is the bottleneck the req/s ratio tends to the inverse of the CPU ratio. "Cores the server used" near 1.0 means its single event loop was saturated: it, not the load generator, set the rate.
 
 Every run:
 

@@ -3,6 +3,9 @@
  * bench) so that it does not share an event loop with the load generator.
  *
  *   argv[2] = 'bare'    a plain node:http server: read the body, answer 202 {"id": "<uuid>"}
+ *   argv[2] = 'fastify' the framework floor: fastify configured as createTracker configures it,
+ *                       one POST /ingest/error route (1 MB body limit, fastify's JSON parser)
+ *                       that answers 202 {"id": "<uuid>"}; no auth, validation or queue
  *   argv[2] = 'tracker' createTracker with roles ['ingest'] (PostgreSQL + Redis from the env)
  *
  * Protocol over the IPC channel: the child sends {type: 'ready', url}; the parent may send
@@ -14,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@tracker/core';
+import Fastify, { LogController } from 'fastify';
 import { createTracker } from '../src';
 
 type Reply =
@@ -74,6 +78,23 @@ async function startBare(): Promise<Running> {
   };
 }
 
+async function startFastify(): Promise<Running> {
+  // The options createTracker passes (server/src/create-tracker.ts).
+  const app = Fastify({
+    logger: false,
+    logController: new LogController({ disableRequestLogging: true }),
+    keepAliveTimeout: 65_000,
+    forceCloseConnections: true,
+  });
+  app.post('/ingest/error', { bodyLimit: 1024 * 1024 }, async (_request, reply) =>
+    reply.code(202).send({ id: randomUUID() }),
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const accepted = countAccepted(app.server);
+  const { port } = app.server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, accepted, enqueued: () => 0, close: () => app.close() };
+}
+
 async function startTracker(): Promise<Running> {
   const env = process.env;
   const config = loadConfig({
@@ -105,8 +126,8 @@ async function startTracker(): Promise<Running> {
 
 async function main(): Promise<void> {
   const kind = process.argv[2];
-  if (kind !== 'bare' && kind !== 'tracker') throw new Error(`unknown target ${kind}`);
-  const target = kind === 'bare' ? await startBare() : await startTracker();
+  if (kind !== 'bare' && kind !== 'fastify' && kind !== 'tracker') throw new Error(`unknown target ${kind}`);
+  const target = kind === 'bare' ? await startBare() : kind === 'fastify' ? await startFastify() : await startTracker();
   process.on('message', (msg) => {
     if (msg === 'cpu') {
       // CPU time this process has used so far (user + system, µs): the parent takes it before

@@ -6,10 +6,16 @@ export interface QueueTuning {
   reclaimIdleMs?: number;
 }
 
-/** Redis streams when REDIS_URL is set; otherwise the table-backed queue in the same database. */
-export async function createQueue(config: Config, db: Database, tuning: QueueTuning = {}): Promise<Queue> {
+/**
+ * Redis streams when REDIS_URL is set; otherwise the table-backed queue in the same database.
+ * `topic` separates queues: `jobs` (events, the default) and `alerts` (deliveries), so a backlog
+ * of one never delays the other.
+ */
+export async function createQueue(config: Config, db: Database, tuning: QueueTuning = {}, topic = 'jobs'): Promise<Queue> {
   if (config.redisUrl) {
-    return RedisStreamQueue.connect({ url: config.redisUrl, prefix: config.redisPrefix, reclaimIdleMs: tuning.reclaimIdleMs });
+    // The stream is `<prefix>:jobs`; other topics get their own prefix level: `<prefix>:alerts:jobs`.
+    const prefix = topic === 'jobs' ? config.redisPrefix : `${config.redisPrefix}:${topic}`;
+    return RedisStreamQueue.connect({ url: config.redisUrl, prefix, reclaimIdleMs: tuning.reclaimIdleMs });
   }
-  return DatabaseQueue.open(db.ds, { releaseLocksOnStart: db.kind === 'pglite' });
+  return DatabaseQueue.open(db.ds, { topic, releaseLocksOnStart: db.kind === 'pglite' });
 }

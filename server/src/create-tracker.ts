@@ -1,6 +1,14 @@
-import { findKeyInfo, openDatabase, type Config, type Database } from '@tracker/core';
+import { EventSymbolicator, findKeyInfo, openDatabase, type Config, type Database } from '@tracker/core';
 import { apiPlugin } from '@tracker/api';
-import { ingestPlugin, KeyCache, startWorker, type Queue, type RunningWorker } from '@tracker/ingest';
+import {
+  ingestPlugin,
+  KeyCache,
+  startAlertDispatcher,
+  startWorker,
+  type Queue,
+  type RunningDispatcher,
+  type RunningWorker,
+} from '@tracker/ingest';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { createQueue, type QueueTuning } from './create-queue';
 import { resolveSessionSecret } from './session-secret';
@@ -11,6 +19,13 @@ export interface TrackerOptions {
   /** Run pending migrations at start (the all-in-one default). */
   migrate?: boolean;
   queue?: QueueTuning;
+  alerts?: {
+    /** How often due retries are looked for (default 5 s). */
+    sweepMs?: number;
+    /** Delay after failed attempt n (default: 30 s doubling, capped at 1 h). */
+    backoff?: (attempt: number) => number;
+    timeoutMs?: number;
+  };
 }
 
 /** A running set of roles sharing one database, one queue and one HTTP port. */
@@ -19,6 +34,9 @@ export interface Tracker {
   readonly db: Database;
   readonly queue: Queue;
   readonly worker: RunningWorker | undefined;
+  /** Alert deliveries; runs with the worker role. */
+  readonly alertsQueue: Queue;
+  readonly dispatcher: RunningDispatcher | undefined;
   /** Base URL once listening, e.g. http://127.0.0.1:3000. */
   url: string;
   listen(): Promise<string>;
@@ -36,8 +54,13 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     throw new Error('The database has pending migrations: run `npm run tracker -- migrate` first.');
   }
   let queue: Queue;
+  let alertsQueue: Queue;
   try {
     queue = await createQueue(config, db, options.queue);
+    alertsQueue = await createQueue(config, db, options.queue, 'alerts').catch(async (err) => {
+      await queue.close();
+      throw err;
+    });
   } catch (err) {
     await db.close();
     throw err;
@@ -68,6 +91,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     db,
     queue,
     worker: undefined,
+    alertsQueue,
+    dispatcher: undefined,
     url: '',
     listen,
     close,
@@ -75,7 +100,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
 
   if (roles.has('ingest')) {
     const keys = new KeyCache((key) => findKeyInfo(db.ds, key));
-    await ingestPlugin(app, { queue, keys });
+    await ingestPlugin(app, { queue, keys, ds: db.ds });
   }
   let api: { stop(): Promise<void> } | undefined;
   if (roles.has('api')) api = await apiPlugin(app, { ds: db.ds, config });
@@ -97,6 +122,19 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         ds: db.ds,
         queue,
         batchSize: config.workerBatchSize,
+        symbolicator: new EventSymbolicator(db.ds, { maxCacheBytes: config.sourcemapCacheMb * 1024 * 1024 }),
+        alerts: alertsQueue,
+        publicUrl: () => config.publicUrl,
+        log: (level, msg, data) => app.log[level](data ?? {}, msg),
+      });
+      (tracker as { dispatcher: RunningDispatcher | undefined }).dispatcher = startAlertDispatcher({
+        ds: db.ds,
+        queue: alertsQueue,
+        allowPrivateTargets: config.allowPrivateTargets,
+        smtp: config.smtp,
+        sweepMs: options.alerts?.sweepMs,
+        backoff: options.alerts?.backoff,
+        timeoutMs: options.alerts?.timeoutMs,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
     }
@@ -111,7 +149,9 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       await app.close();
       await api?.stop();
       await tracker.worker?.stop();
+      await tracker.dispatcher?.stop();
       await queue.close();
+      await alertsQueue.close();
       await db.close();
     })();
     return closing;

@@ -1,7 +1,19 @@
-export { authenticate, logOut } from './authenticate';
-export type { Principal } from './authenticate';
-export { createSession, SESSION_TTL_MS } from './create-session';
+export { API_TOKEN_PREFIX, createApiToken, listApiTokens, MAX_API_TOKENS_PER_USER, revokeApiToken } from './api-tokens';
+export type { CreatedApiToken } from './api-tokens';
+export { authenticate, authenticateBearer, logOut } from './authenticate';
+export type { BearerResult, Principal } from './authenticate';
+export { changePassword } from './change-password';
+export type { ChangePasswordInput, ChangePasswordResult } from './change-password';
+export { createSession, revokeAllSessions, SESSION_PREFIX, SESSION_TTL_MS } from './create-session';
+export type { CreatedSession } from './create-session';
+export { firstOrganization } from './first-organization';
 export { logIn } from './log-in';
+export type { LogInResult } from './log-in';
+export { checkNewPassword } from './new-password';
 export { normalizeEmail } from './normalize-email';
+export { ALL_SCOPES, hasScope, parseScopes } from './scopes';
 export { signUp } from './sign-up';
 export type { SignUpInput, SignUpResult } from './sign-up';
+// Organizations (members, roles, invitations) live in core/src/organizations; they are
+// re-exported here so that `@tracker/core` carries them without editing the shared core/src/index.ts.
+export * from '../organizations';

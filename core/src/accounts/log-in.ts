@@ -1,13 +1,17 @@
 import type { DataSource } from 'typeorm';
 import { AppError } from '../errors';
-import { Membership, Organization, User } from '../entities';
+import { User, type Organization } from '../entities';
 import { verifyPassword } from '../security';
 import { createSession, type CreatedSession } from './create-session';
+import { firstOrganization } from './first-organization';
 
 export interface LogInResult extends CreatedSession {
   user: User;
-  /** The user's first organization (by membership age), for the sign-in landing page. */
-  organization: Organization;
+  /**
+   * The user's first organization (by membership age), for the sign-in landing page; null when
+   * they belong to none (removed from all of them): they can still sign in and accept an invitation.
+   */
+  organization: Organization | null;
 }
 
 // Verifying against a real hash when the user does not exist keeps the response time the
@@ -18,9 +22,7 @@ export async function logIn(ds: DataSource, email: string, password: string): Pr
   const user = await ds.manager.findOneBy(User, { email: email.trim().toLowerCase() });
   const ok = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
   if (!user || !ok) throw new AppError('UNAUTHENTICATED', 'Wrong email or password');
-  const membership = await ds.manager.findOne(Membership, { where: { userId: user.id }, order: { createdAt: 'ASC' } });
-  if (!membership) throw new AppError('FORBIDDEN', 'This account belongs to no organization');
-  const organization = await ds.manager.findOneByOrFail(Organization, { id: membership.organizationId });
+  const organization = await firstOrganization(ds.manager, user.id);
   const session = await createSession(ds.manager, user.id);
   return { user, organization, ...session };
 }

@@ -2,8 +2,9 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../errors';
 import { Membership, Organization, User } from '../entities';
 import type { PlanId } from '../entities';
-import { hashPassword, MIN_PASSWORD_LENGTH } from '../security';
+import { hashPassword } from '../security';
 import { createSession, type CreatedSession } from './create-session';
+import { checkNewPassword } from './new-password';
 import { normalizeEmail } from './normalize-email';
 import { uniqueSlug } from './unique-slug';
 
@@ -21,9 +22,7 @@ export interface SignUpResult extends CreatedSession {
 /** Creates a user, their first organization (as owner) and a session, in one transaction. */
 export async function signUp(ds: DataSource, input: SignUpInput, plan: PlanId): Promise<SignUpResult> {
   const email = normalizeEmail(input.email);
-  if (input.password.length < MIN_PASSWORD_LENGTH) {
-    throw new AppError('BAD_USER_INPUT', `password: must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  }
+  checkNewPassword('password', input.password);
   const orgName = input.organizationName.trim();
   if (!orgName || orgName.length > 100) {
     throw new AppError('BAD_USER_INPUT', 'organizationName: must be 1 to 100 characters');

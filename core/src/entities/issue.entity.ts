@@ -48,4 +48,14 @@ export class Issue {
 
   @Column('timestamptz', { name: 'last_seen' })
   lastSeen: Date;
+
+  @Column('timestamptz', { name: 'resolved_at', nullable: true })
+  resolvedAt: Date | null;
+
+  /** The project's newest release record when the issue was resolved (DESIGN §5). */
+  @Column('uuid', { name: 'resolved_in_release_id', nullable: true })
+  resolvedInReleaseId: string | null;
+
+  @Column('timestamptz', { name: 'snoozed_until', nullable: true })
+  snoozedUntil: Date | null;
 }

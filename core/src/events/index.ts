@@ -1,3 +1,6 @@
+export { EventSymbolicator } from './symbolicate-events';
+export { applyLifecycle } from './apply-lifecycle';
+export type { LifecycleEvent } from './apply-lifecycle';
 export {
   describeZodError,
   errorEventSchema,
@@ -15,7 +18,7 @@ export type { ErrorJob, FeedbackJob, Job, LogJob, VitalsJob } from './job';
 export { LOG_LEVELS, logSchema, MAX_LOG_MESSAGE_CHARS } from './log.schema';
 export type { LogBody, LogLevel } from './log.schema';
 export { persistEvents } from './persist-events';
-export type { PersistResult } from './persist-events';
+export type { PersistOptions, PersistResult } from './persist-events';
 export { persistFeedback } from './persist-feedback';
 export type { FeedbackResult } from './persist-feedback';
 export { persistLogs } from './persist-logs';

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { errorEventSchema, type ErrorEvent } from './error-event.schema';
+import {
+  errorEventSchema,
+  LEVELS,
+  MAX_EVENT_MESSAGE_CHARS,
+  MAX_STACK_CHARS,
+  MAX_TAGS,
+  type ErrorEvent,
+} from './error-event.schema';
 import { feedbackSchema, type FeedbackBody } from './feedback.schema';
 import { logSchema, type LogBody } from './log.schema';
 import { vitalsSchema, type VitalsBody } from './vitals.schema';
@@ -53,11 +60,171 @@ const jobSchema = z.discriminatedUnion('kind', [
   z.object({ ...base, kind: z.literal('feedback'), feedback: feedbackSchema.extend({ id: z.string().uuid() }) }),
 ]);
 
-export function encodeJob(job: Job): string {
-  return JSON.stringify(job);
+/** The field of each kind that carries its body. */
+const BODY_FIELD = { error: 'event', log: 'log', vitals: 'vitals', feedback: 'feedback' } as const;
+
+/**
+ * The job as queue text: `JSON.stringify(job)`. An edge that already holds the body's JSON
+ * text (`payloadJson`, e.g. the request body as received, once it is known to be exactly what
+ * the schema would output) passes it instead of having it serialized again: the result is the
+ * same JSON object (same fields, same values; only whitespace and key order may differ), so
+ * `decodeJob` reads both alike. The caller guarantees `JSON.parse(payloadJson)` equals the
+ * job's body field; this function does not check it.
+ */
+export function encodeJob(job: Job, payloadJson?: string): string {
+  if (payloadJson === undefined) return JSON.stringify(job);
+  return (
+    `{"v":${JSON.stringify(job.v)},"kind":${JSON.stringify(job.kind)},"projectId":${JSON.stringify(job.projectId)},` +
+    `"receivedAt":${JSON.stringify(job.receivedAt)},"${BODY_FIELD[job.kind]}":${payloadJson}}`
+  );
 }
 
-/** Throws on a payload this version cannot read; the worker dead-letters it. */
+/**
+ * Throws on a payload this version cannot read; the worker dead-letters it.
+ *
+ * The edge wrote an error job from the output of `errorEventSchema`, so it is already in the
+ * schema's canonical form: no nulls, cut texts, string tags. Checking that form by hand costs
+ * a few µs; running the zod schema again cost ~50 µs per event and was a tenth of the worker's
+ * CPU (docs/benchmarks.md). Anything not plainly canonical (another kind, a null, an unknown
+ * key, a value at or past a limit the schema would change) still goes through zod, which
+ * normalizes it or throws, so the result is the schema's either way.
+ */
 export function decodeJob(payload: string): Job {
-  return jobSchema.parse(JSON.parse(payload)) as Job;
+  const raw: unknown = JSON.parse(payload);
+  if (isCanonicalErrorJob(raw)) return raw;
+  return jobSchema.parse(raw) as Job;
+}
+
+// Limits of `errorEventSchema` that are not exported from it. A canonical value must be one
+// the schema accepts unchanged, so these may only ever be stricter than the schema's own: a
+// value past them falls back to zod, which applies the real rule.
+const MAX_TYPE_CHARS = 256;
+const MAX_ENVIRONMENT_CHARS = 64;
+const MAX_RELEASE_CHARS = 200;
+const MAX_FINGERPRINT_ENTRIES = 20;
+const MAX_FINGERPRINT_ENTRY_CHARS = 200;
+const MAX_TAG_KEY_CHARS = 32;
+const MAX_TAG_VALUE_CHARS = 200;
+const MAX_USER_ID_CHARS = 128;
+const MAX_EMAIL_CHARS = 320;
+const MAX_URL_CHARS = 2048;
+const MAX_SDK_NAME_CHARS = 64;
+const MAX_SDK_VERSION_CHARS = 32;
+// The very patterns zod's `.uuid()` and `.datetime({ offset: true })` test.
+const UUID = z.regexes.uuid();
+const DATETIME = z.regexes.datetime({ offset: true });
+
+/** A plain object as JSON.parse makes it; an own `__proto__` key is one zod would drop. */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.getPrototypeOf(v) === Object.prototype &&
+    !Object.prototype.hasOwnProperty.call(v, '__proto__')
+  );
+}
+
+function isText(v: unknown, min: number, max: number): v is string {
+  return typeof v === 'string' && v.length >= min && v.length <= max;
+}
+
+function isCanonicalErrorJob(raw: unknown): raw is ErrorJob {
+  if (!isObject(raw) || raw.kind !== 'error' || raw.v !== 1) return false;
+  let keys = 0;
+  for (const _ in raw) keys++;
+  return (
+    keys === 5 &&
+    typeof raw.projectId === 'string' &&
+    UUID.test(raw.projectId) &&
+    typeof raw.receivedAt === 'string' &&
+    DATETIME.test(raw.receivedAt) &&
+    isCanonicalErrorEvent(raw.event)
+  );
+}
+
+/** True when `errorEventSchema.extend({ eventId: uuid })` would return `e` as it is. */
+function isCanonicalErrorEvent(e: unknown): boolean {
+  if (!isObject(e)) return false;
+  for (const key in e) {
+    const v = e[key];
+    let ok: boolean;
+    switch (key) {
+      case 'eventId':
+        ok = typeof v === 'string' && UUID.test(v);
+        break;
+      case 'message':
+        ok = isText(v, 0, MAX_EVENT_MESSAGE_CHARS);
+        break;
+      case 'type':
+        ok = isText(v, 1, MAX_TYPE_CHARS);
+        break;
+      case 'environment':
+        ok = isText(v, 1, MAX_ENVIRONMENT_CHARS);
+        break;
+      case 'level':
+        ok = LEVELS.includes(v as (typeof LEVELS)[number]);
+        break;
+      case 'release':
+        ok = isText(v, 1, MAX_RELEASE_CHARS);
+        break;
+      case 'stack':
+        ok = isText(v, 0, MAX_STACK_CHARS);
+        break;
+      case 'fingerprint':
+        ok =
+          Array.isArray(v) &&
+          v.length >= 1 &&
+          v.length <= MAX_FINGERPRINT_ENTRIES &&
+          v.every((f) => isText(f, 0, MAX_FINGERPRINT_ENTRY_CHARS));
+        break;
+      case 'tags':
+        ok = isCanonicalTags(v);
+        break;
+      case 'context':
+        ok = isObject(v);
+        break;
+      case 'user':
+        ok =
+          isObject(v) &&
+          (v.id === undefined || isText(v.id, 0, MAX_USER_ID_CHARS)) &&
+          (v.email === undefined || isText(v.email, 0, MAX_EMAIL_CHARS));
+        break;
+      case 'url':
+        ok = isText(v, 0, MAX_URL_CHARS);
+        break;
+      case 'timestamp':
+        ok = typeof v === 'string' && DATETIME.test(v);
+        break;
+      case 'handled':
+        ok = typeof v === 'boolean';
+        break;
+      case 'sdk':
+        ok =
+          isObject(v) &&
+          isText(v.name, 0, MAX_SDK_NAME_CHARS) &&
+          isText(v.version, 0, MAX_SDK_VERSION_CHARS) &&
+          Object.keys(v).length === 2;
+        break;
+      default:
+        ok = false; // zod would drop an unknown key
+    }
+    if (!ok) return false;
+  }
+  return (
+    typeof e.eventId === 'string' &&
+    typeof e.message === 'string' &&
+    typeof e.type === 'string' &&
+    typeof e.environment === 'string'
+  );
+}
+
+function isCanonicalTags(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  let n = 0;
+  for (const key in v) {
+    if (++n > MAX_TAGS || key.length < 1 || key.length > MAX_TAG_KEY_CHARS || !isText(v[key], 0, MAX_TAG_VALUE_CHARS))
+      return false;
+  }
+  return true;
 }

@@ -1,5 +1,8 @@
+import type { PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
+import { writeAlertDeliveries } from '../alerts/outbox';
 import { queryRows } from '../db/query-rows';
+import { applyLifecycle } from './apply-lifecycle';
 import type { PreparedEvent } from './prepare-event';
 
 export interface PersistResult {
@@ -8,6 +11,13 @@ export interface PersistResult {
   duplicates: number;
   /** Issues created by this batch. */
   newIssueIds: string[];
+  /** Alert deliveries written in this transaction: queue them once it has committed. */
+  alertDeliveryIds: string[];
+}
+
+export interface PersistOptions {
+  /** Dashboard origin, for the issue links in alerts. */
+  publicUrl?: string;
 }
 
 /**
@@ -15,12 +25,16 @@ export interface PersistResult {
  * caller's transaction: the events and the counters commit together or not at all, which is
  * what makes redelivery after a crash safe.
  *
- * Four statements per batch whatever its size (a fifth only when feedback was waiting for one
- * of the events), built on `unnest` of parallel arrays: per-row statements would cost a round
- * trip each and cap the worker at a few hundred events/s.
+ * A few statements per batch, not per event (the events go in 100 to a statement; one more
+ * only when feedback was waiting for one of them): per-row statements would cost a round trip
+ * each and cap the worker at a few hundred events/s.
  */
-export async function persistEvents(em: EntityManager, events: PreparedEvent[]): Promise<PersistResult> {
-  if (events.length === 0) return { inserted: 0, duplicates: 0, newIssueIds: [] };
+export async function persistEvents(
+  em: EntityManager,
+  events: PreparedEvent[],
+  options: PersistOptions = {},
+): Promise<PersistResult> {
+  if (events.length === 0) return { inserted: 0, duplicates: 0, newIssueIds: [], alertDeliveryIds: [] };
 
   const issueIds = await upsertIssues(em, events);
 
@@ -28,39 +42,7 @@ export async function persistEvents(em: EntityManager, events: PreparedEvent[]):
   // (redelivery, or the same id twice in one batch) returns no row and so adds nothing.
   // `awaits_link` asks, per inserted event, whether feedback naming it came first (a probe of a
   // partial index holding only feedback still waiting): the error path pays no extra statement.
-  const inserted = await queryRows<{ project_id: string; issue_id: string; event_id: string; awaits_link: boolean }>(
-    em,
-    `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message,
-       environment, release, url, handled, stack, frames, tags, context, "user", sdk, fingerprint)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::timestamptz[],
-       $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::boolean[], $13::text[],
-       $14::jsonb[], $15::jsonb[], $16::jsonb[], $17::jsonb[], $18::jsonb[], $19::jsonb[])
-     ON CONFLICT (project_id, event_id) DO NOTHING
-     RETURNING project_id, issue_id, event_id,
-       EXISTS (SELECT 1 FROM feedback f WHERE f.project_id = events.project_id
-         AND f.event_id = events.event_id AND f.issue_id IS NULL) AS awaits_link`,
-    [
-      events.map((e) => e.projectId),
-      events.map((e) => issueIds.get(issueKey(e))!.id),
-      events.map((e) => e.eventId),
-      events.map((e) => e.timestamp.toISOString()),
-      events.map((e) => e.receivedAt.toISOString()),
-      events.map((e) => e.level),
-      events.map((e) => e.type),
-      events.map((e) => e.message),
-      events.map((e) => e.environment),
-      events.map((e) => e.release),
-      events.map((e) => e.url),
-      events.map((e) => e.handled),
-      events.map((e) => e.stack),
-      events.map((e) => JSON.stringify(e.frames)),
-      events.map((e) => JSON.stringify(e.tags)),
-      events.map((e) => json(e.context)),
-      events.map((e) => json(e.user)),
-      events.map((e) => json(e.sdk)),
-      events.map((e) => json(e.fingerprint)),
-    ],
-  );
+  const inserted = await insertEvents(em, events, issueIds);
 
   const byEventId = new Map(events.map((e) => [`${e.projectId}/${e.eventId}`, e]));
   const counters = new Map<string, { events: number; first: Date; last: Date; users: Set<string> }>();
@@ -80,7 +62,162 @@ export async function persistEvents(em: EntityManager, events: PreparedEvent[]):
   await linkWaitingFeedback(em, waiting);
 
   const newIssueIds = [...issueIds.values()].filter((i) => i.created).map((i) => i.id);
-  return { inserted: inserted.length, duplicates: events.length - inserted.length, newIssueIds };
+  // The lifecycle (DESIGN §5) and its alerts, after the counters so alerts carry this batch's
+  // counts, and under the row locks the issue upsert took.
+  const triggers = await applyLifecycle(
+    em,
+    inserted.map((row) => {
+      const e = byEventId.get(`${row.project_id}/${row.event_id}`)!;
+      return {
+        projectId: e.projectId,
+        issueId: row.issue_id,
+        eventId: e.eventId,
+        receivedAt: e.receivedAt,
+        timestamp: e.timestamp,
+        release: e.release,
+        environment: e.environment,
+        message: e.message,
+      };
+    }),
+    new Set(newIssueIds),
+  );
+  const alertDeliveryIds = await writeAlertDeliveries(em, triggers, options.publicUrl ?? '');
+  return { inserted: inserted.length, duplicates: events.length - inserted.length, newIssueIds, alertDeliveryIds };
+}
+
+/** Columns of `INSERT events`, in the order `insertEvents` gives their values. */
+const EVENT_COLUMNS = [
+  'project_id',
+  'issue_id',
+  'event_id',
+  'timestamp',
+  'received_at',
+  'level',
+  'type',
+  'message',
+  'environment',
+  'release',
+  'url',
+  'handled',
+  'stack',
+  'frames',
+  'tags',
+  'context',
+  '"user"',
+  'sdk',
+  'fingerprint',
+];
+
+/**
+ * Multi-row `VALUES` lists with a parameter per value, not `unnest` of one array per column like
+ * the other statements here: the driver must escape every element of an array parameter into an
+ * array literal, and for the stack and the JSON columns (~4 KB per event) that cost ~70 µs of
+ * Node CPU per event, the largest single cost of the worker (docs/benchmarks.md).
+ *
+ * Full chunks of EVENTS_PER_INSERT rows go through one named (prepared) statement: parsing and
+ * planning 1,900 parameters afresh cost PostgreSQL as much CPU per event as a quarter of the
+ * insert itself. One fixed size means one prepared statement per connection, whatever the batch
+ * sizes; the rest of a batch is an unnamed statement. (A pooler in front of PostgreSQL must pass
+ * named statements through: PgBouncer ≥ 1.21 with `max_prepared_statements`, or session mode.)
+ */
+async function insertEvents(
+  em: EntityManager,
+  events: PreparedEvent[],
+  issueIds: Map<string, { id: string }>,
+): Promise<InsertedEvent[]> {
+  const client = events.length >= EVENTS_PER_INSERT ? await driverConnection(em) : undefined;
+  const inserted: InsertedEvent[] = [];
+  let running: Promise<InsertedEvent[]> | undefined;
+  for (let start = 0; start < events.length; start += EVENTS_PER_INSERT) {
+    const end = Math.min(start + EVENTS_PER_INSERT, events.length);
+    // Built while PostgreSQL runs the previous chunk's statement.
+    const params = eventParams(events, start, end, issueIds);
+    if (running) for (const row of await running) inserted.push(row);
+    const rows = end - start;
+    const sql = insertEventsSql(rows);
+    running =
+      client && rows === EVENTS_PER_INSERT
+        ? client
+            .query({ name: `tracker_insert_events_${rows}`, text: sql, values: params })
+            .then((r) => r.rows as InsertedEvent[])
+        : queryRows<InsertedEvent>(em, sql, params);
+  }
+  if (running) for (const row of await running) inserted.push(row);
+  return inserted;
+}
+
+function eventParams(
+  events: PreparedEvent[],
+  start: number,
+  end: number,
+  issueIds: Map<string, { id: string }>,
+): unknown[] {
+  const params: unknown[] = [];
+  for (let i = start; i < end; i++) {
+    const e = events[i];
+    params.push(
+      e.projectId,
+      issueIds.get(issueKey(e))!.id,
+      e.eventId,
+      e.timestamp.toISOString(),
+      e.receivedAt.toISOString(),
+      e.level,
+      e.type,
+      e.message,
+      e.environment,
+      e.release,
+      e.url,
+      e.handled,
+      e.stack,
+      JSON.stringify(e.frames),
+      JSON.stringify(e.tags),
+      json(e.context),
+      json(e.user),
+      json(e.sdk),
+      json(e.fingerprint),
+    );
+  }
+  return params;
+}
+
+interface InsertedEvent {
+  project_id: string;
+  issue_id: string;
+  event_id: string;
+  awaits_link: boolean;
+}
+
+const EVENTS_PER_INSERT = 100;
+const insertSqlByRows = new Map<number, string>();
+
+function insertEventsSql(rows: number): string {
+  let sql = insertSqlByRows.get(rows);
+  if (sql === undefined) {
+    const tuples: string[] = [];
+    for (let r = 0; r < rows; r++) {
+      const base = r * EVENT_COLUMNS.length;
+      tuples.push(`(${EVENT_COLUMNS.map((_, c) => `$${base + c + 1}`).join(',')})`);
+    }
+    sql = `INSERT INTO events (${EVENT_COLUMNS.join(', ')})
+     VALUES ${tuples.join(',\n')}
+     ON CONFLICT (project_id, event_id) DO NOTHING
+     RETURNING project_id, issue_id, event_id,
+       EXISTS (SELECT 1 FROM feedback f WHERE f.project_id = events.project_id
+         AND f.event_id = events.event_id AND f.issue_id IS NULL) AS awaits_link`;
+    insertSqlByRows.set(rows, sql); // at most EVENTS_PER_INSERT sizes
+  }
+  return sql;
+}
+
+/**
+ * The driver's connection of the transaction `em` runs in (pg's client, or PGlite's adapter of
+ * it): TypeORM's `query` takes SQL text only, and a named statement needs the driver's own.
+ */
+async function driverConnection(em: EntityManager): Promise<Pick<PoolClient, 'query'> | undefined> {
+  const runner = em.queryRunner as { connect?: () => Promise<unknown>; isTransactionActive?: boolean } | undefined;
+  if (!runner?.isTransactionActive || typeof runner.connect !== 'function') return undefined;
+  const connection = (await runner.connect()) as Partial<PoolClient> | undefined;
+  return typeof connection?.query === 'function' ? (connection as PoolClient) : undefined;
 }
 
 function issueKey(e: PreparedEvent): string {

@@ -1,5 +1,16 @@
 import { Initial1763769600000 } from './1763769600000-initial';
 import { LogsVitalsFeedback1795315200000 } from './1795315200000-logs-vitals-feedback';
+import { WorkerThroughput1795400000000 } from './1795400000000-worker-throughput';
+import { ReleasesAlerts1795500000000 } from './1795500000000-releases-alerts';
+import { Billing1795600000000 } from './1795600000000-billing';
+import { Accounts1795700000000 } from './1795700000000-accounts';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
-export const MIGRATIONS = [Initial1763769600000, LogsVitalsFeedback1795315200000];
+export const MIGRATIONS = [
+  Initial1763769600000,
+  LogsVitalsFeedback1795315200000,
+  WorkerThroughput1795400000000,
+  ReleasesAlerts1795500000000,
+  Billing1795600000000,
+  Accounts1795700000000,
+];

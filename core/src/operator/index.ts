@@ -1,3 +1,3 @@
 export { createUserWithPassword } from './create-user';
 export { rotateProjectKey } from './rotate-key';
-export { PLAN_IDS, setOrganizationPlan } from './set-plan';
+export { setOrganizationPlan } from './set-plan';

@@ -35,16 +35,38 @@ export async function listProjects(ds: DataSource, organizationIds: string[]): P
     .getMany();
 }
 
-/** The key shown in the DSN: the oldest enabled one. */
+/** The key shown in the DSN: the newest enabled one (a rotation's new key, even while old ones still work). */
 export async function findPrimaryKeys(ds: DataSource, projectIds: string[]): Promise<Map<string, ProjectKey>> {
   if (projectIds.length === 0) return new Map();
   const keys = await ds.manager
     .createQueryBuilder(ProjectKey, 'k')
     .where('k.project_id IN (:...projectIds)', { projectIds })
     .andWhere('k.disabled_at IS NULL')
-    .orderBy('k.created_at', 'ASC')
+    .orderBy('k.created_at', 'DESC')
+    .addOrderBy('k.id', 'DESC')
     .getMany();
   const byProject = new Map<string, ProjectKey>();
   for (const k of keys) if (!byProject.has(k.projectId)) byProject.set(k.projectId, k);
   return byProject;
+}
+
+/**
+ * The project when the user is an owner or admin of its organization. A member gets FORBIDDEN
+ * (they can see the project); anyone else NOT_FOUND, as if it did not exist.
+ */
+export async function requireProjectAdmin(
+  ds: DataSource,
+  userId: string,
+  projectId: string,
+  action: string,
+): Promise<Project> {
+  const project = await requireProjectForUser(ds, userId, projectId);
+  const rows: Array<{ role: string }> = await ds.query(
+    'SELECT role FROM memberships WHERE organization_id = $1 AND user_id = $2',
+    [project.organizationId, userId],
+  );
+  if (rows[0]?.role !== 'owner' && rows[0]?.role !== 'admin') {
+    throw new AppError('FORBIDDEN', `Only owners and admins can ${action}`);
+  }
+  return project;
 }

@@ -3,4 +3,18 @@ export type { CreatedProject } from './create-project';
 export { formatDsn } from './dsn';
 export { findKeyInfo } from './find-key';
 export type { KeyInfo } from './find-key';
-export { findPrimaryKeys, findProjectForUser, isUuid, listProjects, requireProjectForUser } from './find-project';
+export {
+  findPrimaryKeys,
+  findProjectForUser,
+  isUuid,
+  listProjects,
+  requireProjectAdmin,
+  requireProjectForUser,
+} from './find-project';
+export { deleteProject, renameProject } from './manage-project';
+export {
+  disableProjectKeyForUser,
+  listProjectKeysForUser,
+  MAX_ENABLED_KEYS,
+  rotateProjectKeyForUser,
+} from './project-keys';

@@ -1,2 +1,11 @@
 export { generateDsnKey, generateToken, hashToken } from './tokens';
-export { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
+export { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
+export {
+  assertPublicUrl,
+  checkTargetUrl,
+  classifyAddress,
+  isLocalhostName,
+  PRIVATE_HINT,
+  type AddressClass,
+  type UrlProblem,
+} from './outbound';

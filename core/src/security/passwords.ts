@@ -5,6 +5,8 @@ import { hash, verify } from '@node-rs/argon2';
 const OPTIONS = { algorithm: 2 as const, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 export const MIN_PASSWORD_LENGTH = 8;
+/** Longer inputs are refused before hashing: argon2 would accept them, but they only cost CPU. */
+export const MAX_PASSWORD_LENGTH = 1024;
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { encodeJob, errorEventSchema } from '@tracker/core';
+import { encodeJob, errorEventSchema, type ErrorEvent } from '@tracker/core';
 import type { FastifyInstance } from 'fastify';
 import type { Queue } from '../queue';
 import { authenticateDsn } from './authenticate-dsn';
+import { withStringField } from './canonical-body';
+import { isCanonicalErrorEvent } from './error-event.canonical';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
@@ -14,13 +16,28 @@ import { parseBody } from './parse-body';
 export function registerErrorRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache }): void {
   app.post('/error', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
-    const body = parseBody(errorEventSchema, request.body);
+    const receivedAt = new Date().toISOString();
     // The event quota check (DESIGN §6) goes here, once plans are enforced.
-    // Assigned, not spread into a copy: this runs on every accepted event.
-    const event = Object.assign(body, { eventId: body.eventId ?? randomUUID() });
-    await deps.queue.enqueue([
-      encodeJob({ v: 1, kind: 'error', projectId: key.projectId, receivedAt: new Date().toISOString(), event }),
-    ]);
+    const body = request.body;
+    const text = request.rawJsonBody;
+    let payload: string;
+    let event: ErrorEvent & { eventId: string };
+    if (text !== undefined && isCanonicalErrorEvent(body)) {
+      // Already exactly what the schema would return (most SDK events): enqueue the text as
+      // received, with the event id added when the client sent none. No zod, no re-serializing.
+      const given = body.eventId;
+      event = Object.assign(body, { eventId: given ?? randomUUID() });
+      payload = encodeJob(
+        { v: 1, kind: 'error', projectId: key.projectId, receivedAt, event },
+        given === undefined ? withStringField(text, 'eventId', event.eventId) : text,
+      );
+    } else {
+      const parsed = parseBody(errorEventSchema, body);
+      // Assigned, not spread into a copy: this runs on every accepted event.
+      event = Object.assign(parsed, { eventId: parsed.eventId ?? randomUUID() });
+      payload = encodeJob({ v: 1, kind: 'error', projectId: key.projectId, receivedAt, event });
+    }
+    await deps.queue.enqueue([payload]);
     return reply.code(202).send({ id: event.eventId });
   });
 }

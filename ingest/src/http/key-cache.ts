@@ -29,9 +29,15 @@ export class KeyCache {
     this.maxEntries = options.maxEntries ?? 50_000;
   }
 
-  async get(publicKey: string): Promise<KeyInfo | null> {
+  /** The cached answer for a key still within its TTL (`null`: known to be unknown), else undefined. */
+  peek(publicKey: string): KeyInfo | null | undefined {
     const hit = this.entries.get(publicKey);
-    if (hit && hit.expires > Date.now()) return hit.info;
+    return hit !== undefined && hit.expires > Date.now() ? hit.info : undefined;
+  }
+
+  async get(publicKey: string): Promise<KeyInfo | null> {
+    const cached = this.peek(publicKey);
+    if (cached !== undefined) return cached;
     let pending = this.inflight.get(publicKey);
     if (!pending) {
       pending = this.load(publicKey).finally(() => this.inflight.delete(publicKey));

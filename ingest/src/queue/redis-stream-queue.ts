@@ -20,6 +20,8 @@ export interface RedisQueueOptions {
   /** A pending message idle this long is presumed orphaned by a dead worker and reclaimed. */
   reclaimIdleMs?: number;
   consumer?: string;
+  /** How long an enqueue waits for Redis to acknowledge its entries before it fails (5 s). */
+  enqueueTimeoutMs?: number;
 }
 
 const GROUP = 'workers';
@@ -37,7 +39,11 @@ export class RedisStreamQueue implements Queue {
   private readonly errors: string;
   private readonly reclaimIdleMs: number;
   private readonly consumer: string;
+  private readonly enqueueTimeoutMs: number;
   private lastReclaim = 0;
+  /** Enqueues waiting for the next flush. */
+  private pending: Array<{ payloads: string[]; resolve: () => void; reject: (err: unknown) => void }> = [];
+  private flushScheduled = false;
   // Blocking reads hold their connection, so they get one of their own.
   private reader: RedisClient | undefined;
 
@@ -49,6 +55,7 @@ export class RedisStreamQueue implements Queue {
     this.deadStream = `${options.prefix}:jobs:dead`;
     this.errors = `${options.prefix}:jobs:errors`;
     this.reclaimIdleMs = options.reclaimIdleMs ?? 60_000;
+    this.enqueueTimeoutMs = options.enqueueTimeoutMs ?? ENQUEUE_TIMEOUT_MS;
     this.consumer = options.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   }
 
@@ -65,19 +72,59 @@ export class RedisStreamQueue implements Queue {
     return queue;
   }
 
-  async enqueue(payloads: string[]): Promise<void> {
-    // node-redis pipelines commands issued in the same tick: one round trip for the batch.
-    const adds = Promise.all(payloads.map((p) => this.client.xAdd(this.stream, '*', { p })));
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not confirm the enqueue within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+  /**
+   * Group commit, as in the database queue: the enqueues issued while the event loop handles one
+   * round of I/O (every request whose body arrived in it) are flushed together, with one timeout
+   * timer for the lot instead of one per request. Their XADDs leave in one write (node-redis
+   * pipelines the commands issued in the same tick) and each is answered on its own, so each
+   * caller's promise settles with its own entries: it resolves only once Redis has acknowledged
+   * every one of them (a 202 is never sent for an entry that is not in the stream), and rejects,
+   * for that caller alone, when one of them failed or Redis did not answer within
+   * `enqueueTimeoutMs`. (A MULTI per flush measured no cheaper; one EVALSHA carrying the whole
+   * flush saved ~2 µs of client CPU per entry and cost ~1 µs more in Redis: not worth a Lua
+   * script. Per entry, the cost is in the bytes, not in the number of commands.)
+   */
+  enqueue(payloads: string[]): Promise<void> {
+    if (payloads.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ payloads, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(this.flushPending);
+      }
     });
-    try {
-      await Promise.race([adds, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
+
+  private readonly flushPending = (): void => {
+    const batch = this.pending;
+    this.pending = [];
+    this.flushScheduled = false;
+    let unsettled = batch.length;
+    const timer = setTimeout(() => {
+      const err = new Error(`Redis did not confirm the enqueue within ${this.enqueueTimeoutMs} ms`);
+      for (const b of batch) b.reject(err); // a no-op for those already settled
+    }, this.enqueueTimeoutMs);
+    const settled = () => {
+      if (--unsettled === 0) clearTimeout(timer);
+    };
+    for (const b of batch) {
+      const adds = b.payloads.length === 1 ? this.xAdd(b.payloads[0]) : Promise.all(b.payloads.map(this.xAdd));
+      adds.then(
+        () => {
+          b.resolve();
+          settled();
+        },
+        (err: unknown) => {
+          b.reject(err);
+          settled();
+        },
+      );
+    }
+  };
+
+  /** XADD as a raw command: skips node-redis's typed-argument layer (~1 µs per entry on this path). */
+  private readonly xAdd = (payload: string): Promise<unknown> =>
+    this.client.sendCommand(['XADD', this.stream, '*', 'p', payload]);
 
   async receive(max: number, waitMs: number): Promise<QueueMessage[]> {
     const now = Date.now();
@@ -126,6 +173,8 @@ export class RedisStreamQueue implements Queue {
   }
 
   async close(): Promise<void> {
+    // Enqueues still waiting for their flush go out now; close() waits for their replies.
+    if (this.pending.length > 0) this.flushPending();
     await Promise.allSettled([this.client.close(), this.reader?.destroy()]);
   }
 

@@ -1,5 +1,7 @@
 import {
   decodeJob,
+  type EventSymbolicator,
+  type PersistOptions,
   persistEvents,
   persistFeedback,
   persistLogs,
@@ -28,37 +30,69 @@ export interface BatchOutcome extends PersistResult {
   unreadable: Array<{ index: number; error: string }>;
 }
 
-interface PreparedBatch {
+/** A batch after the pure steps (decode, parse, group), ready for its transaction. */
+export interface PreparedBatch {
   events: PreparedEvent[];
   logs: PreparedLog[];
   vitals: PreparedVitals[];
   feedback: PreparedFeedback[];
+  /** Payloads that could not be read, by index in the input. */
+  unreadable: Array<{ index: number; error: string }>;
+}
+
+export function emptyBatch(): PreparedBatch {
+  return { events: [], logs: [], vitals: [], feedback: [], unreadable: [] };
 }
 
 /**
- * decode → prepare (per kind) → persist, in one transaction for the whole batch. Pure steps
- * first, so a job that cannot be read is set aside without touching the database.
+ * The pure steps for some of a batch's payloads, added to `batch`; `offset` is the index of
+ * `payloads[0]` in the whole batch. A job that cannot be read is set aside without touching
+ * the database.
  */
-export async function processBatch(ds: DataSource, payloads: string[]): Promise<BatchOutcome> {
-  const batch: PreparedBatch = { events: [], logs: [], vitals: [], feedback: [] };
-  const unreadable: BatchOutcome['unreadable'] = [];
-  payloads.forEach((payload, index) => {
+export function prepareJobs(batch: PreparedBatch, payloads: string[], offset = 0): void {
+  for (let i = 0; i < payloads.length; i++) {
     try {
-      addPrepared(batch, decodeJob(payload));
+      addPrepared(batch, decodeJob(payloads[i]));
     } catch (err) {
-      unreadable.push({ index, error: (err as Error).message.slice(0, 500) });
+      batch.unreadable.push({ index: offset + i, error: (err as Error).message.slice(0, 500) });
     }
-  });
+  }
+}
+
+/** What the steps need beyond the database. */
+export interface BatchContext extends PersistOptions {
+  /** De-minifies stack frames with uploaded source maps; absent = frames stay as sent. */
+  symbolicator?: EventSymbolicator;
+}
+
+/**
+ * The async part of preparing: source maps (they are read from the database) and the regrouping
+ * on original frames. Outside the transaction, so it overlaps with the previous batch's.
+ */
+export async function symbolicateBatch(batch: PreparedBatch, context: BatchContext): Promise<void> {
+  if (context.symbolicator && batch.events.length > 0) await context.symbolicator.apply(batch.events);
+}
+
+/** Persists a prepared batch in one transaction. */
+export async function persistBatch(ds: DataSource, batch: PreparedBatch, context: BatchContext = {}): Promise<BatchOutcome> {
   const result = await ds.transaction(async (em) => {
     // Events before feedback: feedback sent right after its error usually shares the batch,
     // and then finds the event (and its issue) already written in this transaction.
-    const events = await persistEvents(em, batch.events);
+    const events = await persistEvents(em, batch.events, context);
     const logs = await persistLogs(em, batch.logs);
     const vitals = await persistVitals(em, batch.vitals);
     const feedback = await persistFeedback(em, batch.feedback);
     return { ...events, logs, vitals, feedback };
   });
-  return { ...result, unreadable };
+  return { ...result, unreadable: batch.unreadable };
+}
+
+/** decode → prepare (per kind) → persist, in one transaction for the whole batch. */
+export async function processBatch(ds: DataSource, payloads: string[], context: BatchContext = {}): Promise<BatchOutcome> {
+  const batch = emptyBatch();
+  prepareJobs(batch, payloads);
+  await symbolicateBatch(batch, context);
+  return persistBatch(ds, batch, context);
 }
 
 function addPrepared(batch: PreparedBatch, job: Job): void {

@@ -1,25 +1,29 @@
-import { logIn, logOut, signUp, type Organization, type User } from '@tracker/core';
+import { ALL_SCOPES, changePassword, logIn, logOut, signUp, type User } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { requirePrincipal, type Context } from '../../context';
-import { OrganizationType } from '../organization/organization.type';
-import { AuthPayload, UserType } from './auth.type';
+import { requirePrincipal, requireSession, type Context } from '../../context';
+import { OrganizationType, toOrganizationType } from '../organization/organization.type';
+import { AuthPayload, toUserType, UserType } from './auth.type';
 
-const toUser = (u: User): UserType => ({ id: u.id, email: u.email });
-const toOrganization = (o: Organization): OrganizationType => ({ id: o.id, slug: o.slug, name: o.name, plan: o.plan });
+/** The new session is this request's principal from now on (for nested fields such as `user { organizations }`). */
+export function adoptSession(ctx: Context, user: User, sessionId: string): void {
+  ctx.principal = { user, sessionId, apiTokenId: null, scopes: ALL_SCOPES };
+}
 
 @Resolver(() => UserType)
 export class AuthResolver {
   @Query(() => UserType, { nullable: true, description: 'The signed-in user; null when signed out.' })
   viewer(@Ctx() ctx: Context): UserType | null {
-    return ctx.principal ? toUser(ctx.principal.user) : null;
+    return ctx.principal ? toUserType(ctx.principal.user) : null;
   }
 
-  @FieldResolver(() => [OrganizationType])
+  @FieldResolver(() => [OrganizationType], {
+    description: 'The organizations the user is a member of, oldest membership first.',
+  })
   async organizations(@Root() user: UserType, @Ctx() ctx: Context): Promise<OrganizationType[]> {
     const { user: me } = requirePrincipal(ctx);
     // A user's organizations are visible to that user only.
     if (me.id !== user.id) return [];
-    return (await ctx.loaders.organizationsByUser.load(user.id)).map(toOrganization);
+    return (await ctx.loaders.organizationsByUser.load(user.id)).map(toOrganizationType);
   }
 
   @Mutation(() => AuthPayload, { description: 'Creates an account, its first organization and a session.' })
@@ -30,8 +34,8 @@ export class AuthResolver {
     @Ctx() ctx: Context,
   ): Promise<AuthPayload> {
     const r = await signUp(ctx.ds, { email, password, organizationName }, ctx.config.defaultPlan);
-    ctx.principal = { user: r.user, sessionId: r.sessionId };
-    return { token: r.token, user: toUser(r.user), organization: toOrganization(r.organization) };
+    adoptSession(ctx, r.user, r.sessionId);
+    return { token: r.token, user: toUserType(r.user), organization: toOrganizationType(r.organization) };
   }
 
   @Mutation(() => AuthPayload)
@@ -41,14 +45,44 @@ export class AuthResolver {
     @Ctx() ctx: Context,
   ): Promise<AuthPayload> {
     const r = await logIn(ctx.ds, email, password);
-    ctx.principal = { user: r.user, sessionId: r.sessionId };
-    return { token: r.token, user: toUser(r.user), organization: toOrganization(r.organization) };
+    adoptSession(ctx, r.user, r.sessionId);
+    return {
+      token: r.token,
+      user: toUserType(r.user),
+      organization: r.organization ? toOrganizationType(r.organization) : null,
+    };
   }
 
-  @Mutation(() => Boolean, { description: 'Revokes the session used for this request.' })
+  @Mutation(() => Boolean, { description: 'Revokes the session used for this request (sessions only).' })
   async logout(@Ctx() ctx: Context): Promise<boolean> {
-    const { sessionId } = requirePrincipal(ctx);
+    const { sessionId } = requireSession(ctx);
     await logOut(ctx.ds, sessionId);
     return true;
+  }
+
+  @Mutation(() => AuthPayload, {
+    description:
+      'Sessions only. Checks the current password, sets the new one and signs out every session of the user, ' +
+      'this one included: the answer carries a fresh session token to use from now on. API tokens keep working ' +
+      'unless revokeApiTokens is true.',
+  })
+  async changePassword(
+    @Arg('currentPassword', () => String) currentPassword: string,
+    @Arg('newPassword', () => String) newPassword: string,
+    @Arg('revokeApiTokens', () => Boolean, { defaultValue: false }) revokeApiTokens: boolean,
+    @Ctx() ctx: Context,
+  ): Promise<AuthPayload> {
+    const { user } = requireSession(ctx);
+    const r = await changePassword(ctx.ds, { userId: user.id, currentPassword, newPassword, revokeApiTokens });
+    adoptSession(ctx, r.user, r.sessionId);
+    ctx.log?.info(
+      { userId: user.id, revokedSessions: r.revokedSessions, revokedApiTokens: r.revokedApiTokens },
+      'password changed; sessions revoked',
+    );
+    return {
+      token: r.token,
+      user: toUserType(r.user),
+      organization: r.organization ? toOrganizationType(r.organization) : null,
+    };
   }
 }

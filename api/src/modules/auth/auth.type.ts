@@ -1,3 +1,4 @@
+import type { User } from '@tracker/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { OrganizationType } from '../organization/organization.type';
 
@@ -10,6 +11,8 @@ export class UserType {
   email: string;
 }
 
+export const toUserType = (u: User): UserType => ({ id: u.id, email: u.email });
+
 @ObjectType({ description: 'A new session. The token is shown once; send it as Authorization: Bearer <token>.' })
 export class AuthPayload {
   @Field(() => String)
@@ -18,6 +21,9 @@ export class AuthPayload {
   @Field(() => UserType)
   user: UserType;
 
-  @Field(() => OrganizationType)
-  organization: OrganizationType;
+  @Field(() => OrganizationType, {
+    nullable: true,
+    description: "The user's first organization; null when they belong to none (they can accept an invitation).",
+  })
+  organization: OrganizationType | null;
 }

@@ -1,4 +1,4 @@
-import type { Event, Issue } from '@tracker/core';
+import type { Event, Issue, SymbolicatedFrame } from '@tracker/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 export enum IssueStatusEnum {
@@ -16,7 +16,36 @@ export enum LevelEnum {
 }
 registerEnumType(LevelEnum, { name: 'Level' });
 
-@ObjectType('Frame', { description: 'A stack frame, innermost first.' })
+@ObjectType('MinifiedFrame', { description: 'The frame as the engine printed it, before source maps.' })
+export class MinifiedFrameType {
+  @Field(() => String)
+  filename: string;
+
+  @Field(() => String, { nullable: true })
+  function: string | null;
+
+  @Field(() => Int, { nullable: true })
+  lineno: number | null;
+
+  @Field(() => Int, { nullable: true })
+  colno: number | null;
+}
+
+@ObjectType('SourceContext', { description: "Original source lines around the frame's line." })
+export class SourceContextType {
+  @Field(() => [String])
+  pre: string[];
+
+  @Field(() => String)
+  line: string;
+
+  @Field(() => [String])
+  post: string[];
+}
+
+@ObjectType('Frame', {
+  description: 'A stack frame, innermost first; de-minified when a source map of the release matched.',
+})
 export class FrameType {
   @Field(() => String)
   filename: string;
@@ -32,6 +61,12 @@ export class FrameType {
 
   @Field(() => Boolean, { description: 'False for runtime and dependency frames.' })
   inApp: boolean;
+
+  @Field(() => MinifiedFrameType, { nullable: true, description: 'Set when a source map was applied.' })
+  minified: MinifiedFrameType | null;
+
+  @Field(() => SourceContextType, { nullable: true, description: "From the map's sourcesContent, when it has it." })
+  context: SourceContextType | null;
 }
 
 @ObjectType('Event')
@@ -101,6 +136,32 @@ export class IssueType {
 
   @Field(() => String, { description: 'ISO 8601.' })
   lastSeen: string;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601; set while resolved.' })
+  resolvedAt: string | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601; set while snoozed.' })
+  snoozedUntil: string | null;
+
+  resolvedInReleaseId: string | null;
+}
+
+@ObjectType('IssueRelease', { description: 'A release an issue appeared in, per environment.' })
+export class IssueReleaseType {
+  @Field(() => String)
+  version: string;
+
+  @Field(() => String)
+  environment: string;
+
+  @Field(() => String, { description: 'ISO 8601.' })
+  firstSeen: string;
+
+  @Field(() => String, { description: 'ISO 8601.' })
+  lastSeen: string;
+
+  @Field(() => Int)
+  eventCount: number;
 }
 
 export function toIssueType(i: Issue): IssueType {
@@ -116,6 +177,9 @@ export function toIssueType(i: Issue): IssueType {
     userCount: i.userCount,
     firstSeen: i.firstSeen.toISOString(),
     lastSeen: i.lastSeen.toISOString(),
+    resolvedAt: i.resolvedAt?.toISOString() ?? null,
+    snoozedUntil: i.snoozedUntil?.toISOString() ?? null,
+    resolvedInReleaseId: i.resolvedInReleaseId,
   };
 }
 
@@ -130,12 +194,14 @@ export function toEventType(e: Event): EventType {
     release: e.release,
     url: e.url,
     timestamp: e.timestamp.toISOString(),
-    frames: e.frames.map((f) => ({
+    frames: e.frames.map((f: SymbolicatedFrame) => ({
       filename: f.filename,
       function: f.function,
       lineno: f.lineno,
       colno: f.colno,
       inApp: f.inApp,
+      minified: f.minified ?? null,
+      context: f.context ? { pre: [...f.context.pre], line: f.context.line, post: [...f.context.post] } : null,
     })),
   };
 }

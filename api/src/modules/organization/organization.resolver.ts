@@ -1,13 +1,21 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { Context } from '../../context';
+import { findOrganizationForUser } from '@tracker/core';
+import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { requirePrincipal, type Context } from '../../context';
 import { ProjectType, toProjectType } from '../project/project.type';
-import { OrganizationType } from './organization.type';
+import { OrganizationType, toOrganizationType } from './organization.type';
 
 @Resolver(() => OrganizationType)
 export class OrganizationResolver {
+  @Query(() => OrganizationType, { nullable: true, description: 'Null when missing or not yours.' })
+  async organization(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<OrganizationType | null> {
+    const { user } = requirePrincipal(ctx);
+    const org = await findOrganizationForUser(ctx.ds, user.id, id);
+    return org ? toOrganizationType(org) : null;
+  }
+
   @FieldResolver(() => [ProjectType])
   async projects(@Root() org: OrganizationType, @Ctx() ctx: Context): Promise<ProjectType[]> {
-    // Only reachable through `viewer`, so the organization is already one of the caller's.
+    // Only reachable through `viewer` and `organization`, so the organization is already one of the caller's.
     const projects = await ctx.loaders.projectsByOrganization.load(org.id);
     return Promise.all(projects.map((p) => toProjectType(ctx, p)));
   }

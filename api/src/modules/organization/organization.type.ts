@@ -1,3 +1,4 @@
+import type { Organization } from '@tracker/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A tenant: owns projects, has members and a plan.' })
@@ -14,3 +15,10 @@ export class OrganizationType {
   @Field(() => String, { description: 'Plan id: free, pro or business.' })
   plan: string;
 }
+
+export const toOrganizationType = (o: Organization): OrganizationType => ({
+  id: o.id,
+  slug: o.slug,
+  name: o.name,
+  plan: o.plan,
+});

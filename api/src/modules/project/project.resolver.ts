@@ -1,7 +1,15 @@
-import { createProject, findProjectForUser } from '@tracker/core';
+import {
+  createProject,
+  deleteProject,
+  disableProjectKeyForUser,
+  findProjectForUser,
+  listProjectKeysForUser,
+  renameProject,
+  rotateProjectKeyForUser,
+} from '@tracker/core';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { requirePrincipal, type Context } from '../../context';
-import { ProjectType, toProjectType } from './project.type';
+import { ProjectKeyType, ProjectType, toProjectKeyType, toProjectType } from './project.type';
 
 @Resolver(() => ProjectType)
 export class ProjectResolver {
@@ -21,5 +29,60 @@ export class ProjectResolver {
     const { user } = requirePrincipal(ctx);
     const { project } = await createProject(ctx.ds, user.id, organizationId, name);
     return toProjectType(ctx, project);
+  }
+
+  @Mutation(() => ProjectType, { description: 'Owners and admins.' })
+  async renameProject(
+    @Arg('id', () => ID) id: string,
+    @Arg('name', () => String) name: string,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectType> {
+    const { user } = requirePrincipal(ctx);
+    return toProjectType(ctx, await renameProject(ctx.ds, user.id, id, name));
+  }
+
+  @Mutation(() => Boolean, {
+    description:
+      'Owners and admins. Deletes the project and everything in it (issues, events, releases, keys, tokens, alert rules).',
+  })
+  async deleteProject(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
+    const { user } = requirePrincipal(ctx);
+    const project = await deleteProject(ctx.ds, user.id, id);
+    ctx.log?.info({ userId: user.id, projectId: project.id }, 'project deleted');
+    return true;
+  }
+
+  @Query(() => [ProjectKeyType], {
+    description: "Any member. The project's DSN keys, newest first, disabled ones included.",
+  })
+  async projectKeys(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: Context): Promise<ProjectKeyType[]> {
+    const { user } = requirePrincipal(ctx);
+    return (await listProjectKeysForUser(ctx.ds, user.id, projectId)).map((k) => toProjectKeyType(ctx, k));
+  }
+
+  @Mutation(() => ProjectKeyType, {
+    description:
+      'Owners and admins. A new DSN key, which becomes the DSN. Older keys are disabled at once unless keepOldKeys is true. ' +
+      'Ingest may accept a disabled key for up to a minute (its key cache).',
+  })
+  async rotateProjectKey(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('keepOldKeys', () => Boolean, { defaultValue: false }) keepOldKeys: boolean,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectKeyType> {
+    const { user } = requirePrincipal(ctx);
+    return toProjectKeyType(ctx, await rotateProjectKeyForUser(ctx.ds, user.id, projectId, { keepOldKeys }));
+  }
+
+  @Mutation(() => ProjectKeyType, {
+    description: 'Owners and admins. Ingest refuses the key once its cache entry expires (up to a minute).',
+  })
+  async disableProjectKey(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('keyId', () => ID) keyId: string,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectKeyType> {
+    const { user } = requirePrincipal(ctx);
+    return toProjectKeyType(ctx, await disableProjectKeyForUser(ctx.ds, user.id, projectId, keyId));
   }
 }

@@ -1,0 +1,52 @@
+import type { ApiScope } from '@tracker/core';
+
+/**
+ * Which API-token scope each root field needs: the one table to read when auditing what a
+ * token can do. Sessions have every scope; roles (owner, admin, member) are checked on top,
+ * by the resolvers. Defaults: every Query needs `read`, every Mutation needs `write`, so a
+ * mutation added without an entry here is already closed to `read` tokens.
+ */
+export const DEFAULT_SCOPE = { query: 'read', mutation: 'write' } as const satisfies Record<string, ApiScope>;
+
+/** Mutations that need `admin`: people, secrets, destructive or billing changes. */
+export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
+  // members and invitations
+  'inviteMember',
+  'revokeInvitation',
+  'updateMemberRole',
+  'removeMember',
+  // API tokens
+  'createApiToken',
+  'revokeApiToken',
+  // projects: deleting one and its DSN keys
+  'deleteProject',
+  'rotateProjectKey',
+  'disableProjectKey',
+  // upload tokens (secrets that write releases and source maps)
+  'createUploadToken',
+  'revokeUploadToken',
+  // alert rules (they send data to outside URLs)
+  'createAlertRule',
+  'updateAlertRule',
+  'deleteAlertRule',
+  // billing
+  'createCheckoutSession',
+  'createBillingPortalSession',
+]);
+
+/**
+ * Mutations no API token may run, whatever its scopes: they are about the person, not the
+ * data (a leaked token must not be able to change the password, mint more tokens or join
+ * organizations). `logout` ends a session; tokens are revoked with `revokeApiToken`.
+ */
+export const SESSION_ONLY_MUTATIONS: ReadonlySet<string> = new Set([
+  'changePassword',
+  'createApiToken',
+  'acceptInvitation',
+  'logout',
+]);
+
+export function requiredScope(operation: 'query' | 'mutation', field: string): ApiScope {
+  if (operation === 'mutation' && ADMIN_MUTATIONS.has(field)) return 'admin';
+  return DEFAULT_SCOPE[operation];
+}

@@ -1,0 +1,97 @@
+import {
+  AppError,
+  createAlertRule,
+  deleteAlertRule,
+  findAlertRule,
+  findProjectForUser,
+  isUuid,
+  listAlertDeliveries,
+  listAlertRules,
+  requireProjectAdmin,
+  requireProjectForUser,
+  updateAlertRule,
+  type AlertRule,
+} from '@tracker/core';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { requirePrincipal, type Context } from '../../context';
+import {
+  AlertChannelInput,
+  AlertDeliveryType,
+  AlertKindEnum,
+  AlertRuleType,
+  toAlertDeliveryType,
+  toAlertRuleType,
+} from './alert.type';
+
+@Resolver(() => AlertRuleType)
+export class AlertResolver {
+  @Query(() => [AlertRuleType], { description: 'Oldest first.' })
+  async alertRules(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: Context): Promise<AlertRuleType[]> {
+    const { user } = requirePrincipal(ctx);
+    await requireProjectForUser(ctx.ds, user.id, projectId);
+    return (await listAlertRules(ctx.ds, projectId)).map(toAlertRuleType);
+  }
+
+  @Mutation(() => AlertRuleType, { description: 'Owners and admins. Private and loopback URLs are refused.' })
+  async createAlertRule(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('kind', () => AlertKindEnum) kind: AlertKindEnum,
+    @Arg('channel', () => AlertChannelInput) channel: AlertChannelInput,
+    @Ctx() ctx: Context,
+  ): Promise<AlertRuleType> {
+    const { user } = requirePrincipal(ctx);
+    await requireProjectAdmin(ctx.ds, user.id, projectId, 'manage alert rules');
+    const rule = await createAlertRule(ctx.ds, {
+      projectId,
+      kind,
+      channel,
+      allowPrivateTargets: ctx.config.allowPrivateTargets,
+    });
+    return toAlertRuleType(rule);
+  }
+
+  @Mutation(() => AlertRuleType, { description: 'Owners and admins. Changes only what is given.' })
+  async updateAlertRule(
+    @Arg('id', () => ID) id: string,
+    @Arg('kind', () => AlertKindEnum, { nullable: true }) kind: AlertKindEnum | null,
+    @Arg('channel', () => AlertChannelInput, { nullable: true }) channel: AlertChannelInput | null,
+    @Arg('enabled', () => Boolean, { nullable: true }) enabled: boolean | null,
+    @Ctx() ctx: Context,
+  ): Promise<AlertRuleType> {
+    const rule = await this.ruleForAdmin(ctx, id);
+    const updated = await updateAlertRule(ctx.ds, rule, {
+      kind,
+      channel,
+      enabled,
+      allowPrivateTargets: ctx.config.allowPrivateTargets,
+    });
+    return toAlertRuleType(updated);
+  }
+
+  @Mutation(() => Boolean, { description: 'Owners and admins. Its delivery log goes with it.' })
+  async deleteAlertRule(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
+    await deleteAlertRule(ctx.ds, await this.ruleForAdmin(ctx, id));
+    return true;
+  }
+
+  @FieldResolver(() => [AlertDeliveryType], { description: 'Newest first.' })
+  async deliveries(
+    @Root() rule: AlertRuleType,
+    @Arg('first', () => Int, { defaultValue: 20 }) first: number,
+    @Ctx() ctx: Context,
+  ): Promise<AlertDeliveryType[]> {
+    const n = Math.min(Math.max(first, 1), 100);
+    return (await listAlertDeliveries(ctx.ds, [rule.id], n)).map(toAlertDeliveryType);
+  }
+
+  private async ruleForAdmin(ctx: Context, id: string): Promise<AlertRule> {
+    const { user } = requirePrincipal(ctx);
+    const rule = isUuid(id) ? await findAlertRule(ctx.ds, id) : null;
+    // Another tenant's rule answers exactly like a missing one; members of the project get FORBIDDEN.
+    if (!rule || !(await findProjectForUser(ctx.ds, user.id, rule.projectId))) {
+      throw new AppError('NOT_FOUND', 'Alert rule not found');
+    }
+    await requireProjectAdmin(ctx.ds, user.id, rule.projectId, 'manage alert rules');
+    return rule;
+  }
+}

@@ -1,0 +1,134 @@
+import type { AlertDelivery, AlertRule } from '@tracker/core';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum AlertKindEnum {
+  REGRESSED_ISSUE = 'REGRESSED_ISSUE',
+  NEW_ISSUE = 'NEW_ISSUE',
+}
+registerEnumType(AlertKindEnum, { name: 'AlertKind' });
+
+export enum ChannelTypeEnum {
+  WEBHOOK = 'WEBHOOK',
+  SLACK = 'SLACK',
+  EMAIL = 'EMAIL',
+}
+registerEnumType(ChannelTypeEnum, { name: 'AlertChannelType' });
+
+export enum DeliveryStatusEnum {
+  PENDING = 'pending',
+  SENDING = 'sending',
+  DELIVERED = 'delivered',
+  FAILED = 'failed',
+}
+registerEnumType(DeliveryStatusEnum, { name: 'AlertDeliveryStatus' });
+
+@InputType('AlertChannelInput')
+export class AlertChannelInput {
+  @Field(() => ChannelTypeEnum)
+  type: ChannelTypeEnum;
+
+  @Field(() => String, { nullable: true, description: 'WEBHOOK and SLACK: http(s) URL.' })
+  url?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'EMAIL: the recipient.' })
+  email?: string | null;
+}
+
+@ObjectType('AlertChannel')
+export class AlertChannelType {
+  @Field(() => ChannelTypeEnum)
+  type: ChannelTypeEnum;
+
+  @Field(() => String, { nullable: true })
+  url: string | null;
+
+  @Field(() => String, { nullable: true })
+  email: string | null;
+}
+
+@ObjectType('AlertRule')
+export class AlertRuleType {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => ID)
+  projectId: string;
+
+  @Field(() => AlertKindEnum)
+  kind: AlertKindEnum;
+
+  @Field(() => AlertChannelType)
+  channel: AlertChannelType;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'WEBHOOK only: the HMAC-SHA256 signing secret (see docs/alerts.md).',
+  })
+  secret: string | null;
+
+  @Field(() => Boolean)
+  enabled: boolean;
+
+  @Field(() => String)
+  createdAt: string;
+}
+
+export function toAlertRuleType(r: AlertRule): AlertRuleType {
+  return {
+    id: r.id,
+    projectId: r.projectId,
+    kind: r.kind as AlertKindEnum,
+    channel: { type: r.channelType as ChannelTypeEnum, url: r.url, email: r.email },
+    secret: r.secret,
+    enabled: r.enabled,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+@ObjectType('AlertDelivery', { description: 'One alert sent to one channel: the delivery log.' })
+export class AlertDeliveryType {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => AlertKindEnum)
+  kind: AlertKindEnum;
+
+  @Field(() => ID, { nullable: true })
+  issueId: string | null;
+
+  @Field(() => DeliveryStatusEnum)
+  status: DeliveryStatusEnum;
+
+  @Field(() => Int)
+  attempts: number;
+
+  @Field(() => String, { nullable: true })
+  lastError: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'HTTP status of the last attempt, when there was one.' })
+  lastStatus: number | null;
+
+  @Field(() => String)
+  createdAt: string;
+
+  @Field(() => String, { nullable: true })
+  deliveredAt: string | null;
+
+  @Field(() => String, { nullable: true, description: 'When the next retry is due, while pending.' })
+  nextAttemptAt: string | null;
+}
+
+export function toAlertDeliveryType(d: AlertDelivery): AlertDeliveryType {
+  return {
+    id: d.id,
+    kind: d.kind as AlertKindEnum,
+    issueId: d.issueId,
+    status: d.status as DeliveryStatusEnum,
+    attempts: d.attempts,
+    lastError: d.lastError,
+    lastStatus: d.lastStatus,
+    createdAt: d.createdAt.toISOString(),
+    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+    nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,157 @@
+import {
+  acceptInvitation,
+  invitationLink,
+  inviteMember,
+  listInvitations,
+  listMembers,
+  previewInvitation,
+  removeMember,
+  renderInvitationEmail,
+  revokeInvitation,
+  signUpWithInvitation,
+  updateMemberRole,
+} from '@tracker/core';
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { requirePrincipal, requireSession, type Context } from '../../context';
+import { adoptSession } from '../auth/auth.resolver';
+import { AuthPayload, toUserType } from '../auth/auth.type';
+import { OrganizationType, toOrganizationType } from '../organization/organization.type';
+import { sendInvitationEmail } from './invitation-mailer';
+import {
+  InvitationPreviewType,
+  InvitationResultType,
+  InvitationType,
+  MemberRoleEnum,
+  MemberType,
+  toInvitationStatus,
+  toInvitationType,
+  toMemberType,
+} from './member.type';
+
+@Resolver()
+export class MemberResolver {
+  @Query(() => [MemberType], { description: 'Any member. Owners first, then admins, then members.' })
+  async members(@Arg('organizationId', () => ID) organizationId: string, @Ctx() ctx: Context): Promise<MemberType[]> {
+    const { user } = requirePrincipal(ctx);
+    return (await listMembers(ctx.ds, user.id, organizationId)).map(toMemberType);
+  }
+
+  @Query(() => [InvitationType], { description: 'Owners and admins. Pending invitations, newest first.' })
+  async invitations(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Ctx() ctx: Context,
+  ): Promise<InvitationType[]> {
+    const { user } = requirePrincipal(ctx);
+    return (await listInvitations(ctx.ds, user.id, organizationId)).map(toInvitationType);
+  }
+
+  @Query(() => InvitationPreviewType, {
+    nullable: true,
+    description: 'The invitation behind a link (no sign-in needed: the token is the secret). Null when unknown.',
+  })
+  async invitation(
+    @Arg('token', () => String) token: string,
+    @Ctx() ctx: Context,
+  ): Promise<InvitationPreviewType | null> {
+    const preview = await previewInvitation(ctx.ds, token);
+    if (!preview) return null;
+    return {
+      organizationName: preview.organization.name,
+      email: preview.invitation.email,
+      role: preview.invitation.role as MemberRoleEnum,
+      status: toInvitationStatus(preview.status),
+      expiresAt: preview.invitation.expiresAt.toISOString(),
+    };
+  }
+
+  @Mutation(() => InvitationResultType, {
+    description:
+      'Owners and admins (only owners invite owners). Emails a single-use link valid for 7 days over SMTP; ' +
+      'without SMTP (or when sending fails) the invitation is still created and the link is in the answer.',
+  })
+  async inviteMember(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('email', () => String) email: string,
+    @Arg('role', () => MemberRoleEnum, { defaultValue: MemberRoleEnum.MEMBER }) role: MemberRoleEnum,
+    @Ctx() ctx: Context,
+  ): Promise<InvitationResultType> {
+    const { user } = requirePrincipal(ctx);
+    const created = await inviteMember(ctx.ds, user.id, { organizationId, email, role });
+    const link = invitationLink(ctx.config.publicUrl, created.token);
+    let emailSent = false;
+    if (ctx.config.smtp) {
+      const message = renderInvitationEmail({
+        organizationName: created.organization.name,
+        inviterEmail: created.inviter.email,
+        role: created.invitation.role,
+        link,
+        expiresAt: created.invitation.expiresAt,
+      });
+      try {
+        await sendInvitationEmail(ctx.config.smtp, created.invitation.email, message);
+        emailSent = true;
+      } catch (err) {
+        // The link is returned instead; the error (never the link) goes to the log.
+        ctx.log?.warn(
+          { invitationId: created.invitation.id, error: (err as Error).message },
+          'invitation email not sent',
+        );
+      }
+    }
+    return { invitation: toInvitationType(created.invitation), emailSent, link: emailSent ? null : link };
+  }
+
+  @Mutation(() => InvitationType, { description: 'Owners and admins. The link stops working.' })
+  async revokeInvitation(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<InvitationType> {
+    const { user } = requirePrincipal(ctx);
+    return toInvitationType(await revokeInvitation(ctx.ds, user.id, id));
+  }
+
+  @Mutation(() => OrganizationType, {
+    description: 'Sessions only. Joins the organization; the signed-in email must be the invited one. Single use.',
+  })
+  async acceptInvitation(@Arg('token', () => String) token: string, @Ctx() ctx: Context): Promise<OrganizationType> {
+    const { user } = requireSession(ctx);
+    const { organization } = await acceptInvitation(ctx.ds, user.id, token);
+    return toOrganizationType(organization);
+  }
+
+  @Mutation(() => AuthPayload, {
+    description: 'Creates the account of the invited email, joins the organization and opens a session. Single use.',
+  })
+  async signupWithInvitation(
+    @Arg('token', () => String) token: string,
+    @Arg('password', () => String) password: string,
+    @Ctx() ctx: Context,
+  ): Promise<AuthPayload> {
+    const r = await signUpWithInvitation(ctx.ds, { token, password });
+    adoptSession(ctx, r.user, r.sessionId);
+    return { token: r.token, user: toUserType(r.user), organization: toOrganizationType(r.organization) };
+  }
+
+  @Mutation(() => MemberType, {
+    description: 'Owners change any role; admins switch others between ADMIN and MEMBER. The last owner stays owner.',
+  })
+  async updateMemberRole(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('userId', () => ID) userId: string,
+    @Arg('role', () => MemberRoleEnum) role: MemberRoleEnum,
+    @Ctx() ctx: Context,
+  ): Promise<MemberType> {
+    const { user } = requirePrincipal(ctx);
+    return toMemberType(await updateMemberRole(ctx.ds, user.id, organizationId, userId, role));
+  }
+
+  @Mutation(() => Boolean, {
+    description: 'Owners remove anyone, admins remove admins and members, anyone may leave. Not the last owner.',
+  })
+  async removeMember(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('userId', () => ID) userId: string,
+    @Ctx() ctx: Context,
+  ): Promise<boolean> {
+    const { user } = requirePrincipal(ctx);
+    await removeMember(ctx.ds, user.id, organizationId, userId);
+    return true;
+  }
+}

@@ -1,0 +1,2 @@
+export * from './alert-rules';
+export * from './outbox';

@@ -1,0 +1,155 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../db/query-rows';
+import type { AlertKind } from '../entities';
+
+/** Something that happened to an issue in a worker batch and may fire rules. */
+export interface AlertTrigger {
+  kind: AlertKind;
+  projectId: string;
+  issueId: string;
+  /** The event that caused it. */
+  event: { eventId: string; release: string | null; environment: string; message: string };
+}
+
+/**
+ * Writes one delivery per enabled matching rule, in the caller's transaction (the outbox):
+ * the transition and its alerts commit together, so an alert is never sent for a rolled-back
+ * transition and never lost for a committed one. The snapshot is taken now, with the counters
+ * this batch wrote. Returns the new delivery ids, for the caller to queue after commit.
+ */
+export async function writeAlertDeliveries(em: EntityManager, triggers: AlertTrigger[], publicUrl: string): Promise<string[]> {
+  if (triggers.length === 0) return [];
+  const rows = await queryRows<{ id: string }>(
+    em,
+    `INSERT INTO alert_deliveries (rule_id, project_id, issue_id, kind, payload, enqueued_at)
+     SELECT r.id, r.project_id, i.id, r.kind,
+       jsonb_build_object(
+         'project', jsonb_build_object('id', p.id, 'name', p.name),
+         'issue', jsonb_build_object(
+           'id', i.id, 'title', i.title, 'type', i.type, 'culprit', i.culprit, 'status', upper(i.status),
+           'eventCount', i.event_count, 'userCount', i.user_count,
+           'firstSeen', to_char(i.first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'lastSeen', to_char(i.last_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'url', $7 || '/projects/' || p.id || '/issues/' || i.id),
+         'event', jsonb_build_object('eventId', t.event_id, 'release', t.release, 'environment', t.environment,
+           'message', t.message)),
+       now()
+     FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[])
+       AS t(kind, issue_id, event_id, release, environment, message)
+     JOIN issues i ON i.id = t.issue_id
+     JOIN projects p ON p.id = i.project_id
+     JOIN alert_rules r ON r.project_id = i.project_id AND r.kind = t.kind AND r.enabled
+     RETURNING id`,
+    [
+      triggers.map((t) => t.kind),
+      triggers.map((t) => t.issueId),
+      triggers.map((t) => t.event.eventId),
+      triggers.map((t) => t.event.release),
+      triggers.map((t) => t.event.environment),
+      triggers.map((t) => t.event.message.slice(0, 1000)),
+      publicUrl,
+    ],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** What the dispatcher needs to send one delivery. */
+export interface ClaimedDelivery {
+  id: string;
+  ruleId: string;
+  kind: AlertKind;
+  attempts: number;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+  channelType: 'WEBHOOK' | 'SLACK' | 'EMAIL';
+  url: string | null;
+  email: string | null;
+  secret: string | null;
+}
+
+/**
+ * Claims a due delivery for one attempt: `pending` → `sending` with a lease, attempts + 1.
+ * Null when it is not due, already taken, delivered, or its rule is gone or disabled —
+ * a duplicate queue message is therefore harmless.
+ */
+export async function claimAlertDelivery(ds: DataSource, id: string, leaseMs: number): Promise<ClaimedDelivery | null> {
+  const rows = await queryRows<{
+    id: string;
+    rule_id: string;
+    kind: AlertKind;
+    attempts: number;
+    payload: Record<string, unknown>;
+    created_at: Date;
+    channel_type: ClaimedDelivery['channelType'];
+    url: string | null;
+    email: string | null;
+    secret: string | null;
+  }>(
+    ds,
+    `UPDATE alert_deliveries d SET status = 'sending', attempts = d.attempts + 1,
+       next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
+     FROM alert_rules r
+     WHERE d.id = $1 AND r.id = d.rule_id AND r.enabled AND d.status = 'pending' AND d.next_attempt_at <= now()
+     RETURNING d.id, d.rule_id, d.kind, d.attempts, d.payload, d.created_at, r.channel_type, r.url, r.email, r.secret`,
+    [id, leaseMs],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: r.id,
+    ruleId: r.rule_id,
+    kind: r.kind,
+    attempts: r.attempts,
+    payload: r.payload,
+    createdAt: new Date(r.created_at),
+    channelType: r.channel_type,
+    url: r.url,
+    email: r.email,
+    secret: r.secret,
+  };
+}
+
+export async function markDelivered(ds: DataSource, id: string, status: number | null): Promise<void> {
+  await ds.query(
+    `UPDATE alert_deliveries SET status = 'delivered', delivered_at = now(), last_status = $2, last_error = NULL
+     WHERE id = $1 AND status = 'sending'`,
+    [id, status],
+  );
+}
+
+/** A failed attempt: retried after `retryInMs`, or given up (`failed`) when that is null. */
+export async function markAttemptFailed(
+  ds: DataSource,
+  id: string,
+  failure: { error: string; status: number | null; retryInMs: number | null },
+): Promise<void> {
+  await ds.query(
+    `UPDATE alert_deliveries SET
+       status = CASE WHEN $4::double precision IS NULL THEN 'failed' ELSE 'pending' END,
+       next_attempt_at = now() + make_interval(secs => coalesce($4::double precision, 0) / 1000),
+       enqueued_at = NULL, last_error = $2, last_status = $3
+     WHERE id = $1 AND status = 'sending'`,
+    [id, failure.error.slice(0, 2000), failure.status, failure.retryInMs],
+  );
+}
+
+/**
+ * Deliveries that need a queue message: due and not queued recently (a lost message, a retry
+ * whose back-off ended), plus `sending` ones whose lease ran out (their dispatcher died).
+ * Marks them queued in the same statement, so concurrent sweepers do not both take one.
+ */
+export async function takeDueAlertDeliveries(ds: DataSource, requeueAfterMs: number, limit = 100): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    ds,
+    `UPDATE alert_deliveries d SET enqueued_at = now(), status = 'pending', next_attempt_at = least(d.next_attempt_at, now())
+     WHERE d.id IN (
+       SELECT id FROM alert_deliveries
+        WHERE status IN ('pending', 'sending') AND next_attempt_at <= now()
+          AND (status = 'sending' OR enqueued_at IS NULL
+               OR enqueued_at < now() - make_interval(secs => $1::double precision / 1000))
+        ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING d.id`,
+    [requeueAfterMs, limit],
+  );
+  return rows.map((r) => r.id);
+}

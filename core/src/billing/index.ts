@@ -1,0 +1,3 @@
+export * from './subscription-plan';
+export * from './apply-stripe-event';
+export * from './billing-accounts';

@@ -1,0 +1,162 @@
+import type { EntityManager } from 'typeorm';
+import type { AlertTrigger } from '../alerts/outbox';
+import { queryRows } from '../db/query-rows';
+import { lifecycleStateOf, writeLifecycleState } from '../issues/transition-issues';
+import { applyEvent, type ReleaseRecord } from '../lifecycle';
+
+/** One inserted event, as the lifecycle step needs it. */
+export interface LifecycleEvent {
+  projectId: string;
+  issueId: string;
+  eventId: string;
+  receivedAt: Date;
+  timestamp: Date;
+  release: string | null;
+  environment: string;
+  message: string;
+}
+
+/**
+ * Applies DESIGN §5 to the issues a batch touched, records the releases each issue appeared
+ * in, and returns what should fire alerts. Runs in the batch's transaction after the issues
+ * were upserted, which locked their rows: a concurrent worker with events for the same issue
+ * waits, then sees the state this one committed, so one regression makes one transition and
+ * one alert. Only inserted events count: a redelivered one already had its effect.
+ */
+export async function applyLifecycle(
+  em: EntityManager,
+  events: LifecycleEvent[],
+  createdIssueIds: ReadonlySet<string>,
+): Promise<AlertTrigger[]> {
+  if (events.length === 0) return [];
+  await recordIssueReleases(em, events);
+  const triggers: AlertTrigger[] = [];
+
+  // NEW_ISSUE fires once per created issue, for its first event in the batch.
+  const seenNew = new Set<string>();
+  for (const e of events) {
+    if (createdIssueIds.has(e.issueId) && !seenNew.has(e.issueId)) {
+      seenNew.add(e.issueId);
+      triggers.push({ kind: 'NEW_ISSUE', projectId: e.projectId, issueId: e.issueId, event: factsOf(e) });
+    }
+  }
+
+  // Open issues (nearly all of them, nearly always) need nothing more: one indexed probe.
+  const issueIds = [...new Set(events.map((e) => e.issueId))];
+  const closed = await queryRows<Parameters<typeof lifecycleStateOf>[0] & { id: string }>(
+    em,
+    `SELECT i.id, i.status, i.is_regression, i.resolved_at, i.snoozed_until,
+            r.id AS r_id, r.version AS r_version, r.environment AS r_environment, r.deployed_at AS r_deployed_at
+       FROM issues i LEFT JOIN releases r ON r.id = i.resolved_in_release_id
+      WHERE i.id = ANY($1::uuid[]) AND i.status <> 'open'`,
+    [issueIds],
+  );
+  if (closed.length === 0) return triggers;
+
+  const closedIds = new Set(closed.map((c) => c.id));
+  const relevant = events.filter((e) => closedIds.has(e.issueId));
+  const facts = await releaseFacts(em, relevant);
+
+  const byIssue = new Map<string, LifecycleEvent[]>();
+  for (const e of relevant) byIssue.set(e.issueId, [...(byIssue.get(e.issueId) ?? []), e]);
+  for (const row of closed) {
+    const initial = lifecycleStateOf(row);
+    let state = initial;
+    // In the order ingest accepted them: a snooze ends at a point in that order.
+    const ordered = byIssue.get(row.id)!.sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
+    for (const e of ordered) {
+      const outcome = applyEvent(state, {
+        receivedAt: e.receivedAt,
+        release: e.release,
+        releaseRecord: e.release ? (facts.records.get(recordKey(e.projectId, e.release, e.environment)) ?? null) : null,
+        projectHasReleases: facts.projectsWithReleases.has(e.projectId),
+      });
+      state = outcome.state;
+      if (outcome.regressed) {
+        triggers.push({ kind: 'REGRESSED_ISSUE', projectId: e.projectId, issueId: e.issueId, event: factsOf(e) });
+        break; // open now: the rest of the batch's events change nothing.
+      }
+    }
+    if (state !== initial) await writeLifecycleState(em, row.id, state);
+  }
+  return triggers;
+}
+
+function factsOf(e: LifecycleEvent): AlertTrigger['event'] {
+  return { eventId: e.eventId, release: e.release, environment: e.environment, message: e.message };
+}
+
+function recordKey(projectId: string, version: string, environment: string): string {
+  return `${projectId}\u0000${version}\u0000${environment}`;
+}
+
+/** The release records the events name (for their environment), and which projects have any. */
+async function releaseFacts(
+  em: EntityManager,
+  events: LifecycleEvent[],
+): Promise<{ records: Map<string, ReleaseRecord>; projectsWithReleases: Set<string> }> {
+  const projectIds = [...new Set(events.map((e) => e.projectId))];
+  const withRelease = events.filter((e) => e.release !== null);
+  const [records, projects] = await Promise.all([
+    withRelease.length === 0
+      ? Promise.resolve([])
+      : queryRows<{ id: string; project_id: string; version: string; environment: string; deployed_at: Date }>(
+          em,
+          `SELECT r.id, r.project_id, r.version, r.environment, r.deployed_at
+             FROM releases r JOIN unnest($1::uuid[], $2::text[], $3::text[]) AS k(project_id, version, environment)
+               ON r.project_id = k.project_id AND r.version = k.version AND r.environment = k.environment`,
+          [withRelease.map((e) => e.projectId), withRelease.map((e) => e.release), withRelease.map((e) => e.environment)],
+        ),
+    queryRows<{ project_id: string }>(
+      em,
+      `SELECT p.id AS project_id FROM unnest($1::uuid[]) AS p(id) WHERE EXISTS (SELECT 1 FROM releases r WHERE r.project_id = p.id)`,
+      [projectIds],
+    ),
+  ]);
+  return {
+    records: new Map(
+      records.map((r) => [
+        recordKey(r.project_id, r.version, r.environment),
+        { id: r.id, version: r.version, environment: r.environment, deployedAt: new Date(r.deployed_at) },
+      ]),
+    ),
+    projectsWithReleases: new Set(projects.map((p) => p.project_id)),
+  };
+}
+
+/** issue_releases: one upsert for the batch, aggregated per (issue, environment, release). */
+async function recordIssueReleases(em: EntityManager, events: LifecycleEvent[]): Promise<void> {
+  const agg = new Map<string, { issueId: string; environment: string; release: string; first: Date; last: Date; n: number }>();
+  for (const e of events) {
+    if (e.release === null) continue;
+    const k = `${e.issueId}\u0000${e.environment}\u0000${e.release}`;
+    const a = agg.get(k);
+    if (!a) agg.set(k, { issueId: e.issueId, environment: e.environment, release: e.release, first: e.timestamp, last: e.timestamp, n: 1 });
+    else {
+      a.n += 1;
+      if (e.timestamp < a.first) a.first = e.timestamp;
+      if (e.timestamp > a.last) a.last = e.timestamp;
+    }
+  }
+  if (agg.size === 0) return;
+  // Sorted, so two workers upserting overlapping rows take their locks in the same order.
+  const rows = [...agg.values()].sort((a, b) =>
+    a.issueId === b.issueId ? (`${a.environment}\u0000${a.release}` < `${b.environment}\u0000${b.release}` ? -1 : 1) : a.issueId < b.issueId ? -1 : 1,
+  );
+  await em.query(
+    `INSERT INTO issue_releases (issue_id, environment, release, first_seen, last_seen, event_count)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::bigint[])
+     ON CONFLICT (issue_id, environment, release) DO UPDATE SET
+       first_seen = least(issue_releases.first_seen, excluded.first_seen),
+       last_seen = greatest(issue_releases.last_seen, excluded.last_seen),
+       event_count = issue_releases.event_count + excluded.event_count`,
+    [
+      rows.map((r) => r.issueId),
+      rows.map((r) => r.environment),
+      rows.map((r) => r.release),
+      rows.map((r) => r.first.toISOString()),
+      rows.map((r) => r.last.toISOString()),
+      rows.map((r) => r.n),
+    ],
+  );
+}

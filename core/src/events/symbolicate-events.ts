@@ -1,0 +1,67 @@
+import type { DataSource } from 'typeorm';
+import { queryRows } from '../db/query-rows';
+import { computeCulprit, computeGroupingKey } from '../grouping';
+import { loadSourceMap } from '../releases/source-maps';
+import { Symbolicator } from '../symbolication';
+import type { PreparedEvent } from './prepare-event';
+
+/**
+ * The worker's symbolication step: a `Symbolicator` whose maps come from `source_maps`, kept
+ * fresh across processes. Once per batch it reads the upload times of the maps of the
+ * releases in the batch (no map bodies: one index scan) and drops cached entries that changed,
+ * so a map uploaded or replaced by an ingest process is used from the next batch on.
+ */
+export class EventSymbolicator {
+  private readonly symbolicator: Symbolicator;
+  /** `project\0release\0filename` → upload time last seen. */
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly ds: DataSource,
+    options: { maxCacheBytes: number },
+  ) {
+    this.symbolicator = new Symbolicator({
+      maxCacheBytes: options.maxCacheBytes,
+      loadMap: (key) => loadSourceMap(ds, key),
+    });
+  }
+
+  /**
+   * De-minifies the frames of the events that have a release with maps, in place, and groups
+   * them again on the original frames: the same bug in two builds is then one issue.
+   */
+  async apply(events: PreparedEvent[]): Promise<void> {
+    const withRelease = events.filter((e) => e.release !== null && e.frames.length > 0);
+    if (withRelease.length === 0) return;
+    const pairs = new Map<string, { projectId: string; release: string }>();
+    for (const e of withRelease) pairs.set(`${e.projectId}\u0000${e.release}`, { projectId: e.projectId, release: e.release! });
+    const maps = await queryRows<{ project_id: string; release: string; filename: string; uploaded_at: Date }>(
+      this.ds,
+      `SELECT m.project_id, m.release, m.filename, m.uploaded_at
+         FROM source_maps m JOIN unnest($1::uuid[], $2::text[]) AS k(project_id, release)
+           ON m.project_id = k.project_id AND m.release = k.release`,
+      [[...pairs.values()].map((p) => p.projectId), [...pairs.values()].map((p) => p.release)],
+    );
+    const hasMaps = new Set<string>();
+    for (const m of maps) {
+      hasMaps.add(`${m.project_id}\u0000${m.release}`);
+      const key = `${m.project_id}\u0000${m.release}\u0000${m.filename}`;
+      const at = new Date(m.uploaded_at).getTime();
+      const before = this.seen.get(key);
+      if (before !== at) {
+        // New or replaced: forget the parsed map and any remembered "no map" for the release.
+        if (before === undefined) this.symbolicator.invalidate(m.project_id, m.release);
+        else this.symbolicator.invalidate(m.project_id, m.release, m.filename);
+        this.seen.set(key, at);
+      }
+    }
+    for (const e of withRelease) {
+      if (!hasMaps.has(`${e.projectId}\u0000${e.release}`)) continue;
+      const frames = await this.symbolicator.symbolicate(e.projectId, e.release, e.frames);
+      if (!frames.some((f) => f.minified)) continue;
+      e.frames = frames;
+      e.groupingKey = computeGroupingKey({ type: e.type, message: e.message, frames, fingerprint: e.fingerprint ?? undefined });
+      e.culprit = computeCulprit(frames);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../db/query-rows';
+import { Issue } from '../entities';
+import { AppError } from '../errors';
+import { reopen, resolve, snooze, type LifecycleState, type ReleaseRecord } from '../lifecycle';
+import { isUuid } from '../projects';
+import { findNewestRelease } from '../releases';
+
+/** At most this many issues in one bulk resolve: one transaction must stay short. */
+export const MAX_BULK_ISSUES = 100;
+
+interface LockedIssueRow {
+  id: string;
+  project_id: string;
+  status: Issue['status'];
+  is_regression: boolean;
+  resolved_at: Date | null;
+  snoozed_until: Date | null;
+  r_id: string | null;
+  r_version: string | null;
+  r_environment: string | null;
+  r_deployed_at: Date | null;
+}
+
+/**
+ * Locks the user's issues among `ids` (in id order, so concurrent bulk calls cannot deadlock)
+ * and returns their lifecycle state. Issues the user cannot see are simply absent.
+ */
+async function lockIssuesForUser(em: EntityManager, userId: string, ids: string[]): Promise<LockedIssueRow[]> {
+  return queryRows<LockedIssueRow>(
+    em,
+    `SELECT i.id, i.project_id, i.status, i.is_regression, i.resolved_at, i.snoozed_until,
+            r.id AS r_id, r.version AS r_version, r.environment AS r_environment, r.deployed_at AS r_deployed_at
+       FROM issues i
+       JOIN projects p ON p.id = i.project_id
+       JOIN memberships m ON m.organization_id = p.organization_id AND m.user_id = $1
+       LEFT JOIN releases r ON r.id = i.resolved_in_release_id
+      WHERE i.id = ANY($2::uuid[])
+      ORDER BY i.id
+      FOR UPDATE OF i`,
+    [userId, ids],
+  );
+}
+
+export function lifecycleStateOf(row: {
+  status: Issue['status'];
+  is_regression: boolean;
+  resolved_at: Date | null;
+  snoozed_until: Date | null;
+  r_id: string | null;
+  r_version: string | null;
+  r_environment: string | null;
+  r_deployed_at: Date | null;
+}): LifecycleState {
+  const resolvedIn: ReleaseRecord | null = row.r_id
+    ? { id: row.r_id, version: row.r_version!, environment: row.r_environment!, deployedAt: new Date(row.r_deployed_at!) }
+    : null;
+  return {
+    status: row.status,
+    isRegression: row.is_regression,
+    resolvedAt: row.resolved_at ? new Date(row.resolved_at) : null,
+    resolvedIn,
+    snoozedUntil: row.snoozed_until ? new Date(row.snoozed_until) : null,
+  };
+}
+
+export async function writeLifecycleState(em: EntityManager, issueId: string, s: LifecycleState): Promise<void> {
+  await em.query(
+    `UPDATE issues SET status = $2, is_regression = $3, resolved_at = $4, resolved_in_release_id = $5, snoozed_until = $6
+      WHERE id = $1`,
+    [
+      issueId,
+      s.status,
+      s.isRegression,
+      s.resolvedAt?.toISOString() ?? null,
+      s.resolvedIn?.id ?? null,
+      s.snoozedUntil?.toISOString() ?? null,
+    ],
+  );
+}
+
+function checkIds(ids: string[]): string[] {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) throw new AppError('BAD_USER_INPUT', 'ids: name at least one issue');
+  if (unique.length > MAX_BULK_ISSUES) throw new AppError('BAD_USER_INPUT', `ids: at most ${MAX_BULK_ISSUES} at once`);
+  return unique.filter(isUuid);
+}
+
+async function transition(
+  ds: DataSource,
+  userId: string,
+  ids: string[],
+  apply: (em: EntityManager, row: LockedIssueRow, state: LifecycleState) => Promise<LifecycleState>,
+): Promise<Issue[]> {
+  const valid = checkIds(ids);
+  const changed = await ds.transaction(async (em) => {
+    const rows = await lockIssuesForUser(em, userId, valid);
+    for (const row of rows) {
+      const before = lifecycleStateOf(row);
+      const after = await apply(em, row, before);
+      if (after !== before) await writeLifecycleState(em, row.id, after);
+    }
+    return rows.map((r) => r.id);
+  });
+  if (changed.length === 0) return [];
+  const issues = await ds.manager.findBy(Issue, changed.map((id) => ({ id })));
+  const order = new Map(ids.map((id, i) => [id, i]));
+  return issues.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+}
+
+/**
+ * Resolves the user's issues among `ids`; each records the project's newest release as
+ * "resolved in". Issues that are missing or not the user's are left out of the result.
+ */
+export async function resolveIssues(ds: DataSource, userId: string, ids: string[], now = new Date()): Promise<Issue[]> {
+  const newest = new Map<string, ReleaseRecord | null>();
+  return transition(ds, userId, ids, async (em, row, state) => {
+    if (!newest.has(row.project_id)) newest.set(row.project_id, await findNewestRelease(em, row.project_id));
+    return resolve(state, { now, newestRelease: newest.get(row.project_id)! });
+  });
+}
+
+export async function snoozeIssue(ds: DataSource, userId: string, id: string, until: Date, now = new Date()): Promise<Issue> {
+  const [issue] = await transition(ds, userId, [id], async (_em, _row, state) => snooze(state, { now, until }));
+  if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
+  return issue;
+}
+
+export async function reopenIssue(ds: DataSource, userId: string, id: string): Promise<Issue> {
+  const [issue] = await transition(ds, userId, [id], async (_em, _row, state) => reopen(state));
+  if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
+  return issue;
+}

@@ -1,0 +1,26 @@
+export { findOrganizationAccess, findOrganizationForUser, requireOrganizationAccess } from './access';
+export type { OrganizationAccess } from './access';
+export { invitationLink, renderInvitationEmail } from './invitation-email';
+export type { InvitationEmail } from './invitation-email';
+export {
+  acceptInvitation,
+  INVITATION_PREFIX,
+  INVITATION_TTL_MS,
+  invitationStatus,
+  inviteMember,
+  listInvitations,
+  MAX_PENDING_INVITATIONS,
+  previewInvitation,
+  revokeInvitation,
+  signUpWithInvitation,
+} from './invitations';
+export type {
+  AcceptedInvitation,
+  CreatedInvitation,
+  InvitationPreview,
+  InvitationStatus,
+  InvitedSignUpResult,
+} from './invitations';
+export { listMembers, removeMember, updateMemberRole } from './members';
+export type { MemberRecord } from './members';
+export { MANAGERS, parseRole, ROLES_BY_RANK } from './roles';

@@ -1,0 +1,254 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { createSession, type CreatedSession } from '../accounts/create-session';
+import { checkNewPassword } from '../accounts/new-password';
+import { normalizeEmail } from '../accounts/normalize-email';
+import { queryRows } from '../db/query-rows';
+import { Invitation, Membership, Organization, User, type Role } from '../entities';
+import { AppError } from '../errors';
+import { isUuid } from '../projects/find-project';
+import { generateToken, hashPassword, hashToken } from '../security';
+import { requireOrganizationAccess } from './access';
+import { MANAGERS, parseRole } from './roles';
+
+export const INVITATION_PREFIX = 'eti_';
+/** How long an invitation link works. */
+export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+/** Pending invitations per organization: a bound on the mail one admin can make us send. */
+export const MAX_PENDING_INVITATIONS = 100;
+
+const TOKEN_PATTERN = /^eti_[A-Za-z0-9_-]{43}$/;
+
+export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
+
+export function invitationStatus(inv: Invitation, now = new Date()): InvitationStatus {
+  if (inv.acceptedAt) return 'accepted';
+  if (inv.revokedAt) return 'revoked';
+  if (inv.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'pending';
+}
+
+export interface CreatedInvitation {
+  /** The link's secret (`eti_…`), returned once; only its hash is stored. */
+  token: string;
+  invitation: Invitation;
+  organization: Organization;
+  inviter: User;
+}
+
+/**
+ * Invites an email address into an organization with a role. Owners and admins invite; only
+ * owners invite owners. A new invitation to the same address replaces the pending one (its
+ * link stops working). Sending the email is the caller's job (the api, over SMTP).
+ */
+export async function inviteMember(
+  ds: DataSource,
+  actorId: string,
+  input: { organizationId: string; email: string; role: string },
+  now = new Date(),
+): Promise<CreatedInvitation> {
+  const role = parseRole(input.role);
+  const email = normalizeEmail(input.email);
+  return ds.transaction(async (em) => {
+    const access = await requireOrganizationAccess(em, actorId, input.organizationId, MANAGERS, 'invite members', {
+      lock: true,
+    });
+    if (role === 'owner' && access.role !== 'owner') throw new AppError('FORBIDDEN', 'Only owners can invite owners');
+    const member = await queryRows<{ user_id: string }>(
+      em,
+      `SELECT m.user_id FROM memberships m JOIN users u ON u.id = m.user_id
+        WHERE m.organization_id = $1 AND u.email = $2`,
+      [access.organization.id, email],
+    );
+    if (member.length > 0) throw new AppError('CONFLICT', `email: ${email} is already a member`);
+    await em
+      .createQueryBuilder()
+      .update(Invitation)
+      .set({ revokedAt: now })
+      .where('organization_id = :org AND email = :email AND accepted_at IS NULL AND revoked_at IS NULL', {
+        org: access.organization.id,
+        email,
+      })
+      .execute();
+    const pending = await queryRows<{ n: string }>(
+      em,
+      `SELECT count(*) AS n FROM invitations
+        WHERE organization_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $2`,
+      [access.organization.id, now.toISOString()],
+    );
+    if (Number(pending[0]?.n ?? 0) >= MAX_PENDING_INVITATIONS) {
+      throw new AppError(
+        'BAD_USER_INPUT',
+        `There are ${MAX_PENDING_INVITATIONS} pending invitations: revoke some first`,
+      );
+    }
+    const token = generateToken(INVITATION_PREFIX);
+    const invitation = await em.save(
+      Object.assign(new Invitation(), {
+        organizationId: access.organization.id,
+        email,
+        role,
+        tokenHash: hashToken(token),
+        invitedBy: actorId,
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+        acceptedAt: null,
+        acceptedBy: null,
+        revokedAt: null,
+      }),
+    );
+    const inviter = await em.findOneByOrFail(User, { id: actorId });
+    return { token, invitation, organization: access.organization, inviter };
+  });
+}
+
+/** Pending invitations of the organization, newest first. Owners and admins. */
+export async function listInvitations(
+  ds: DataSource,
+  actorId: string,
+  organizationId: string,
+  now = new Date(),
+): Promise<Invitation[]> {
+  const access = await requireOrganizationAccess(ds, actorId, organizationId, MANAGERS, 'see invitations');
+  return ds.manager
+    .createQueryBuilder(Invitation, 'i')
+    .where('i.organization_id = :org AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > :now', {
+      org: access.organization.id,
+      now,
+    })
+    .orderBy('i.created_at', 'DESC')
+    .addOrderBy('i.id', 'DESC')
+    .getMany();
+}
+
+/**
+ * Withdraws an invitation (its link stops working). Owners and admins of its organization;
+ * anyone else gets NOT_FOUND, as for an id that does not exist. Revoking twice is harmless.
+ */
+export async function revokeInvitation(ds: DataSource, actorId: string, invitationId: string): Promise<Invitation> {
+  const invitation = isUuid(invitationId) ? await ds.manager.findOneBy(Invitation, { id: invitationId }) : null;
+  // Whether the caller may know it exists is decided before anything else is said about it.
+  if (!invitation) throw new AppError('NOT_FOUND', 'Invitation not found');
+  try {
+    await requireOrganizationAccess(ds, actorId, invitation.organizationId, MANAGERS, 'revoke invitations');
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', 'Invitation not found');
+    throw err;
+  }
+  if (!invitation.acceptedAt && !invitation.revokedAt) {
+    invitation.revokedAt = new Date();
+    await ds.manager.update(Invitation, { id: invitation.id }, { revokedAt: invitation.revokedAt });
+  }
+  return invitation;
+}
+
+export interface InvitationPreview {
+  invitation: Invitation;
+  organization: Organization;
+  status: InvitationStatus;
+}
+
+/** What the invitation page shows before the user signs in or up; null for an unknown token. */
+export async function previewInvitation(
+  ds: DataSource,
+  token: string,
+  now = new Date(),
+): Promise<InvitationPreview | null> {
+  if (!TOKEN_PATTERN.test(token)) return null;
+  const invitation = await ds.manager.findOneBy(Invitation, { tokenHash: hashToken(token) });
+  if (!invitation) return null;
+  const organization = await ds.manager.findOneByOrFail(Organization, { id: invitation.organizationId });
+  return { invitation, organization, status: invitationStatus(invitation, now) };
+}
+
+/** The invitation behind a link, locked for the rest of the transaction, if it can still be used. */
+async function claimable(em: EntityManager, token: string, now: Date): Promise<Invitation> {
+  const invitation = TOKEN_PATTERN.test(token)
+    ? await em
+        .createQueryBuilder(Invitation, 'i')
+        .where('i.token_hash = :hash', { hash: hashToken(token) })
+        .setLock('pessimistic_write')
+        .getOne()
+    : null;
+  if (!invitation) throw new AppError('NOT_FOUND', 'Invitation not found');
+  switch (invitationStatus(invitation, now)) {
+    case 'accepted':
+      throw new AppError('CONFLICT', 'This invitation has already been used');
+    case 'revoked':
+      throw new AppError('NOT_FOUND', 'This invitation was withdrawn: ask for a new one');
+    case 'expired':
+      throw new AppError('FORBIDDEN', 'This invitation has expired: ask for a new one');
+    case 'pending':
+      return invitation;
+  }
+}
+
+async function consume(em: EntityManager, invitation: Invitation, userId: string, now: Date): Promise<Organization> {
+  await em.insert(Membership, { organizationId: invitation.organizationId, userId, role: invitation.role });
+  await em.update(Invitation, { id: invitation.id }, { acceptedAt: now, acceptedBy: userId });
+  return em.findOneByOrFail(Organization, { id: invitation.organizationId });
+}
+
+export interface AcceptedInvitation {
+  organization: Organization;
+  role: Role;
+}
+
+/**
+ * The signed-in user joins the invitation's organization with its role. Single use: the row is
+ * locked and marked accepted in the same transaction. Only the account whose email the
+ * invitation was sent to may accept it (a forwarded link is useless to anyone else).
+ */
+export async function acceptInvitation(
+  ds: DataSource,
+  userId: string,
+  token: string,
+  now = new Date(),
+): Promise<AcceptedInvitation> {
+  return ds.transaction(async (em) => {
+    const invitation = await claimable(em, token, now);
+    const user = await em.findOneByOrFail(User, { id: userId });
+    if (user.email !== invitation.email) {
+      throw new AppError(
+        'FORBIDDEN',
+        'This invitation was sent to another email address than the one you are signed in with',
+      );
+    }
+    if (await em.existsBy(Membership, { organizationId: invitation.organizationId, userId })) {
+      throw new AppError('CONFLICT', 'You are already a member of this organization');
+    }
+    return { organization: await consume(em, invitation, userId, now), role: invitation.role };
+  });
+}
+
+export interface InvitedSignUpResult extends CreatedSession {
+  user: User;
+  organization: Organization;
+}
+
+/**
+ * Creates the account of an invited person (email from the invitation: receiving the link
+ * proves it), joins the organization and opens a session, in one transaction. No organization
+ * of their own is created.
+ */
+export async function signUpWithInvitation(
+  ds: DataSource,
+  input: { token: string; password: string },
+  now = new Date(),
+): Promise<InvitedSignUpResult> {
+  checkNewPassword('password', input.password);
+  // Cheap checks before the (deliberately slow) hash; repeated under the lock below.
+  await ds.transaction((em) => claimable(em, input.token, now));
+  const passwordHash = await hashPassword(input.password);
+  return ds.transaction(async (em) => {
+    const invitation = await claimable(em, input.token, now);
+    if (await em.existsBy(User, { email: invitation.email })) {
+      throw new AppError(
+        'CONFLICT',
+        'email: an account with this email already exists: sign in and accept the invitation',
+      );
+    }
+    const user = await em.save(em.create(User, { email: invitation.email, passwordHash }));
+    const organization = await consume(em, invitation, user.id, now);
+    const session = await createSession(em, user.id);
+    return { user, organization, ...session };
+  });
+}

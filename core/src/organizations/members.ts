@@ -1,0 +1,131 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../db/query-rows';
+import { Membership, type Role } from '../entities';
+import { AppError } from '../errors';
+import { isUuid } from '../projects/find-project';
+import { requireOrganizationAccess } from './access';
+import { MANAGERS, parseRole } from './roles';
+
+export interface MemberRecord {
+  userId: string;
+  email: string;
+  role: Role;
+  joinedAt: Date;
+}
+
+interface MemberRow {
+  user_id: string;
+  email: string;
+  role: Role;
+  created_at: Date;
+}
+
+const toMember = (r: MemberRow): MemberRecord => ({
+  userId: r.user_id,
+  email: r.email,
+  role: r.role,
+  joinedAt: new Date(r.created_at),
+});
+
+async function findMember(em: EntityManager, organizationId: string, userId: string): Promise<MemberRecord | null> {
+  if (!isUuid(userId)) return null;
+  const rows = await queryRows<MemberRow>(
+    em,
+    `SELECT m.user_id, u.email, m.role, m.created_at
+       FROM memberships m JOIN users u ON u.id = m.user_id
+      WHERE m.organization_id = $1 AND m.user_id = $2`,
+    [organizationId, userId],
+  );
+  return rows[0] ? toMember(rows[0]) : null;
+}
+
+async function countOwners(em: EntityManager, organizationId: string): Promise<number> {
+  const rows = await queryRows<{ n: string }>(
+    em,
+    `SELECT count(*) AS n FROM memberships WHERE organization_id = $1 AND role = 'owner'`,
+    [organizationId],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+const LAST_OWNER = 'An organization needs at least one owner: make another member owner first';
+
+/** Any member sees the members: owners first, then admins, then members, oldest first. */
+export async function listMembers(ds: DataSource, userId: string, organizationId: string): Promise<MemberRecord[]> {
+  await requireOrganizationAccess(ds, userId, organizationId, 'any', 'see members');
+  const rows = await queryRows<MemberRow>(
+    ds,
+    `SELECT m.user_id, u.email, m.role, m.created_at
+       FROM memberships m JOIN users u ON u.id = m.user_id
+      WHERE m.organization_id = $1
+      ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, m.created_at, m.user_id`,
+    [organizationId],
+  );
+  return rows.map(toMember);
+}
+
+/**
+ * Owners change any role; admins change admins and members between admin and member. The last
+ * owner cannot be demoted. The organization row is locked, so two concurrent demotions cannot
+ * both pass the "another owner remains" check.
+ */
+export async function updateMemberRole(
+  ds: DataSource,
+  actorId: string,
+  organizationId: string,
+  targetUserId: string,
+  newRole: string,
+): Promise<MemberRecord> {
+  const role = parseRole(newRole);
+  return ds.transaction(async (em) => {
+    const access = await requireOrganizationAccess(em, actorId, organizationId, MANAGERS, 'change roles', {
+      lock: true,
+    });
+    const target = await findMember(em, organizationId, targetUserId);
+    if (!target) throw new AppError('NOT_FOUND', 'Member not found');
+    if (target.role === role) return target;
+    if (access.role !== 'owner' && (target.role === 'owner' || role === 'owner')) {
+      throw new AppError('FORBIDDEN', 'Only owners can grant or take away the owner role');
+    }
+    if (target.role === 'owner' && (await countOwners(em, organizationId)) <= 1) {
+      throw new AppError('CONFLICT', LAST_OWNER);
+    }
+    await em.update(Membership, { organizationId, userId: target.userId }, { role });
+    return { ...target, role };
+  });
+}
+
+/**
+ * Removes a member. Anyone may leave (remove themselves); owners remove anyone; admins remove
+ * admins and members. The last owner can neither leave nor be removed. Their sessions and API
+ * tokens stay valid for their other organizations; this one is gone from every query at once,
+ * because every query joins memberships.
+ */
+export async function removeMember(
+  ds: DataSource,
+  actorId: string,
+  organizationId: string,
+  targetUserId: string,
+): Promise<MemberRecord> {
+  return ds.transaction(async (em) => {
+    const self = actorId === targetUserId;
+    const access = await requireOrganizationAccess(
+      em,
+      actorId,
+      organizationId,
+      self ? 'any' : MANAGERS,
+      'remove members',
+      { lock: true },
+    );
+    const target = await findMember(em, organizationId, targetUserId);
+    if (!target) throw new AppError('NOT_FOUND', 'Member not found');
+    if (!self && access.role !== 'owner' && target.role === 'owner') {
+      throw new AppError('FORBIDDEN', 'Only owners can remove an owner');
+    }
+    if (target.role === 'owner' && (await countOwners(em, organizationId)) <= 1) {
+      throw new AppError('CONFLICT', `The last owner cannot leave or be removed. ${LAST_OWNER}`);
+    }
+    await em.delete(Membership, { organizationId, userId: target.userId });
+    return target;
+  });
+}

@@ -1,0 +1,28 @@
+import type { PlanId } from '../entities/organization.entity';
+
+/** What a plan includes (DESIGN §6). Stripe prices map onto these ids; limits live here only. */
+export interface Plan {
+  id: PlanId;
+  name: string;
+  /** Error events, messages and vitals reports per calendar month (UTC); feedback is free. */
+  eventsPerMonth: number;
+  retentionDays: number;
+  /** Release health: registering releases (upload token or Mark release) and its dashboards. */
+  releaseHealth: boolean;
+}
+
+export const PLANS: Readonly<Record<PlanId, Plan>> = {
+  free: { id: 'free', name: 'Free', eventsPerMonth: 5_000, retentionDays: 30, releaseHealth: false },
+  pro: { id: 'pro', name: 'Pro', eventsPerMonth: 100_000, retentionDays: 90, releaseHealth: true },
+  business: { id: 'business', name: 'Business', eventsPerMonth: 1_000_000, retentionDays: 365, releaseHealth: true },
+};
+
+export const PLAN_IDS: readonly PlanId[] = ['free', 'pro', 'business'];
+
+export function isPlanId(value: string): value is PlanId {
+  return (PLAN_IDS as readonly string[]).includes(value);
+}
+
+export function planOf(id: PlanId): Plan {
+  return PLANS[id];
+}

@@ -1,0 +1,3 @@
+export * from './releases';
+export * from './source-maps';
+export * from './upload-tokens';

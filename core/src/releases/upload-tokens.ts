@@ -1,0 +1,71 @@
+import type { DataSource } from 'typeorm';
+import { UploadToken } from '../entities';
+import { AppError } from '../errors';
+import { isUuid } from '../projects/find-project';
+import { generateToken, hashToken } from '../security';
+
+const TOKEN_PATTERN = /^etu_[A-Za-z0-9_-]{43}$/;
+/** `etu_` and 4 characters: recognisable in a list, useless to an attacker. */
+const PREFIX_LENGTH = 8;
+
+/** Creates an upload token; the secret is returned here once and only its hash is kept. */
+export async function createUploadToken(
+  ds: DataSource,
+  input: { projectId: string; name: string; createdBy: string | null },
+): Promise<{ token: string; record: UploadToken }> {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > 100) throw new AppError('BAD_USER_INPUT', 'name: must be 1 to 100 characters');
+  const token = generateToken('etu_');
+  const record = await ds.manager.save(
+    Object.assign(new UploadToken(), {
+      projectId: input.projectId,
+      name,
+      tokenPrefix: token.slice(0, PREFIX_LENGTH),
+      tokenHash: hashToken(token),
+      createdBy: input.createdBy,
+      lastUsedAt: null,
+      revokedAt: null,
+    }),
+  );
+  return { token, record };
+}
+
+/** Newest first, revoked ones included (with `revokedAt`), so the list is an audit trail. */
+export async function listUploadTokens(ds: DataSource, projectId: string): Promise<UploadToken[]> {
+  return ds.manager.find(UploadToken, { where: { projectId }, order: { createdAt: 'DESC' } });
+}
+
+/** Revokes a token of the project; revoking twice keeps the first time. */
+export async function revokeUploadToken(ds: DataSource, projectId: string, tokenId: string): Promise<UploadToken> {
+  const token = isUuid(tokenId) ? await ds.manager.findOneBy(UploadToken, { id: tokenId, projectId }) : null;
+  if (!token) throw new AppError('NOT_FOUND', 'Upload token not found');
+  if (!token.revokedAt) {
+    token.revokedAt = new Date();
+    await ds.manager.update(UploadToken, { id: token.id }, { revokedAt: token.revokedAt });
+  }
+  return token;
+}
+
+/**
+ * `Bearer etu_…` → the token's project, or a 401. A DSN key (`et_…`) is refused by name, so a
+ * user who pastes the wrong secret learns which one the endpoint wants.
+ */
+export async function authenticateUploadToken(ds: DataSource, header: string | undefined): Promise<{ tokenId: string; projectId: string }> {
+  if (!header) throw new AppError('UNAUTHENTICATED', 'missing Authorization header: expected "Bearer etu_<token>"');
+  const match = /^(Bearer|DSN)\s+(\S+)\s*$/i.exec(header);
+  const secret = match?.[2] ?? '';
+  if (/^et_/.test(secret) || match?.[1].toUpperCase() === 'DSN') {
+    throw new AppError('UNAUTHENTICATED', 'a DSN key cannot upload source maps or register releases: use an upload token (etu_…)');
+  }
+  if (!match || !TOKEN_PATTERN.test(secret)) {
+    throw new AppError('UNAUTHENTICATED', 'malformed Authorization header: expected "Bearer etu_<token>"');
+  }
+  const token = await ds.manager
+    .createQueryBuilder(UploadToken, 't')
+    .where('t.token_hash = :hash', { hash: hashToken(secret) })
+    .getOne();
+  if (!token) throw new AppError('UNAUTHENTICATED', 'unknown upload token');
+  if (token.revokedAt) throw new AppError('UNAUTHENTICATED', 'this upload token was revoked');
+  await ds.manager.update(UploadToken, { id: token.id }, { lastUsedAt: new Date() });
+  return { tokenId: token.id, projectId: token.projectId };
+}

@@ -1,0 +1,551 @@
+import { FlattenMap, TraceMap, decodedMappings, type SectionedSourceMapInput } from '@jridgewell/trace-mapping';
+import { isInAppFilename } from '../stacktrace/parse-stack';
+import type { StackFrame } from '../stacktrace/stack-frame';
+import { frameBasename } from './filenames';
+import { checkSourceMap } from './validate';
+
+/** Which uploaded map a lookup wants: `filename` is the minified file's basename (see filenames.ts). */
+export interface SourceMapKey {
+  projectId: string;
+  release: string;
+  filename: string;
+}
+
+export interface SymbolicatorOptions {
+  /**
+   * Budget of the map cache, in estimated bytes (see `estimateMapBytes`). Least recently used
+   * entries are evicted past it. A single map larger than the whole budget is used for the calls
+   * that asked for it but not kept.
+   */
+  maxCacheBytes: number;
+  /** The stored map text for a key, or null when the release has no such map. */
+  loadMap: (key: SourceMapKey) => Promise<string | null>;
+  /**
+   * How long "no map for this key" is remembered, so a release without maps costs one `loadMap`
+   * per file per this period instead of one per frame. Default 60 s. An upload in this process
+   * should call `invalidate`; another process's upload is seen after at most this long.
+   */
+  negativeTtlMs?: number;
+  /** Lines of source context each side of the frame's line. Default 5. */
+  contextLines?: number;
+  /** Context lines are cut to this many characters. Default 200. */
+  maxContextLineChars?: number;
+  /**
+   * Called when `loadMap` returns text that is not a valid source map (uploads are validated, so
+   * this means stored data went bad). The key is then treated as having no map.
+   */
+  onInvalidMap?: (key: SourceMapKey, error: Error) => void;
+  /** Clock for the negative cache (tests). */
+  now?: () => number;
+}
+
+/** The frame as the engine printed it, kept beside a symbolicated frame. */
+export interface MinifiedFrame {
+  filename: string;
+  function: string | null;
+  lineno: number | null;
+  colno: number | null;
+}
+
+/**
+ * Source lines around the frame's line, from the map's `sourcesContent`. Frames on the same line
+ * share one frozen object: read it, copy it to change it.
+ */
+export interface SourceContext {
+  readonly pre: readonly string[];
+  readonly line: string;
+  readonly post: readonly string[];
+}
+
+/**
+ * A frame after symbolication. When a map matched, `filename` / `lineno` / `colno` / `function`
+ * are the original ones, `inApp` is recomputed from the original path, and `minified` holds what
+ * the engine printed; otherwise the frame is the input frame, unchanged, without `minified`.
+ */
+export interface SymbolicatedFrame extends StackFrame {
+  minified?: MinifiedFrame;
+  context?: SourceContext;
+}
+
+export interface SymbolicatorStats {
+  /** Entries (maps and remembered misses) in the cache and their estimated bytes. */
+  entries: number;
+  bytes: number;
+  /** `loadMap` calls made, and lookups answered from the cache. */
+  loads: number;
+  hits: number;
+  evictions: number;
+}
+
+/**
+ * Estimated memory of a parsed map, what `maxCacheBytes` counts: the map's text length (the
+ * strings kept — `sourcesContent`, `names`, `sources` — plus the `mappings` string, which is
+ * dropped after decoding: a mild overestimate) and `SEGMENT_BYTES` per decoded mapping segment
+ * (a small JS array each, the bulk of a decoded map). When a source's content is first split
+ * into lines for context, `LINE_BYTES` per line is added to the entry. The bench
+ * (core/bench/symbolicate.bench.ts) reports the measured heap against this estimate.
+ */
+export function estimateMapBytes(textLength: number, segments: number): number {
+  return textLength + segments * SEGMENT_BYTES;
+}
+
+/**
+ * Heap per decoded segment: a 4- or 5-element array of small integers plus its slot in the line's
+ * array, on 64-bit Node without pointer compression (the default build).
+ */
+export const SEGMENT_BYTES = 88;
+/** Heap per line of a split source: its slot and a sliced string (the characters are shared). */
+export const LINE_BYTES = 40;
+/** Heap per cached context: a frozen object and two frozen arrays of up to 5 (shared) strings. */
+export const CONTEXT_BYTES = 240;
+const NEGATIVE_ENTRY_BYTES = 64;
+const DEFAULT_NEGATIVE_TTL_MS = 60_000;
+
+interface LoadedMap {
+  /** Its cache key, to account for memory it gains after loading. */
+  key: string;
+  trace: TraceMap;
+  /** The trace's decoded segments per generated line (sorted by column), held for the lookup. */
+  mappings: ReadonlyArray<ReadonlyArray<readonly number[]>>;
+  /** Each source's content split into lines, on first use (null: no content). */
+  sources: Array<SplitSource | null | undefined>;
+  /** Each source's in-app flag, on first use: 0 unknown, 1 no, 2 yes. */
+  inApp: Uint8Array;
+}
+
+type CacheEntry =
+  | { map: LoadedMap; bytes: number; expiresAt: number }
+  | { map: null; bytes: number; expiresAt: number };
+
+/**
+ * Maps minified stack frames back to original source through the source maps uploaded for a
+ * release. Pure apart from `loadMap`: no database, no clock beyond the negative cache.
+ *
+ * Parsed maps are cached per (projectId, release, filename) in one LRU bounded by
+ * `maxCacheBytes`; misses ("no map") are cached too, for `negativeTtlMs`. Concurrent lookups of
+ * the same key share one `loadMap` call. A failing `loadMap` rejects `symbolicate` (nothing is
+ * cached), so the caller can retry the event later.
+ *
+ * Function names: a frame's own position in the minified code is the call it was making, so the
+ * map's name there is the *callee's*. A frame's original name is therefore taken from its caller:
+ * the name the map records at the next (outer) frame's position, when that frame is in the same
+ * file (what Node does with `--enable-source-maps` when it has no enclosing-function position).
+ * Otherwise the minified name is kept. `new ` and `async ` prefixes of the minified name are kept.
+ */
+export class Symbolicator {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly inflight = new Map<string, Promise<CacheEntry>>();
+  private readonly maxBytes: number;
+  private readonly negativeTtlMs: number;
+  private readonly contextLines: number;
+  private readonly maxLineChars: number;
+  private readonly now: () => number;
+  private bytes = 0;
+  private counters = { loads: 0, hits: 0, evictions: 0 };
+  /** The most recently used cache key: a hit on it needs no reordering. */
+  private newest: string | null = null;
+  // One-entry memos: consecutive stacks usually come from the same bundle of the same release.
+  private memoFilename: string | null = null;
+  private memoBase: string | null = null;
+  private memoKey = { projectId: '', release: '', filename: '', key: '' };
+
+  constructor(private readonly options: SymbolicatorOptions) {
+    if (!(options.maxCacheBytes >= 0)) throw new RangeError('maxCacheBytes must be a non-negative number');
+    this.maxBytes = options.maxCacheBytes;
+    this.negativeTtlMs = options.negativeTtlMs ?? DEFAULT_NEGATIVE_TTL_MS;
+    this.contextLines = options.contextLines ?? 5;
+    this.maxLineChars = options.maxContextLineChars ?? 200;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Symbolicates a stack (innermost first, as `parseStack` returns it). Frames without a map, or
+   * whose position the map does not cover, come back unchanged; so does every frame when
+   * `release` is empty.
+   */
+  symbolicate(
+    projectId: string,
+    release: string | null | undefined,
+    frames: readonly StackFrame[],
+  ): Promise<SymbolicatedFrame[]> {
+    // Not `async`: a stack whose maps are all cached (the usual case) is answered without
+    // awaiting anything, and the promise machinery per call is the cheapest it can be.
+    try {
+      const count = frames.length;
+      if (!release || count === 0) return Promise.resolve(frames.slice());
+
+      // The map each frame uses (an index into `names`, -1 for none); distinct basenames are
+      // looked up once per call, and consecutive frames of one file (the usual case) share the work.
+      // Preallocated: growing by push reallocates a 15-frame array several times.
+      const mapIndex: number[] = new Array(count);
+      const names: string[] = [];
+      let lastFilename: string | null = null;
+      let lastIndex = -1;
+      for (let i = 0; i < count; i++) {
+        const frame = frames[i];
+        if (frame.lineno === null || frame.colno === null || frame.lineno < 1 || frame.colno < 1) {
+          mapIndex[i] = -1;
+          continue;
+        }
+        if (frame.filename !== lastFilename) {
+          lastFilename = frame.filename;
+          const base = this.basename(frame.filename);
+          lastIndex = base === null ? -1 : names.indexOf(base);
+          if (base !== null && lastIndex === -1) lastIndex = names.push(base) - 1;
+        }
+        mapIndex[i] = lastIndex;
+      }
+      if (names.length === 0) return Promise.resolve(frames.slice());
+
+      const maps: Array<LoadedMap | null> = [];
+      let pending: Array<Promise<void>> | null = null;
+      for (let n = 0; n < names.length; n++) {
+        const key = this.key(projectId, release, names[n]);
+        const cached = this.getCached(key);
+        maps.push(cached === undefined ? null : cached);
+        if (cached === undefined) {
+          (pending ??= []).push(
+            this.load(key, { projectId, release, filename: names[n] }).then((entry) => {
+              maps[n] = entry.map;
+            }),
+          );
+        }
+      }
+      if (pending === null) return Promise.resolve(this.resolveFrames(frames, mapIndex, maps));
+      return Promise.all(pending).then(() => this.resolveFrames(frames, mapIndex, maps));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * The synchronous part of `symbolicate`, once every map the frames need is at hand. One pass,
+   * looking one frame ahead: a frame's name comes from its caller's (the next frame's) position.
+   */
+  private resolveFrames(
+    frames: readonly StackFrame[],
+    mapIndex: number[],
+    maps: Array<LoadedMap | null>,
+  ): SymbolicatedFrame[] {
+    const count = frames.length;
+    const out: SymbolicatedFrame[] = new Array(count);
+    let m = mapIndex[0];
+    let segment = segmentFor(frames[0], m === -1 ? null : maps[m]);
+    for (let i = 0; i < count; i++) {
+      const frame = frames[i];
+      const map = m === -1 ? null : maps[m];
+      let callerM = -1;
+      let caller: readonly number[] | null = null;
+      if (i + 1 < count) {
+        callerM = mapIndex[i + 1];
+        caller = segmentFor(frames[i + 1], callerM === -1 ? null : maps[callerM]);
+      }
+      if (segment === null || map === null) {
+        out[i] = frame;
+      } else {
+        const trace = map.trace;
+        const sourceIndex = segment[1];
+        const name = callerM === m && caller !== null && caller.length === 5 ? trace.names[caller[4]] : undefined;
+        const context = this.context(map, sourceIndex, segment[2], segment[3]);
+        const minified: MinifiedFrame = {
+          filename: frame.filename,
+          function: frame.function,
+          lineno: frame.lineno,
+          colno: frame.colno,
+        };
+        const fn = name === undefined ? frame.function : withPrefix(frame.function, name);
+        const filename = trace.resolvedSources[sourceIndex];
+        const lineno = segment[2] + 1;
+        const colno = segment[3] + 1;
+        out[i] =
+          context === null
+            ? { filename, function: fn, lineno, colno, inApp: inApp(map, sourceIndex), minified }
+            : { filename, function: fn, lineno, colno, inApp: inApp(map, sourceIndex), minified, context };
+      }
+      m = callerM;
+      segment = caller;
+    }
+    return out;
+  }
+
+  /**
+   * Forgets a cached map (or a remembered miss), e.g. after a new upload replaced it: one file
+   * (`filename` as uploaded or as stored, `.map` or not), or every file of the release. Loads in
+   * flight for those keys are not cached when they finish.
+   */
+  invalidate(projectId: string, release: string, filename?: string): void {
+    if (filename !== undefined) {
+      const stored = filename.endsWith('.map') ? filename.slice(0, -4) : filename;
+      const key = cacheKey(projectId, release, stored);
+      this.delete(key);
+      this.inflight.delete(key);
+      return;
+    }
+    const prefix = cacheKey(projectId, release, '');
+    for (const key of [...this.cache.keys()]) if (key.startsWith(prefix)) this.delete(key);
+    for (const key of [...this.inflight.keys()]) if (key.startsWith(prefix)) this.inflight.delete(key);
+  }
+
+  get stats(): SymbolicatorStats {
+    return { entries: this.cache.size, bytes: this.bytes, ...this.counters };
+  }
+
+  // ------------------------------------------------------------------------------ cache
+
+  private basename(filename: string): string | null {
+    if (filename !== this.memoFilename) {
+      this.memoFilename = filename;
+      this.memoBase = frameBasename(filename);
+    }
+    return this.memoBase;
+  }
+
+  /** The cache key string; the same one again for the same parts (its hash is then cached). */
+  private key(projectId: string, release: string, filename: string): string {
+    const memo = this.memoKey;
+    if (memo.projectId !== projectId || memo.release !== release || memo.filename !== filename) {
+      this.memoKey = { projectId, release, filename, key: cacheKey(projectId, release, filename) };
+    }
+    return this.memoKey.key;
+  }
+
+  /** The cached map (null: a remembered miss), or undefined when the key must be loaded. */
+  private getCached(key: string): LoadedMap | null | undefined {
+    const entry = this.cache.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.map === null && entry.expiresAt <= this.now()) {
+      this.delete(key);
+      return undefined;
+    }
+    // Most recently used goes last.
+    if (key !== this.newest) {
+      this.cache.delete(key);
+      this.cache.set(key, entry);
+      this.newest = key;
+    }
+    this.counters.hits++;
+    return entry.map;
+  }
+
+  private load(key: string, mapKey: SourceMapKey): Promise<CacheEntry> {
+    const running = this.inflight.get(key);
+    if (running !== undefined) return running;
+    this.counters.loads++;
+    let loading: Promise<string | null>;
+    try {
+      loading = this.options.loadMap(mapKey);
+    } catch (error) {
+      loading = Promise.reject(error);
+    }
+    const promise = loading.then(
+      (text) => {
+        const entry = this.parse(key, mapKey, text);
+        // Invalidated (or superseded) while loading: answer the callers, keep nothing.
+        if (this.inflight.get(key) === promise) {
+          this.inflight.delete(key);
+          this.store(key, entry);
+        }
+        return entry;
+      },
+      (error: unknown) => {
+        if (this.inflight.get(key) === promise) this.inflight.delete(key);
+        throw error;
+      },
+    );
+    this.inflight.set(key, promise);
+    return promise;
+  }
+
+  private parse(key: string, mapKey: SourceMapKey, text: string | null): CacheEntry {
+    const miss = (): CacheEntry => ({
+      map: null,
+      bytes: NEGATIVE_ENTRY_BYTES + mapKey.projectId.length + mapKey.release.length + mapKey.filename.length,
+      expiresAt: this.now() + this.negativeTtlMs,
+    });
+    if (text === null || text === undefined) return miss();
+    let checked;
+    try {
+      checked = checkSourceMap(mapKey.filename, text);
+    } catch (error) {
+      this.options.onInvalidMap?.(mapKey, error as Error);
+      return miss();
+    }
+    const decoded = checked.decoded;
+    const trace =
+      'sections' in decoded
+        ? new FlattenMap(decoded as unknown as SectionedSourceMapInput)
+        : new TraceMap(decoded as unknown as ConstructorParameters<typeof TraceMap>[0]);
+    const sources = trace.sources.length;
+    return {
+      map: { key, trace, mappings: decodedMappings(trace), sources: new Array<SplitSource | null | undefined>(sources), inApp: new Uint8Array(sources) },
+      bytes: estimateMapBytes(text.length, checked.segments),
+      expiresAt: Infinity,
+    };
+  }
+
+  private store(key: string, entry: CacheEntry): void {
+    if (entry.bytes > this.maxBytes) return;
+    this.delete(key);
+    this.cache.set(key, entry);
+    this.newest = key;
+    this.bytes += entry.bytes;
+    this.evict();
+  }
+
+  /** Adds to a cached map's estimate (its split sources) and evicts past the budget. */
+  private grow(map: LoadedMap, bytes: number): void {
+    const entry = this.cache.get(map.key);
+    if (entry === undefined || entry.map !== map) return;
+    entry.bytes += bytes;
+    this.bytes += bytes;
+    this.evict();
+  }
+
+  private evict(): void {
+    // Oldest first: Map iterates in insertion order and hits re-insert.
+    for (const oldKey of this.cache.keys()) {
+      if (this.bytes <= this.maxBytes) break;
+      this.delete(oldKey);
+      this.counters.evictions++;
+    }
+  }
+
+  private delete(key: string): void {
+    const entry = this.cache.get(key);
+    if (entry === undefined) return;
+    this.cache.delete(key);
+    this.bytes -= entry.bytes;
+    if (key === this.newest) this.newest = null;
+  }
+
+  // ------------------------------------------------------------------------------ context
+
+  private context(map: LoadedMap, index: number, line: number, column: number): SourceContext | null {
+    if (this.contextLines < 0) return null;
+    let source = map.sources[index];
+    if (source === undefined) {
+      source = map.sources[index] = splitSource(map, index, this.maxLineChars);
+      if (source !== null) {
+        const cutLines = source.cut === source.lines ? 0 : source.cut.length;
+        // Lines, cut lines and the per-line context slots.
+        this.grow(map, (source.lines.length + cutLines) * LINE_BYTES + source.lines.length * 8);
+      }
+    }
+    if (source === null) return null;
+    // Warm path for a short line: one read of the shared context. Random frames over a large map
+    // are bound by memory latency, so every object touched per frame counts.
+    const context = source.contexts[line];
+    if (context !== undefined) return context;
+    if (line >= source.lines.length) return null;
+    const text = source.lines[line];
+    const max = this.maxLineChars;
+    if (text.length <= max) {
+      const built = this.buildContext(source, line, text);
+      source.contexts[line] = built;
+      this.grow(map, CONTEXT_BYTES);
+      return built;
+    }
+    // A long line (minified sources) is cut around the frame's column, so its context is per frame;
+    // the lines around it are shared.
+    let around = source.long.get(line);
+    if (around === undefined) {
+      around = this.buildContext(source, line, '');
+      source.long.set(line, around);
+      this.grow(map, CONTEXT_BYTES);
+    }
+    return { pre: around.pre, line: cutAround(text, column, max), post: around.post };
+  }
+
+  private buildContext(source: SplitSource, line: number, text: string): SourceContext {
+    const n = this.contextLines;
+    const { cut } = source;
+    return Object.freeze({
+      pre: Object.freeze(cut.slice(Math.max(0, line - n), line)),
+      line: text,
+      post: Object.freeze(cut.slice(line + 1, line + 1 + n)),
+    });
+  }
+}
+
+/** Per source: its content's lines, split on first use, and the same lines cut for context. */
+interface SplitSource {
+  lines: string[];
+  /** `lines` with each line longer than the cut cut to its start (the same array when none is). */
+  cut: string[];
+  /**
+   * The context of each short line, built on first use and shared (frozen) by every frame on it;
+   * always undefined for a long line.
+   */
+  contexts: Array<SourceContext | undefined>;
+  /** For long lines: the shared lines before and after (`line` unused). */
+  long: Map<number, SourceContext>;
+}
+
+function splitSource(map: LoadedMap, index: number, max: number): SplitSource | null {
+  const content = map.trace.sourcesContent?.[index];
+  if (typeof content !== 'string') return null;
+  const lines = content.split(LINE_BREAK);
+  // Cut once here, not per frame: minified sources (vendor code) are all long lines.
+  const cut = lines.some((l) => l.length > max) ? lines.map((l) => (l.length > max ? l.slice(0, max) : l)) : lines;
+  // Filled, not `new Array(n)`: a large holey array would fall back to slow dictionary elements.
+  const contexts: Array<SourceContext | undefined> = [];
+  for (let i = 0; i < lines.length; i++) contexts.push(undefined);
+  return { lines, cut, contexts, long: new Map() };
+}
+
+/** The in-app rule (shared with parseStack) on the original path, once per source. */
+function inApp(map: LoadedMap, index: number): boolean {
+  let value = map.inApp[index];
+  if (value === 0) value = map.inApp[index] = isInAppFilename(map.trace.resolvedSources[index] ?? '') ? 2 : 1;
+  return value === 2;
+}
+
+/**
+ * The mapping segment at a frame's position, or null: no map, a position before the line's first
+ * segment or past the map, or a one-field segment (generated code with no original, a bundler's
+ * glue). Same answer as trace-mapping's `originalPositionFor` (greatest lower bound; of equal
+ * columns the first), searched here on its decoded segments: calling `traceSegment` through the
+ * package's CommonJS exports (getters) kept V8 from inlining it and cost about as much as the
+ * whole raw lookup again (core/bench/symbolicate.bench.ts).
+ */
+function segmentFor(frame: StackFrame, map: LoadedMap | null): readonly number[] | null {
+  if (map === null) return null;
+  const line = frame.lineno! - 1;
+  const column = frame.colno! - 1;
+  const mappings = map.mappings;
+  if (line >= mappings.length) return null;
+  const segments = mappings[line];
+  let high = segments.length - 1;
+  if (high < 0 || segments[0][0] > column) return null;
+  let low = 0;
+  // The last segment whose column is <= column.
+  while (low < high) {
+    const mid = (low + high + 1) >>> 1;
+    if (segments[mid][0] <= column) low = mid;
+    else high = mid - 1;
+  }
+  while (low > 0 && segments[low - 1][0] === segments[low][0]) low--;
+  const segment = segments[low];
+  return segment.length === 1 ? null : segment;
+}
+
+/** Line terminators as JavaScript counts them. */
+const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/;
+
+function cacheKey(projectId: string, release: string, filename: string): string {
+  return `${projectId}\u0000${release}\u0000${filename}`;
+}
+
+/** The frame's own line, cut to `max` characters around `column` when longer. */
+function cutAround(line: string, column: number, max: number): string {
+  if (line.length <= max) return line;
+  const start = Math.max(0, Math.min(column - (max >> 1), line.length - max));
+  return line.slice(start, start + max);
+}
+
+function withPrefix(minified: string | null, name: string): string {
+  if (minified === null) return name;
+  if (minified.startsWith('async ')) return `async ${name}`;
+  if (minified.startsWith('new ')) return `new ${name}`;
+  return name;
+}

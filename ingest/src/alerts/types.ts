@@ -1,0 +1,91 @@
+import type { LookupAddress } from 'node:dns';
+import type { AlertKind } from '@tracker/core';
+
+/** Issue status as the GraphQL API spells it (DESIGN.md §7). */
+export type AlertIssueStatus = 'OPEN' | 'RESOLVED' | 'SNOOZED';
+
+/**
+ * What one alert says. It is the webhook body as is (`JSON.stringify(payload)`), and Slack and
+ * email render it. Times are ISO 8601 strings. Receivers must ignore fields they do not know:
+ * fields may be added, never renamed or removed. See docs/alerts.md.
+ */
+export interface AlertPayload {
+  kind: AlertKind;
+  /** The alert rule that fired. */
+  ruleId: string;
+  /** One id per alert and channel, the same on every retry: receivers deduplicate on it. */
+  deliveryId: string;
+  /** When the rule fired (not when this attempt was made). */
+  triggeredAt: string;
+  project: { id: string; name: string };
+  issue: {
+    id: string;
+    title: string;
+    type: string;
+    culprit: string | null;
+    status: AlertIssueStatus;
+    eventCount: number;
+    userCount: number;
+    firstSeen: string;
+    lastSeen: string;
+    /** Link to the issue in the dashboard. */
+    url: string;
+  };
+  /** The event that made the rule fire, when there is one. */
+  event?: {
+    eventId: string;
+    release: string | null;
+    environment: string;
+    message: string;
+  };
+}
+
+export type WebhookChannel = { type: 'WEBHOOK'; url: string; secret: string };
+export type SlackChannel = { type: 'SLACK'; url: string };
+export type EmailChannel = { type: 'EMAIL'; email: string };
+export type AlertChannel = WebhookChannel | SlackChannel | EmailChannel;
+
+/** The SMTP relay alert emails go through (operator configuration, never user input). */
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** `true`: TLS from the first byte (port 465). `false`: plain, upgraded by STARTTLS when offered. */
+  secure: boolean;
+  auth?: { user: string; pass: string };
+  /** The From header, e.g. `"Tracker" <alerts@example.com>`. */
+  from: string;
+  /** Fail instead of sending in clear text when the server does not offer STARTTLS. */
+  requireTLS?: boolean;
+  /** Extra TLS options, e.g. `{ rejectUnauthorized: false }` for a relay with a private CA. */
+  tls?: { rejectUnauthorized?: boolean; servername?: string };
+}
+
+/**
+ * Resolves a host name to every address it has (like `dns.lookup(host, { all: true })`).
+ * The guard checks all of them at connect time. Injectable so tests need no external DNS.
+ */
+export type HostResolver = (hostname: string, family: 0 | 4 | 6) => Promise<LookupAddress[]>;
+
+export interface DeliveryOptions {
+  /** `TRACKER_ALLOW_PRIVATE_TARGETS=1`: let webhook and Slack targets be private, loopback, link-local… */
+  allowPrivateTargets: boolean;
+  /** Whole attempt, DNS to last response byte (SMTP: each connect, greeting and socket wait too). Default 10 s. */
+  timeoutMs?: number;
+  /** `User-Agent` of webhook and Slack requests. Default `Tracker-Alerts/1.0`. */
+  userAgent?: string;
+  /** Required for EMAIL channels. */
+  smtp?: SmtpSettings;
+  /** Default: the system resolver (`dns.lookup`, all addresses). */
+  resolveHost?: HostResolver;
+  /** Clock for the webhook timestamp. Default `Date.now`. */
+  now?: () => number;
+}
+
+export interface DeliveryResult {
+  channel: AlertChannel['type'];
+  /** HTTP status (webhook, Slack) or SMTP reply code (email). */
+  status?: number;
+  /** Message-ID of the email. */
+  messageId?: string;
+  durationMs: number;
+}
