@@ -19,3 +19,5 @@ export * from './plans';
 export * from './lifecycle';
 export * from './releases';
 export * from './billing';
+export * from './retention';
+export * from './quotas';

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { applyEvent, OPEN_STATE, reopen, resolve, snooze, type EventFacts, type LifecycleState, type ReleaseRecord } from '../src/lifecycle';
+import {
+  applyEvent,
+  OPEN_STATE,
+  reopen,
+  resolve,
+  snooze,
+  type EventFacts,
+  type LifecycleState,
+  type ReleaseRecord,
+} from '../src/lifecycle';
 
 const t = (minutes: number) => new Date(Date.UTC(2026, 10, 1, 12, minutes));
 const rel = (version: string, deployedMin: number, environment = 'production'): ReleaseRecord => ({
@@ -16,7 +25,8 @@ const event = (facts: Partial<EventFacts>): EventFacts => ({
   projectHasReleases: true,
   ...facts,
 });
-const resolvedIn = (r: ReleaseRecord | null, at = 10): LifecycleState => resolve(OPEN_STATE, { now: t(at), newestRelease: r });
+const resolvedIn = (r: ReleaseRecord | null, at = 10): LifecycleState =>
+  resolve(OPEN_STATE, { now: t(at), newestRelease: r });
 
 // The pure rules; the same rows run end to end through ingest and the worker in server/test/lifecycle.test.ts.
 describe('issue lifecycle (DESIGN §5) as pure functions', () => {

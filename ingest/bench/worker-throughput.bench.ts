@@ -73,6 +73,8 @@ interface BatchTiming {
   txStart?: number;
   txEnd?: number;
   statements: Map<string, number>;
+  /** CPU time of the PostgreSQL backend (ms, from /proc in clock ticks) over each kind of statement. */
+  statementCpu: Map<string, number>;
   ack?: number;
 }
 
@@ -102,6 +104,7 @@ function instrument(db: Database, queue: RedisStreamQueue): BatchTiming[] {
         receiveEnd: end,
         receiveOverlapped: overlapped,
         statements: new Map(),
+        statementCpu: new Map(),
       });
     }
     return messages;
@@ -130,10 +133,16 @@ function instrument(db: Database, queue: RedisStreamQueue): BatchTiming[] {
         const query = client.query;
         client.query = function (config: any, ...rest: any[]) {
           const s = performance.now();
+          const cpu0 = backendCpuMs(client.processID);
           const result = query.call(client, config, ...rest);
           if (result && typeof result.then === 'function') {
             const label = statementLabel(typeof config === 'string' ? config : String(config?.text ?? ''));
-            const done = () => batch?.statements.set(label, (batch.statements.get(label) ?? 0) + performance.now() - s);
+            const done = () => {
+              batch?.statements.set(label, (batch.statements.get(label) ?? 0) + performance.now() - s);
+              const cpu1 = backendCpuMs(client.processID);
+              if (cpu0 !== null && cpu1 !== null)
+                batch?.statementCpu.set(label, (batch.statementCpu.get(label) ?? 0) + cpu1 - cpu0);
+            };
             result.then(done, done);
           }
           return result;
@@ -152,6 +161,20 @@ function instrument(db: Database, queue: RedisStreamQueue): BatchTiming[] {
     }
   };
   return batches;
+}
+
+const CLOCK_TICK_MS = clockTickMs();
+
+/** user + system CPU (ms) of a PostgreSQL backend on this host, or null (remote server, gone). */
+function backendCpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * CLOCK_TICK_MS;
+  } catch {
+    return null;
+  }
 }
 
 function statementLabel(sql: string): string {
@@ -240,6 +263,53 @@ function clockTickMs(): number {
   } catch {
     return 10;
   }
+}
+
+/**
+ * Work PostgreSQL does outside the bench's own backends, which the CPU columns do not count but
+ * which shares the same cores: checkpoints (started by anyone on the server, e.g. another
+ * session's DROP DATABASE) and autovacuum/autoanalyze of the tables the worker writes.
+ */
+interface PgBackground {
+  checkpoints: number;
+  buffersCheckpoint: number;
+  tables: Map<string, { vacuums: number; analyzes: number }>;
+}
+
+async function pgBackground(db: Database): Promise<PgBackground> {
+  const [bg] = await db.ds.query(
+    'SELECT (checkpoints_timed + checkpoints_req)::int AS checkpoints, buffers_checkpoint::int AS buffers FROM pg_stat_bgwriter',
+  );
+  const rows: Array<{ relname: string; vacuums: number; analyzes: number }> = await db.ds.query(
+    `SELECT relname, autovacuum_count::int AS vacuums, autoanalyze_count::int AS analyzes FROM pg_stat_user_tables
+     WHERE relname IN ('events', 'issues', 'issue_users', 'issue_releases')`,
+  );
+  return {
+    checkpoints: bg?.checkpoints ?? 0,
+    buffersCheckpoint: bg?.buffers ?? 0,
+    tables: new Map(rows.map((r) => [r.relname, { vacuums: r.vacuums, analyzes: r.analyzes }])),
+  };
+}
+
+function diffBackground(a: PgBackground, b: PgBackground): PgBackground {
+  const tables = new Map<string, { vacuums: number; analyzes: number }>();
+  for (const [name, t] of b.tables) {
+    const before = a.tables.get(name) ?? { vacuums: 0, analyzes: 0 };
+    tables.set(name, { vacuums: t.vacuums - before.vacuums, analyzes: t.analyzes - before.analyzes });
+  }
+  return {
+    checkpoints: b.checkpoints - a.checkpoints,
+    buffersCheckpoint: b.buffersCheckpoint - a.buffersCheckpoint,
+    tables,
+  };
+}
+
+function describeBackground(b: PgBackground): string {
+  const tables = [...b.tables]
+    .filter(([, t]) => t.vacuums + t.analyzes > 0)
+    .map(([name, t]) => `${name} ${t.vacuums} autovacuum / ${t.analyzes} autoanalyze`);
+  // pg_stat counters are sent by the backends now and then (~0.5 s): a count may lag a little.
+  return `${b.checkpoints} checkpoint(s) (${fmt(b.buffersCheckpoint)} buffers written), ${tables.length > 0 ? tables.join(', ') : 'no autovacuum of its tables'}`;
 }
 
 // ---------------------------------------------------------------------------- the bench
@@ -345,6 +415,7 @@ async function main(): Promise<void> {
       await session.post('Profiler.start');
     }
     const meter = new CpuMeter(db);
+    const background0 = await pgBackground(db);
     await meter.start();
     checkAborted();
     const elu0 = performance.eventLoopUtilization();
@@ -367,6 +438,7 @@ async function main(): Promise<void> {
     const workerMs = performance.now() - t0;
     const workerElu = performance.eventLoopUtilization(elu0).utilization;
     const workerCpu = await meter.read();
+    const background = diffBackground(background0, await pgBackground(db));
     let profileLines: string[] = [];
     if (session) {
       const { profile } = await session.post('Profiler.stop');
@@ -383,6 +455,10 @@ async function main(): Promise<void> {
     console.log(
       `worker: ${fmt(EVENTS)} events in ${fmt(workerMs)} ms = ${fmt(workerRate)} events/s (${stats.batches} batches); ` +
         `CPU per event: Node ${fmt(perEvent(workerCpu.nodeMs))} µs, PostgreSQL backends ${fmt(perEvent(workerCpu.pgMs))} µs`,
+    );
+
+    console.log(
+      `PostgreSQL background work during the worker phase (not in the CPU columns): ${describeBackground(background)}`,
     );
 
     // ---- verify
@@ -516,11 +592,17 @@ async function main(): Promise<void> {
     const txMs = (b: BatchTiming) => b.txEnd! - b.txStart!;
     const perBatchWall = workerMs / Math.max(1, full.length);
     const txPer = per(txMs);
-    const breakdown: Array<[string, number]> = [
-      ...labels.map((l): [string, number] => [`SQL: ${l}`, per((b) => b.statements.get(l) ?? 0)]),
-      ['BEGIN / COMMIT / pool, and Node between statements', per((b) => txMs(b) - inStatements(b))],
-      ['**transaction, total** (one at a time, in order)', txPer],
-      ['no transaction open (ack, then waiting for the next batch to be ready)', Math.max(0, perBatchWall - txPer)],
+    // [phase, wall ms per batch, PostgreSQL backend CPU ms per batch (statements only)]
+    const cpuOf = (l: string) => per((b) => b.statementCpu.get(l) ?? 0);
+    const breakdown: Array<[string, number, number | undefined]> = [
+      ...labels.map((l): [string, number, number] => [`SQL: ${l}`, per((b) => b.statements.get(l) ?? 0), cpuOf(l)]),
+      ['BEGIN / COMMIT / pool, and Node between statements', per((b) => txMs(b) - inStatements(b)), undefined],
+      ['**transaction, total** (one at a time, in order)', txPer, sum(labels.map(cpuOf))],
+      [
+        'no transaction open (ack, then waiting for the next batch to be ready)',
+        Math.max(0, perBatchWall - txPer),
+        undefined,
+      ],
     ];
     const receivePer = per((b) => b.receive);
     const receiveOverlap = sum(full.map((b) => b.receiveOverlapped)) / Math.max(1e-9, sum(full.map((b) => b.receive)));
@@ -529,8 +611,10 @@ async function main(): Promise<void> {
     console.log(
       `per batch (avg of ${full.length}, ${fmt(per((b) => b.size))} events, ${fmt(perBatchWall, 1)} ms wall):`,
     );
-    for (const [k, v] of breakdown)
-      console.log(`  ${fmt(v, 1).padStart(7)} ms ${((100 * v) / perBatchWall).toFixed(0).padStart(3)} %  ${k}`);
+    for (const [k, v, cpu] of breakdown)
+      console.log(
+        `  ${fmt(v, 1).padStart(7)} ms ${((100 * v) / perBatchWall).toFixed(0).padStart(3)} %  ${cpu === undefined ? '' : `(PostgreSQL CPU ${fmt(cpu, 1)} ms)  `}${k}`,
+      );
     console.log(
       `  receive (XREADGROUP) ${fmt(receivePer, 1)} ms, ${(100 * receiveOverlap).toFixed(0)} % of it while the previous batch's transaction was open; ` +
         `ack ${fmt(ackPer, 1)} ms; event loop busy ${(100 * elu).toFixed(0)} % of the worker phase`,
@@ -585,15 +669,22 @@ ${table(
   ],
 )}
 
+PostgreSQL background work during the worker phase, on the same cores but not in the CPU columns: ${describeBackground(background)}.
+
 CPU columns: user + system time of the bench's Node process and of the PostgreSQL backends serving the bench database (from \`/proc\`), divided by the events. They move much less than wall time when other work shares the machine; the last two columns are estimates, not measurements: what a strictly sequential loop could reach with no waiting and no competition, and what the worker, which prepares the next batch in Node while PostgreSQL writes the current one, could reach with a core each for Node and PostgreSQL and nothing else running (Redis and other work share the same 2 cores here).
 
 **Ratio worker / baseline: ${ratio.toFixed(2)}.** Target ≥ ${fmt(TARGET_EVENTS_PER_S)} events/s for the worker: **${workerRate >= TARGET_EVENTS_PER_S ? 'met' : 'missed'}**.
 
-Where a batch's time goes (average of ${full.length} batches of ${fmt(per((b) => b.size))} events, ${fmt(perBatchWall, 1)} ms wall each). The worker receives and prepares batch N+1 (decode, parse, group) while batch N's transaction runs, so the transaction is the critical path; the rows below add up to the wall time per batch. Measured by wrapping the queue's \`receive\`/\`ack\`, the DataSource's \`transaction\` and the driver connection's \`query\` from the bench, nothing in \`src\` changed; a statement's time includes the driver turning its parameters into the wire format in Node:
+Where a batch's time goes (average of ${full.length} batches of ${fmt(per((b) => b.size))} events, ${fmt(perBatchWall, 1)} ms wall each). The worker receives and prepares batch N+1 (decode, parse, group) while batch N's transaction runs, so the transaction is the critical path; the rows below add up to the wall time per batch. Measured by wrapping the queue's \`receive\`/\`ack\`, the DataSource's \`transaction\` and the driver connection's \`query\` from the bench, nothing in \`src\` changed; a statement's time includes the driver turning its parameters into the wire format in Node. The last column is the CPU time the transaction's PostgreSQL backend used during the statements (\`/proc\`, ${fmt(CLOCK_TICK_MS)} ms ticks, averaged over the batches); a statement's wall time above its CPU time is time PostgreSQL spent waiting: for Node (sending, receiving), for a core, or for I/O:
 
 ${table(
-  ['phase', 'ms per batch', 'share'],
-  breakdown.map(([k, v]) => [k, fmt(v, 1), `${((100 * v) / perBatchWall).toFixed(0)} %`]),
+  ['phase', 'ms per batch', 'share', 'of which PostgreSQL backend CPU, ms'],
+  breakdown.map(([k, v, cpu]) => [
+    k,
+    fmt(v, 1),
+    `${((100 * v) / perBatchWall).toFixed(0)} %`,
+    cpu === undefined ? '' : fmt(cpu, 1),
+  ]),
 )}
 
 Receive (XREADGROUP): ${fmt(receivePer, 1)} ms per batch, ${(100 * receiveOverlap).toFixed(0)} % of it while the previous batch's transaction was open; ack (XACK + XDEL + HDEL) ${fmt(ackPer, 1)} ms. The bench's event loop (the worker's) was busy ${(100 * elu).toFixed(0)} % of the worker phase (\`performance.eventLoopUtilization\`).

@@ -9,3 +9,5 @@ export type { RunningWorker, WorkerOptions, WorkerStats } from './worker/worker'
 export * from './alerts';
 export { encodeAlertJob, startAlertDispatcher } from './dispatch/alert-dispatcher';
 export type { AlertDispatcherOptions, RunningDispatcher } from './dispatch/alert-dispatcher';
+export { createDatabaseIngestGate, createRedisIngestGate } from './http/quota';
+export type { IngestGate, IngestGateOptions } from './http/quota';

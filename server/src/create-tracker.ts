@@ -1,10 +1,14 @@
-import { EventSymbolicator, findKeyInfo, openDatabase, type Config, type Database } from '@tracker/core';
+import { EventSymbolicator, findKeyInfo, openDatabase, purgeExpired, type Config, type Database } from '@tracker/core';
 import { apiPlugin } from '@tracker/api';
 import {
+  createDatabaseIngestGate,
+  createRedisIngestGate,
   ingestPlugin,
   KeyCache,
   startAlertDispatcher,
   startWorker,
+  type IngestGate,
+  type IngestGateOptions,
   type Queue,
   type RunningDispatcher,
   type RunningWorker,
@@ -19,6 +23,8 @@ export interface TrackerOptions {
   /** Run pending migrations at start (the all-in-one default). */
   migrate?: boolean;
   queue?: QueueTuning;
+  /** Rate limits and event quotas at the ingest edge (tests: a small limit, a shorter plan TTL). */
+  quota?: IngestGateOptions;
   alerts?: {
     /** How often due retries are looked for (default 5 s). */
     sweepMs?: number;
@@ -98,9 +104,14 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     close,
   };
 
+  let gate: IngestGate | undefined;
   if (roles.has('ingest')) {
     const keys = new KeyCache((key) => findKeyInfo(db.ds, key));
-    await ingestPlugin(app, { queue, keys, ds: db.ds });
+    // Quotas and rate limits (DESIGN §6): counted in Redis when there is one, else in the database.
+    gate = config.redisUrl
+      ? await createRedisIngestGate(db.ds, { url: config.redisUrl, prefix: config.redisPrefix }, options.quota)
+      : createDatabaseIngestGate(db.ds, options.quota);
+    await ingestPlugin(app, { queue, keys, ds: db.ds, gate });
   }
   let api: { stop(): Promise<void> } | undefined;
   if (roles.has('api')) api = await apiPlugin(app, { ds: db.ds, config });
@@ -137,19 +148,34 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         timeoutMs: options.alerts?.timeoutMs,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
+      // Retention (DESIGN §6): hourly, a minute after start; one process at a time purges.
+      const purge = () => {
+        purging = purgeExpired(db.ds)
+          .then((r) => {
+            if (r.events + r.logs + r.vitals > 0) app.log.info(r, 'retention purge');
+          })
+          .catch((err) => app.log.error({ err }, 'retention purge failed'));
+      };
+      retentionTimers.push(setTimeout(purge, 60_000), setInterval(purge, 3_600_000));
+      for (const t of retentionTimers) t.unref();
     }
     return tracker.url;
   }
 
+  const retentionTimers: NodeJS.Timeout[] = [];
+  let purging: Promise<void> = Promise.resolve();
   let closing: Promise<void> | undefined;
   function close(): Promise<void> {
     // Order matters: stop taking requests, let the worker finish its batch, then drop the
     // connections it was using.
     closing ??= (async () => {
       await app.close();
+      await gate?.close();
       await api?.stop();
       await tracker.worker?.stop();
       await tracker.dispatcher?.stop();
+      for (const t of retentionTimers) clearTimeout(t);
+      await purging;
       await queue.close();
       await alertsQueue.close();
       await db.close();

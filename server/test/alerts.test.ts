@@ -97,25 +97,56 @@ describe('alerts: a regression reaches a webhook, Slack and email; failures are 
   test('one regression: one signed webhook, one Slack post, one email; a failing target is retried and logged', async () => {
     const a = await signUpWithProject(url);
     const project = a.project.id;
-    const webhook = (await gqlOk(url, RULE, { p: project, k: 'REGRESSED_ISSUE', c: { type: 'WEBHOOK', url: `${receiver.origin}/hook` } }, a.token)).createAlertRule;
+    const webhook = (
+      await gqlOk(
+        url,
+        RULE,
+        { p: project, k: 'REGRESSED_ISSUE', c: { type: 'WEBHOOK', url: `${receiver.origin}/hook` } },
+        a.token,
+      )
+    ).createAlertRule;
     assert.match(webhook.secret, /^whsec_/);
-    await gqlOk(url, RULE, { p: project, k: 'REGRESSED_ISSUE', c: { type: 'SLACK', url: `${receiver.origin}/slack` } }, a.token);
-    await gqlOk(url, RULE, { p: project, k: 'REGRESSED_ISSUE', c: { type: 'EMAIL', email: 'oncall@example.com' } }, a.token);
-    await gqlOk(url, RULE, { p: project, k: 'REGRESSED_ISSUE', c: { type: 'WEBHOOK', url: `${receiver.origin}/fail` } }, a.token);
+    await gqlOk(
+      url,
+      RULE,
+      { p: project, k: 'REGRESSED_ISSUE', c: { type: 'SLACK', url: `${receiver.origin}/slack` } },
+      a.token,
+    );
+    await gqlOk(
+      url,
+      RULE,
+      { p: project, k: 'REGRESSED_ISSUE', c: { type: 'EMAIL', email: 'oncall@example.com' } },
+      a.token,
+    );
+    await gqlOk(
+      url,
+      RULE,
+      { p: project, k: 'REGRESSED_ISSUE', c: { type: 'WEBHOOK', url: `${receiver.origin}/fail` } },
+      a.token,
+    );
 
     const fingerprint = [randomUUID()];
     const event = { type: 'TypeError', message: 'checkout exploded', environment: 'production', fingerprint };
     assert.equal((await sendError(url, a.key, event)).status, 202);
     const issueId = await waitFor('the issue', async () => {
-      const r = await gqlOk(url, `query($p: ID!) { issues(projectId: $p) { nodes { id eventCount } } }`, { p: project }, a.token);
+      const r = await gqlOk(
+        url,
+        `query($p: ID!) { issues(projectId: $p) { nodes { id eventCount } } }`,
+        { p: project },
+        a.token,
+      );
       return r.issues.nodes[0]?.eventCount === 1 ? (r.issues.nodes[0].id as string) : undefined;
     });
     await gqlOk(url, `mutation($id: ID!) { resolveIssue(id: $id) { status } }`, { id: issueId }, a.token);
     // No releases in the project: the next event is a regression.
     assert.equal((await sendError(url, a.key, event)).status, 202);
 
-    await waitFor('webhook, Slack and email', async () =>
-      receiver.hits.some((h) => h.path === '/hook') && receiver.hits.some((h) => h.path === '/slack') && smtp.messages.length >= 1,
+    await waitFor(
+      'webhook, Slack and email',
+      async () =>
+        receiver.hits.some((h) => h.path === '/hook') &&
+        receiver.hits.some((h) => h.path === '/slack') &&
+        smtp.messages.length >= 1,
     );
     // The webhook: the payload, signed as docs/alerts.md says (recomputed here by hand).
     const hooks = receiver.hits.filter((h) => h.path === '/hook');
@@ -171,12 +202,28 @@ describe('alerts: a regression reaches a webhook, Slack and email; failures are 
     const strictUrl = await strict.listen();
     try {
       const a = await signUpWithProject(strictUrl);
-      for (const target of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://10.1.2.3/']) {
-        const r = await gql(strictUrl, RULE, { p: a.project.id, k: 'NEW_ISSUE', c: { type: 'WEBHOOK', url: target } }, a.token);
+      for (const target of [
+        'http://127.0.0.1:8080/x',
+        'http://localhost/x',
+        'http://169.254.169.254/latest',
+        'http://[::1]/x',
+        'http://10.1.2.3/',
+      ]) {
+        const r = await gql(
+          strictUrl,
+          RULE,
+          { p: a.project.id, k: 'NEW_ISSUE', c: { type: 'WEBHOOK', url: target } },
+          a.token,
+        );
         assert.equal(r.errors?.[0].extensions?.code, 'BAD_USER_INPUT', target);
         assert.match(r.errors![0].message, /private/);
       }
-      const bad = await gql(strictUrl, RULE, { p: a.project.id, k: 'NEW_ISSUE', c: { type: 'WEBHOOK', url: 'ftp://example.com/x' } }, a.token);
+      const bad = await gql(
+        strictUrl,
+        RULE,
+        { p: a.project.id, k: 'NEW_ISSUE', c: { type: 'WEBHOOK', url: 'ftp://example.com/x' } },
+        a.token,
+      );
       assert.equal(bad.errors?.[0].extensions?.code, 'BAD_USER_INPUT');
     } finally {
       await strict.close();
@@ -185,20 +232,38 @@ describe('alerts: a regression reaches a webhook, Slack and email; failures are 
 
   test('rules are listed, updated and deleted by the project admins; another tenant cannot', async () => {
     const a = await signUpWithProject(url);
-    const rule = (await gqlOk(url, RULE, { p: a.project.id, k: 'NEW_ISSUE', c: { type: 'EMAIL', email: 'a@example.com' } }, a.token)).createAlertRule;
+    const rule = (
+      await gqlOk(url, RULE, { p: a.project.id, k: 'NEW_ISSUE', c: { type: 'EMAIL', email: 'a@example.com' } }, a.token)
+    ).createAlertRule;
     const upd = await gqlOk(
       url,
       `mutation($id: ID!) { updateAlertRule(id: $id, kind: REGRESSED_ISSUE, enabled: false) { kind enabled channel { email } } }`,
       { id: rule.id },
       a.token,
     );
-    assert.deepEqual(upd.updateAlertRule, { kind: 'REGRESSED_ISSUE', enabled: false, channel: { email: 'a@example.com' } });
+    assert.deepEqual(upd.updateAlertRule, {
+      kind: 'REGRESSED_ISSUE',
+      enabled: false,
+      channel: { email: 'a@example.com' },
+    });
     const stranger = await signUpWithProject(url);
     const denied = await gql(url, `mutation($id: ID!) { deleteAlertRule(id: $id) }`, { id: rule.id }, stranger.token);
     assert.equal(denied.errors?.[0].extensions?.code, 'NOT_FOUND');
-    const list = await gql(url, `query($p: ID!) { alertRules(projectId: $p) { id } }`, { p: a.project.id }, stranger.token);
+    const list = await gql(
+      url,
+      `query($p: ID!) { alertRules(projectId: $p) { id } }`,
+      { p: a.project.id },
+      stranger.token,
+    );
     assert.equal(list.errors?.[0].extensions?.code, 'NOT_FOUND');
-    assert.equal((await gqlOk(url, `mutation($id: ID!) { deleteAlertRule(id: $id) }`, { id: rule.id }, a.token)).deleteAlertRule, true);
-    assert.equal((await gqlOk(url, `query($p: ID!) { alertRules(projectId: $p) { id } }`, { p: a.project.id }, a.token)).alertRules.length, 0);
+    assert.equal(
+      (await gqlOk(url, `mutation($id: ID!) { deleteAlertRule(id: $id) }`, { id: rule.id }, a.token)).deleteAlertRule,
+      true,
+    );
+    assert.equal(
+      (await gqlOk(url, `query($p: ID!) { alertRules(projectId: $p) { id } }`, { p: a.project.id }, a.token)).alertRules
+        .length,
+      0,
+    );
   });
 });

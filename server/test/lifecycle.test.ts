@@ -4,7 +4,16 @@ import { after, before, describe, test } from 'node:test';
 import { setOrganizationPlan } from '@tracker/core';
 import { RedisStreamQueue, startWorker } from '@tracker/ingest';
 import type { Tracker } from '../src';
-import { createTestEnv, gqlOk, MODES, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
+import {
+  createTestEnv,
+  gqlOk,
+  MODES,
+  sendError,
+  signUpWithProject,
+  startTracker,
+  waitFor,
+  type TestEnv,
+} from './helpers';
 
 const ISSUE = `query($id: ID!) { issue(id: $id) { id status isRegression eventCount resolvedAt snoozedUntil
   resolvedInRelease { version environment } releases { version environment eventCount } } }`;
@@ -34,7 +43,12 @@ for (const mode of MODES) {
     async function project() {
       const a = await signUpWithProject(url);
       await setOrganizationPlan(tracker.db.ds, a.organization.slug, 'pro');
-      const t = await gqlOk(url, `mutation($p: ID!) { createUploadToken(projectId: $p, name: "ci") { token } }`, { p: a.project.id }, a.token);
+      const t = await gqlOk(
+        url,
+        `mutation($p: ID!) { createUploadToken(projectId: $p, name: "ci") { token } }`,
+        { p: a.project.id },
+        a.token,
+      );
       for (const kind of ['NEW_ISSUE', 'REGRESSED_ISSUE']) {
         await gqlOk(
           url,
@@ -81,11 +95,20 @@ for (const mode of MODES) {
           await new Promise((r) => setTimeout(r, 5)); // distinct deploy times
         },
         async resolve() {
-          return (await gqlOk(url, `mutation($id: ID!) { resolveIssue(id: $id) { status resolvedInRelease { version environment } } }`, { id: issueId }, a.token))
-            .resolveIssue;
+          return (
+            await gqlOk(
+              url,
+              `mutation($id: ID!) { resolveIssue(id: $id) { status resolvedInRelease { version environment } } }`,
+              { id: issueId },
+              a.token,
+            )
+          ).resolveIssue;
         },
         async alerts(kind: string): Promise<number> {
-          const rows = await tracker.db.ds.query('SELECT count(*)::int AS n FROM alert_deliveries WHERE issue_id = $1 AND kind = $2', [issueId, kind]);
+          const rows = await tracker.db.ds.query(
+            'SELECT count(*)::int AS n FROM alert_deliveries WHERE issue_id = $1 AND kind = $2',
+            [issueId, kind],
+          );
           return rows[0].n;
         },
       };
@@ -120,7 +143,12 @@ for (const mode of MODES) {
       const p = await project();
       await p.event();
       const issue = await p.issue();
-      const r = await gqlOk(url, `mutation($ids: [ID!]!) { resolveIssues(ids: $ids) { id status } }`, { ids: [issue.id, randomUUID()] }, p.token);
+      const r = await gqlOk(
+        url,
+        `mutation($ids: [ID!]!) { resolveIssues(ids: $ids) { id status } }`,
+        { ids: [issue.id, randomUUID()] },
+        p.token,
+      );
       assert.deepEqual(r.resolveIssues, [{ id: issue.id, status: 'RESOLVED' }]);
     });
 
@@ -235,7 +263,12 @@ for (const mode of MODES) {
       await p.event();
       const issue = await p.issue();
       const until = new Date(Date.now() + 1_500).toISOString();
-      const s = await gqlOk(url, `mutation($id: ID!, $u: String!) { snoozeIssue(id: $id, until: $u) { status snoozedUntil } }`, { id: issue.id, u: until }, p.token);
+      const s = await gqlOk(
+        url,
+        `mutation($id: ID!, $u: String!) { snoozeIssue(id: $id, until: $u) { status snoozedUntil } }`,
+        { id: issue.id, u: until },
+        p.token,
+      );
       assert.deepEqual(s.snoozeIssue, { status: 'SNOOZED', snoozedUntil: until });
       const during = await p.event();
       assert.equal(during.status, 'SNOOZED');
@@ -253,9 +286,16 @@ for (const mode of MODES) {
       await p.event({ release: '1.0.0', environment: 'staging' });
       await p.resolve();
       const issue = await p.issue();
-      const r = await gqlOk(url, `mutation($id: ID!) { reopenIssue(id: $id) { status isRegression } }`, { id: issue.id }, p.token);
+      const r = await gqlOk(
+        url,
+        `mutation($id: ID!) { reopenIssue(id: $id) { status isRegression } }`,
+        { id: issue.id },
+        p.token,
+      );
       assert.deepEqual(r.reopenIssue, { status: 'OPEN', isRegression: false });
-      const releases = (await p.issue()).releases.map((x: any) => `${x.version}@${x.environment}:${x.eventCount}`).sort();
+      const releases = (await p.issue()).releases
+        .map((x: any) => `${x.version}@${x.environment}:${x.eventCount}`)
+        .sort();
       assert.deepEqual(releases, ['1.0.0@production:1', '1.0.0@staging:1']);
     });
 
@@ -270,7 +310,12 @@ for (const mode of MODES) {
         try {
           const burst = await Promise.all(
             Array.from({ length: 40 }, () =>
-              sendError(url, p.key, { type: 'TypeError', message: 'boom', environment: 'production', fingerprint: p.fingerprint }),
+              sendError(url, p.key, {
+                type: 'TypeError',
+                message: 'boom',
+                environment: 'production',
+                fingerprint: p.fingerprint,
+              }),
             ),
           );
           assert.ok(burst.every((r) => r.status === 202));

@@ -66,7 +66,9 @@ describe('source maps: real minified bundles, Node and Chromium stacks', () => {
       if (req.url === '/static/app.min.js') {
         res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(dir.path, 'web/app.min.js')));
       } else {
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<button id="buy">Buy</button><script src="/static/app.min.js"></script>');
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<button id="buy">Buy</button><script src="/static/app.min.js"></script>');
       }
     });
     await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
@@ -77,8 +79,14 @@ describe('source maps: real minified bundles, Node and Chromium stacks', () => {
     url = tracker.url;
     account = await signUpWithProject(url);
     await setOrganizationPlan(tracker.db.ds, account.organization.slug, 'pro');
-    uploadToken = (await gqlOk(url, `mutation($p: ID!) { createUploadToken(projectId: $p, name: "ci") { token } }`, { p: account.project.id }, account.token))
-      .createUploadToken.token;
+    uploadToken = (
+      await gqlOk(
+        url,
+        `mutation($p: ID!) { createUploadToken(projectId: $p, name: "ci") { token } }`,
+        { p: account.project.id },
+        account.token,
+      )
+    ).createUploadToken.token;
     const upload = await fetch(`${url}/ingest/sourcemaps`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${uploadToken}` },
@@ -100,7 +108,13 @@ describe('source maps: real minified bundles, Node and Chromium stacks', () => {
   });
 
   async function send(stack: string, release: string, type = 'RangeError') {
-    const r = await sendError(url, account.key, { type, message: 'No price for discontinued-mug', environment: 'production', release, stack });
+    const r = await sendError(url, account.key, {
+      type,
+      message: 'No price for discontinued-mug',
+      environment: 'production',
+      release,
+      stack,
+    });
     assert.equal(r.status, 202, JSON.stringify(r.body));
     return r.body.id as string;
   }

@@ -1,5 +1,12 @@
 import type { DataSource } from 'typeorm';
-import { AlertDelivery, AlertRule, ALERT_CHANNEL_TYPES, ALERT_KINDS, type AlertChannelType, type AlertKind } from '../entities';
+import {
+  AlertDelivery,
+  AlertRule,
+  ALERT_CHANNEL_TYPES,
+  ALERT_KINDS,
+  type AlertChannelType,
+  type AlertKind,
+} from '../entities';
 import { AppError } from '../errors';
 import { generateToken } from '../security';
 import { checkTargetUrl } from '../security/outbound';
@@ -13,11 +20,16 @@ export interface AlertChannelInput {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Checks a channel and returns the columns it sets. Private targets are refused here too, early. */
-function channelColumns(channel: AlertChannelInput, allowPrivateTargets: boolean): Pick<AlertRule, 'channelType' | 'url' | 'email'> {
-  if (!ALERT_CHANNEL_TYPES.includes(channel.type)) throw new AppError('BAD_USER_INPUT', 'channel.type: unknown channel type');
+function channelColumns(
+  channel: AlertChannelInput,
+  allowPrivateTargets: boolean,
+): Pick<AlertRule, 'channelType' | 'url' | 'email'> {
+  if (!ALERT_CHANNEL_TYPES.includes(channel.type))
+    throw new AppError('BAD_USER_INPUT', 'channel.type: unknown channel type');
   if (channel.type === 'EMAIL') {
     const email = channel.email?.trim() ?? '';
-    if (!EMAIL.test(email) || email.length > 254) throw new AppError('BAD_USER_INPUT', 'channel.email: must be an email address');
+    if (!EMAIL.test(email) || email.length > 254)
+      throw new AppError('BAD_USER_INPUT', 'channel.email: must be an email address');
     return { channelType: 'EMAIL', url: null, email };
   }
   const url = channel.url?.trim() ?? '';
@@ -56,7 +68,12 @@ export async function findAlertRule(ds: DataSource, id: string): Promise<AlertRu
 export async function updateAlertRule(
   ds: DataSource,
   rule: AlertRule,
-  patch: { kind?: AlertKind | null; channel?: AlertChannelInput | null; enabled?: boolean | null; allowPrivateTargets: boolean },
+  patch: {
+    kind?: AlertKind | null;
+    channel?: AlertChannelInput | null;
+    enabled?: boolean | null;
+    allowPrivateTargets: boolean;
+  },
 ): Promise<AlertRule> {
   if (patch.kind) {
     if (!ALERT_KINDS.includes(patch.kind)) throw new AppError('BAD_USER_INPUT', 'kind: unknown alert kind');
@@ -77,7 +94,11 @@ export async function deleteAlertRule(ds: DataSource, rule: AlertRule): Promise<
 }
 
 /** The delivery log of a rule, newest first. */
-export async function listAlertDeliveries(ds: DataSource, ruleIds: readonly string[], first = 20): Promise<AlertDelivery[]> {
+export async function listAlertDeliveries(
+  ds: DataSource,
+  ruleIds: readonly string[],
+  first = 20,
+): Promise<AlertDelivery[]> {
   if (ruleIds.length === 0) return [];
   return ds.manager
     .createQueryBuilder(AlertDelivery, 'd')

@@ -17,7 +17,11 @@ export interface AlertTrigger {
  * transition and never lost for a committed one. The snapshot is taken now, with the counters
  * this batch wrote. Returns the new delivery ids, for the caller to queue after commit.
  */
-export async function writeAlertDeliveries(em: EntityManager, triggers: AlertTrigger[], publicUrl: string): Promise<string[]> {
+export async function writeAlertDeliveries(
+  em: EntityManager,
+  triggers: AlertTrigger[],
+  publicUrl: string,
+): Promise<string[]> {
   if (triggers.length === 0) return [];
   const rows = await queryRows<{ id: string }>(
     em,
@@ -145,6 +149,8 @@ export async function takeDueAlertDeliveries(ds: DataSource, requeueAfterMs: num
      WHERE d.id IN (
        SELECT id FROM alert_deliveries
         WHERE status IN ('pending', 'sending') AND next_attempt_at <= now()
+          -- A disabled or deleted rule's deliveries wait (disabled) or go (cascade), unsent.
+          AND EXISTS (SELECT 1 FROM alert_rules r WHERE r.id = rule_id AND r.enabled)
           AND (status = 'sending' OR enqueued_at IS NULL
                OR enqueued_at < now() - make_interval(secs => $1::double precision / 1000))
         ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)

@@ -105,7 +105,11 @@ async function releaseFacts(
           `SELECT r.id, r.project_id, r.version, r.environment, r.deployed_at
              FROM releases r JOIN unnest($1::uuid[], $2::text[], $3::text[]) AS k(project_id, version, environment)
                ON r.project_id = k.project_id AND r.version = k.version AND r.environment = k.environment`,
-          [withRelease.map((e) => e.projectId), withRelease.map((e) => e.release), withRelease.map((e) => e.environment)],
+          [
+            withRelease.map((e) => e.projectId),
+            withRelease.map((e) => e.release),
+            withRelease.map((e) => e.environment),
+          ],
         ),
     queryRows<{ project_id: string }>(
       em,
@@ -126,12 +130,23 @@ async function releaseFacts(
 
 /** issue_releases: one upsert for the batch, aggregated per (issue, environment, release). */
 async function recordIssueReleases(em: EntityManager, events: LifecycleEvent[]): Promise<void> {
-  const agg = new Map<string, { issueId: string; environment: string; release: string; first: Date; last: Date; n: number }>();
+  const agg = new Map<
+    string,
+    { issueId: string; environment: string; release: string; first: Date; last: Date; n: number }
+  >();
   for (const e of events) {
     if (e.release === null) continue;
     const k = `${e.issueId}\u0000${e.environment}\u0000${e.release}`;
     const a = agg.get(k);
-    if (!a) agg.set(k, { issueId: e.issueId, environment: e.environment, release: e.release, first: e.timestamp, last: e.timestamp, n: 1 });
+    if (!a)
+      agg.set(k, {
+        issueId: e.issueId,
+        environment: e.environment,
+        release: e.release,
+        first: e.timestamp,
+        last: e.timestamp,
+        n: 1,
+      });
     else {
       a.n += 1;
       if (e.timestamp < a.first) a.first = e.timestamp;
@@ -141,7 +156,13 @@ async function recordIssueReleases(em: EntityManager, events: LifecycleEvent[]):
   if (agg.size === 0) return;
   // Sorted, so two workers upserting overlapping rows take their locks in the same order.
   const rows = [...agg.values()].sort((a, b) =>
-    a.issueId === b.issueId ? (`${a.environment}\u0000${a.release}` < `${b.environment}\u0000${b.release}` ? -1 : 1) : a.issueId < b.issueId ? -1 : 1,
+    a.issueId === b.issueId
+      ? `${a.environment}\u0000${a.release}` < `${b.environment}\u0000${b.release}`
+        ? -1
+        : 1
+      : a.issueId < b.issueId
+        ? -1
+        : 1,
   );
   await em.query(
     `INSERT INTO issue_releases (issue_id, environment, release, first_seen, last_seen, event_count)

@@ -34,7 +34,8 @@ export class EventSymbolicator {
     const withRelease = events.filter((e) => e.release !== null && e.frames.length > 0);
     if (withRelease.length === 0) return;
     const pairs = new Map<string, { projectId: string; release: string }>();
-    for (const e of withRelease) pairs.set(`${e.projectId}\u0000${e.release}`, { projectId: e.projectId, release: e.release! });
+    for (const e of withRelease)
+      pairs.set(`${e.projectId}\u0000${e.release}`, { projectId: e.projectId, release: e.release! });
     const maps = await queryRows<{ project_id: string; release: string; filename: string; uploaded_at: Date }>(
       this.ds,
       `SELECT m.project_id, m.release, m.filename, m.uploaded_at
@@ -60,7 +61,12 @@ export class EventSymbolicator {
       const frames = await this.symbolicator.symbolicate(e.projectId, e.release, e.frames);
       if (!frames.some((f) => f.minified)) continue;
       e.frames = frames;
-      e.groupingKey = computeGroupingKey({ type: e.type, message: e.message, frames, fingerprint: e.fingerprint ?? undefined });
+      e.groupingKey = computeGroupingKey({
+        type: e.type,
+        message: e.message,
+        frames,
+        fingerprint: e.fingerprint ?? undefined,
+      });
       e.culprit = computeCulprit(frames);
     }
   }

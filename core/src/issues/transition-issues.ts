@@ -53,7 +53,12 @@ export function lifecycleStateOf(row: {
   r_deployed_at: Date | null;
 }): LifecycleState {
   const resolvedIn: ReleaseRecord | null = row.r_id
-    ? { id: row.r_id, version: row.r_version!, environment: row.r_environment!, deployedAt: new Date(row.r_deployed_at!) }
+    ? {
+        id: row.r_id,
+        version: row.r_version!,
+        environment: row.r_environment!,
+        deployedAt: new Date(row.r_deployed_at!),
+      }
     : null;
   return {
     status: row.status,
@@ -103,7 +108,10 @@ async function transition(
     return rows.map((r) => r.id);
   });
   if (changed.length === 0) return [];
-  const issues = await ds.manager.findBy(Issue, changed.map((id) => ({ id })));
+  const issues = await ds.manager.findBy(
+    Issue,
+    changed.map((id) => ({ id })),
+  );
   const order = new Map(ids.map((id, i) => [id, i]));
   return issues.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
 }
@@ -120,7 +128,13 @@ export async function resolveIssues(ds: DataSource, userId: string, ids: string[
   });
 }
 
-export async function snoozeIssue(ds: DataSource, userId: string, id: string, until: Date, now = new Date()): Promise<Issue> {
+export async function snoozeIssue(
+  ds: DataSource,
+  userId: string,
+  id: string,
+  until: Date,
+  now = new Date(),
+): Promise<Issue> {
   const [issue] = await transition(ds, userId, [id], async (_em, _row, state) => snooze(state, { now, until }));
   if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
   return issue;

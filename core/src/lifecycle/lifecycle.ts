@@ -85,7 +85,13 @@ function isRegression(state: LifecycleState, event: EventFacts): boolean {
  */
 export function resolve(state: LifecycleState, at: { now: Date; newestRelease: ReleaseRecord | null }): LifecycleState {
   if (state.status === 'resolved') return state;
-  return { status: 'resolved', isRegression: false, resolvedAt: at.now, resolvedIn: at.newestRelease, snoozedUntil: null };
+  return {
+    status: 'resolved',
+    isRegression: false,
+    resolvedAt: at.now,
+    resolvedIn: at.newestRelease,
+    snoozedUntil: null,
+  };
 }
 
 /** Snooze until a time. Open or snoozed issues only: a resolved issue is reopened first. */

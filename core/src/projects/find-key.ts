@@ -1,16 +1,29 @@
 import type { DataSource } from 'typeorm';
-import { ProjectKey } from '../entities';
 
 /** What ingest needs to know about a DSN key; small, so thousands fit in its cache. */
 export interface KeyInfo {
   keyId: string;
   projectId: string;
+  /** The project's organization: whose event quota the key's events count against (DESIGN §6). */
+  organizationId: string;
   rateLimitPerSecond: number | null;
 }
 
 /** An enabled key by its public value, or null. */
 export async function findKeyInfo(ds: DataSource, publicKey: string): Promise<KeyInfo | null> {
-  const key = await ds.manager.findOneBy(ProjectKey, { publicKey });
-  if (!key || key.disabledAt) return null;
-  return { keyId: key.id, projectId: key.projectId, rateLimitPerSecond: key.rateLimitPerSecond };
+  const rows: Array<{ id: string; project_id: string; organization_id: string; rate_limit_per_second: number | null }> =
+    await ds.query(
+      `SELECT k.id, k.project_id, p.organization_id, k.rate_limit_per_second
+         FROM project_keys k JOIN projects p ON p.id = k.project_id
+        WHERE k.public_key = $1 AND k.disabled_at IS NULL`,
+      [publicKey],
+    );
+  const key = rows[0];
+  if (!key) return null;
+  return {
+    keyId: key.id,
+    projectId: key.project_id,
+    organizationId: key.organization_id,
+    rateLimitPerSecond: key.rate_limit_per_second === null ? null : Number(key.rate_limit_per_second),
+  };
 }

@@ -50,12 +50,18 @@ export async function revokeUploadToken(ds: DataSource, projectId: string, token
  * `Bearer etu_…` → the token's project, or a 401. A DSN key (`et_…`) is refused by name, so a
  * user who pastes the wrong secret learns which one the endpoint wants.
  */
-export async function authenticateUploadToken(ds: DataSource, header: string | undefined): Promise<{ tokenId: string; projectId: string }> {
+export async function authenticateUploadToken(
+  ds: DataSource,
+  header: string | undefined,
+): Promise<{ tokenId: string; projectId: string }> {
   if (!header) throw new AppError('UNAUTHENTICATED', 'missing Authorization header: expected "Bearer etu_<token>"');
   const match = /^(Bearer|DSN)\s+(\S+)\s*$/i.exec(header);
   const secret = match?.[2] ?? '';
   if (/^et_/.test(secret) || match?.[1].toUpperCase() === 'DSN') {
-    throw new AppError('UNAUTHENTICATED', 'a DSN key cannot upload source maps or register releases: use an upload token (etu_…)');
+    throw new AppError(
+      'UNAUTHENTICATED',
+      'a DSN key cannot upload source maps or register releases: use an upload token (etu_…)',
+    );
   }
   if (!match || !TOKEN_PATTERN.test(secret)) {
     throw new AppError('UNAUTHENTICATED', 'malformed Authorization header: expected "Bearer etu_<token>"');

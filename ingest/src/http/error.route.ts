@@ -8,16 +8,16 @@ import { isCanonicalErrorEvent } from './error-event.canonical';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
+import type { IngestGate } from './quota';
 
 /**
  * `POST /ingest/error`: authenticate, validate, enqueue, answer 202. No database write on
  * this path; the worker does the rest.
  */
-export function registerErrorRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache }): void {
+export function registerErrorRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache; gate?: IngestGate }): void {
   app.post('/error', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
     const receivedAt = new Date().toISOString();
-    // The event quota check (DESIGN §6) goes here, once plans are enforced.
     const body = request.body;
     const text = request.rawJsonBody;
     let payload: string;
@@ -37,6 +37,8 @@ export function registerErrorRoute(app: FastifyInstance, deps: { queue: Queue; k
       event = Object.assign(parsed, { eventId: parsed.eventId ?? randomUUID() });
       payload = encodeJob({ v: 1, kind: 'error', projectId: key.projectId, receivedAt, event });
     }
+    // Rate limit and event quota (DESIGN §6), after validation: a 400 consumes nothing.
+    await deps.gate?.admit(key, true);
     await deps.queue.enqueue([payload]);
     return reply.code(202).send({ id: event.eventId });
   });

@@ -6,16 +6,19 @@ import { authenticateDsn } from './authenticate-dsn';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
+import type { IngestGate } from './quota';
 
 /**
  * `POST /ingest/feedback`: what a user wrote, naming the event it is about. Enqueued like
  * everything else; the worker links it to the event's issue, whichever of the two lands first.
  */
-export function registerFeedbackRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache }): void {
+export function registerFeedbackRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache; gate?: IngestGate }): void {
   app.post('/feedback', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
     const body = parseBody(feedbackSchema, request.body);
-    // No quota check: feedback does not count toward the event quota (DESIGN §6); rate limits will apply.
+    // Feedback does not count toward the event quota (DESIGN §6); the key's rate limit applies.
+    const admitted = deps.gate?.admit(key, false);
+    if (admitted) await admitted;
     const feedback = { ...body, id: body.id ?? randomUUID() };
     await deps.queue.enqueue([
       encodeJob({ v: 1, kind: 'feedback', projectId: key.projectId, receivedAt: new Date().toISOString(), feedback }),

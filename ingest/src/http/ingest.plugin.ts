@@ -7,6 +7,7 @@ import { registerFeedbackRoute } from './feedback.route';
 import { registerJsonBodyParser } from './json-body';
 import type { KeyCache } from './key-cache';
 import { registerLogRoute } from './log.route';
+import type { IngestGate } from './quota';
 import { registerUploadRoutes } from './uploads.route';
 import { registerVitalsRoute } from './vitals.route';
 import { ingestErrorHandler } from './wire-errors';
@@ -17,6 +18,8 @@ export interface IngestDeps {
   keys: KeyCache;
   /** For the upload-token routes (source maps, releases), which write synchronously. */
   ds: DataSource;
+  /** Rate limits and event quotas (DESIGN §6); without one, ingest admits everything. */
+  gate?: IngestGate;
 }
 
 /** Mounts `/ingest/*` on a fastify instance (encapsulated: its error handler is its own). */

@@ -6,13 +6,16 @@ import { authenticateDsn } from './authenticate-dsn';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
+import type { IngestGate } from './quota';
 
 /** `POST /ingest/log`: one structured log record; enqueued, answered 202 with its id. */
-export function registerLogRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache }): void {
+export function registerLogRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache; gate?: IngestGate }): void {
   app.post('/log', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
     const body = parseBody(logSchema, request.body);
-    // The quota check goes here once plans are enforced (whether logs count is still open: DESIGN §6).
+    // The key's rate limit applies; logs do not count toward the event quota (their own cap: docs/quotas.md).
+    const admitted = deps.gate?.admit(key, false);
+    if (admitted) await admitted;
     const log = { ...body, id: body.id ?? randomUUID() };
     await deps.queue.enqueue([
       encodeJob({ v: 1, kind: 'log', projectId: key.projectId, receivedAt: new Date().toISOString(), log }),

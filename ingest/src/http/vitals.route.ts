@@ -6,13 +6,15 @@ import { authenticateDsn } from './authenticate-dsn';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
+import type { IngestGate } from './quota';
 
 /** `POST /ingest/vitals`: one page view's Web Vitals; enqueued, answered 202 with its id. */
-export function registerVitalsRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache }): void {
+export function registerVitalsRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache; gate?: IngestGate }): void {
   app.post('/vitals', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
     const body = parseBody(vitalsSchema, request.body);
-    // The event quota check goes here once plans are enforced: vitals reports count (DESIGN §6).
+    // Rate limit and event quota: vitals reports count (DESIGN §6).
+    await deps.gate?.admit(key, true);
     const vitals = { ...body, id: body.id ?? randomUUID() };
     await deps.queue.enqueue([
       encodeJob({ v: 1, kind: 'vitals', projectId: key.projectId, receivedAt: new Date().toISOString(), vitals }),

@@ -74,7 +74,11 @@ export async function symbolicateBatch(batch: PreparedBatch, context: BatchConte
 }
 
 /** Persists a prepared batch in one transaction. */
-export async function persistBatch(ds: DataSource, batch: PreparedBatch, context: BatchContext = {}): Promise<BatchOutcome> {
+export async function persistBatch(
+  ds: DataSource,
+  batch: PreparedBatch,
+  context: BatchContext = {},
+): Promise<BatchOutcome> {
   const result = await ds.transaction(async (em) => {
     // Events before feedback: feedback sent right after its error usually shares the batch,
     // and then finds the event (and its issue) already written in this transaction.
@@ -88,7 +92,11 @@ export async function persistBatch(ds: DataSource, batch: PreparedBatch, context
 }
 
 /** decode → prepare (per kind) → persist, in one transaction for the whole batch. */
-export async function processBatch(ds: DataSource, payloads: string[], context: BatchContext = {}): Promise<BatchOutcome> {
+export async function processBatch(
+  ds: DataSource,
+  payloads: string[],
+  context: BatchContext = {},
+): Promise<BatchOutcome> {
   const batch = emptyBatch();
   prepareJobs(batch, payloads);
   await symbolicateBatch(batch, context);

@@ -2,7 +2,14 @@ import type { DataSource } from 'typeorm';
 import { MAX_ATTEMPTS, type Queue, type QueueMessage } from '../queue';
 import type { EventSymbolicator } from '@tracker/core';
 import { encodeAlertJob } from '../dispatch/alert-dispatcher';
-import { emptyBatch, persistBatch, prepareJobs, processBatch, symbolicateBatch, type PreparedBatch } from './process-batch';
+import {
+  emptyBatch,
+  persistBatch,
+  prepareJobs,
+  processBatch,
+  symbolicateBatch,
+  type PreparedBatch,
+} from './process-batch';
 
 export interface WorkerOptions {
   ds: DataSource;
@@ -38,8 +45,12 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** Payloads prepared per slice before yielding, so a transaction's next statement is not held up. */
-const PREPARE_SLICE = 16;
+/**
+ * Payloads prepared per slice before yielding (~0.15 ms of work), so that a statement result of
+ * the running transaction, the critical path, waits as little as possible for Node. 4 made the
+ * transactions ~4 % shorter than 16 in the benchmark.
+ */
+const PREPARE_SLICE = 4;
 
 interface Received {
   messages: QueueMessage[];
@@ -160,7 +171,9 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       // Committed already: if this enqueue is lost, the dispatcher's sweeper queues them later.
       await options.alerts
         .enqueue(outcome.alertDeliveryIds.map(encodeAlertJob))
-        .catch((err) => log('warn', 'could not queue alert deliveries; the sweeper will', { error: (err as Error).message }));
+        .catch((err) =>
+          log('warn', 'could not queue alert deliveries; the sweeper will', { error: (err as Error).message }),
+        );
     }
   }
 

@@ -11,13 +11,7 @@ import {
 } from '@tracker/core';
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { requirePrincipal, type Context } from '../../context';
-import {
-  CreatedUploadTokenType,
-  ReleaseType,
-  toReleaseType,
-  toUploadTokenType,
-  UploadTokenType,
-} from './release.type';
+import { CreatedUploadTokenType, ReleaseType, toReleaseType, toUploadTokenType, UploadTokenType } from './release.type';
 
 @Resolver()
 export class ReleaseResolver {
@@ -47,7 +41,9 @@ export class ReleaseResolver {
     const v = version.trim();
     if (!v || v.length > 200) throw new AppError('BAD_USER_INPUT', 'version: must be 1 to 200 characters');
     await requireReleaseHealth(ctx.ds, projectId);
-    return toReleaseType(await registerRelease(ctx.ds, { projectId, version: v, environment: environment?.trim() || null }));
+    return toReleaseType(
+      await registerRelease(ctx.ds, { projectId, version: v, environment: environment?.trim() || null }),
+    );
   }
 
   @Query(() => [UploadTokenType], { description: 'Newest first, revoked ones included. Owners and admins.' })

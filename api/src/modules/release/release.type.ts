@@ -20,7 +20,9 @@ export function toReleaseType(r: Release): ReleaseType {
   return { id: r.id, version: r.version, environment: r.environment, deployedAt: r.deployedAt.toISOString() };
 }
 
-@ObjectType('UploadToken', { description: 'Uploads source maps and registers releases. The secret is shown only once.' })
+@ObjectType('UploadToken', {
+  description: 'Uploads source maps and registers releases. The secret is shown only once.',
+})
 export class UploadTokenType {
   @Field(() => ID)
   id: string;

@@ -1,0 +1,2 @@
+export { periodEnd, quotaPeriod, secondsUntilPeriodEnd } from './period';
+export { consumeOrganizationUsage, findOrganizationEventLimit, findOrganizationUsage } from './usage';

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { findOrganizationUsage, quotaPeriod, secondsUntilPeriodEnd, setOrganizationPlan } from '@tracker/core';
+import { createClient } from 'redis';
+import { createTracker, type Tracker } from '../src';
+import { createTestEnv, sendError, signUpWithProject, waitFor, type TestEnv } from './helpers';
+
+const EVENT = { type: 'TypeError', message: 'boom', environment: 'production' };
+
+async function sendFeedback(baseUrl: string, key: string) {
+  const res = await fetch(`${baseUrl}/ingest/feedback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `DSN ${key}` },
+    body: JSON.stringify({ message: 'it broke', email: 'a@example.com', eventId: crypto.randomUUID() }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** Sends `n` errors, `concurrency` at a time, alternating between the given processes. */
+async function flood(urls: string[], key: string, n: number, concurrency = 32) {
+  const results: Array<{ status: number; retryAfter: string | null; code?: string }> = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const r = await sendError(urls[i % urls.length], key, EVENT);
+        results.push({ status: r.status, retryAfter: r.headers.get('retry-after'), code: r.body?.error?.code });
+      }
+    }),
+  );
+  return results;
+}
+
+/** Waits for the start of a fresh second, so a burst falls inside one rate-limit window. */
+async function startOfSecond() {
+  await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+}
+
+test('the quota period is the UTC calendar month', () => {
+  assert.equal(quotaPeriod(new Date('2026-02-28T23:59:59Z')), '2026-02');
+  assert.equal(secondsUntilPeriodEnd(new Date('2026-02-28T23:59:59Z')), 1);
+  assert.equal(secondsUntilPeriodEnd(new Date('2026-12-31T00:00:00Z')), 86_400);
+  assert.equal(secondsUntilPeriodEnd(new Date('2026-03-01T00:00:00Z')), 31 * 86_400);
+});
+
+describe('event quota and rate limits across two ingest processes (postgres+redis)', () => {
+  let env: TestEnv;
+  let a: Tracker;
+  let b: Tracker;
+  let redis: ReturnType<typeof createClient>;
+
+  before(async () => {
+    env = await createTestEnv('postgres+redis');
+    // No worker: the stream keeps every accepted event, so its length is the accepted count.
+    a = await createTracker({ config: { ...env.config, roles: ['ingest', 'api'] } });
+    await a.listen();
+    b = await createTracker({ config: { ...env.config, roles: ['ingest'] }, migrate: false });
+    await b.listen();
+    redis = createClient({ url: env.config.redisUrl });
+    await redis.connect();
+  });
+
+  after(async () => {
+    await redis?.quit().catch(() => undefined);
+    await a?.close();
+    await b?.close();
+    await env?.cleanup();
+  });
+
+  test('a free org gets 5,000 errors, then 429 until a plan change lifts the limit', { timeout: 180_000 }, async () => {
+    const acct = await signUpWithProject(a.url);
+    assert.equal(acct.organization.plan, 'free');
+    const results = await flood([a.url, b.url], acct.key, 5_100);
+    const accepted = results.filter((r) => r.status === 202).length;
+    const refused = results.filter((r) => r.status === 429);
+    assert.ok(Math.abs(accepted - 5_000) <= 50, `accepted ${accepted}`);
+    assert.equal(accepted + refused.length, 5_100);
+    for (const r of refused) {
+      assert.equal(r.code, 'RATE_LIMITED');
+      assert.ok(Number(r.retryAfter) >= 1, `Retry-After ${r.retryAfter}`);
+    }
+    // Refused events never reached the queue.
+    assert.equal(await redis.xLen(`${env.config.redisPrefix}:jobs`), accepted);
+
+    // Feedback does not count.
+    assert.equal(await sendFeedback(a.url, acct.key), 202);
+    assert.equal(await sendFeedback(b.url, acct.key), 202);
+    assert.equal((await sendError(b.url, acct.key, EVENT)).status, 429);
+
+    const changed = Date.now();
+    await setOrganizationPlan(a.db.ds, acct.organization.slug, 'pro');
+    for (const t of [a, b]) {
+      await waitFor('an accepted event after the upgrade', async () => (await sendError(t.url, acct.key, EVENT)).status === 202, 10_000);
+    }
+    assert.ok(Date.now() - changed < 10_000);
+  });
+
+  test('a key with rate_limit_per_second = 5 gets about 5 of 20 events in one second', async () => {
+    const acct = await signUpWithProject(a.url);
+    await a.db.ds.query('UPDATE project_keys SET rate_limit_per_second = 5 WHERE public_key = $1', [acct.key]);
+    await startOfSecond();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => sendError(i % 2 ? a.url : b.url, acct.key, EVENT)));
+    const accepted = results.filter((r) => r.status === 202).length;
+    // Exactly 5 unless the burst straddles a second boundary.
+    assert.ok(accepted >= 5 && accepted <= 10, `accepted ${accepted}`);
+    for (const r of results.filter((r) => r.status === 429)) {
+      assert.equal(r.body.error.code, 'RATE_LIMITED');
+      assert.equal(r.headers.get('retry-after'), '1');
+    }
+    assert.equal(results.filter((r) => r.status === 429).length, 20 - accepted);
+    // The next second has room again.
+    await startOfSecond();
+    assert.equal((await sendError(a.url, acct.key, EVENT)).status, 202);
+  });
+});
+
+describe('event quota and rate limits (embedded)', () => {
+  let env: TestEnv;
+  let tracker: Tracker;
+
+  before(async () => {
+    env = await createTestEnv('embedded');
+    tracker = await createTracker({ config: env.config, quota: { eventLimitOverride: 10 } });
+    await tracker.listen();
+  });
+
+  after(async () => {
+    await tracker?.close();
+    await env?.cleanup();
+  });
+
+  test('events over the limit are refused, counted in org_usage; feedback is accepted', async () => {
+    const acct = await signUpWithProject(tracker.url);
+    const results = await flood([tracker.url], acct.key, 15, 4);
+    assert.equal(results.filter((r) => r.status === 202).length, 10);
+    const refused = results.filter((r) => r.status === 429);
+    assert.equal(refused.length, 5);
+    assert.ok(refused.every((r) => Number(r.retryAfter) >= 1));
+    assert.equal(await findOrganizationUsage(tracker.db.ds, acct.organization.id, quotaPeriod()), 10);
+    assert.equal(await sendFeedback(tracker.url, acct.key), 202);
+  });
+
+  test('the per-key rate limit applies in memory, to feedback too', async () => {
+    const acct = await signUpWithProject(tracker.url);
+    await tracker.db.ds.query('UPDATE project_keys SET rate_limit_per_second = 3 WHERE public_key = $1', [acct.key]);
+    await startOfSecond();
+    const statuses = await Promise.all([
+      ...Array.from({ length: 6 }, async () => (await sendError(tracker.url, acct.key, EVENT)).status),
+      sendFeedback(tracker.url, acct.key),
+      sendFeedback(tracker.url, acct.key),
+    ]);
+    const accepted = statuses.filter((s) => s === 202).length;
+    // Exactly 3 unless the burst straddles a second boundary.
+    assert.ok(accepted >= 3 && accepted <= 6, `accepted ${accepted}`);
+    assert.equal(statuses.filter((s) => s === 429).length, 8 - accepted);
+  });
+});
