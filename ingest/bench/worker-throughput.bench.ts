@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   createProject,
+  EVENT_COLUMNS,
   decodeJob,
   loadConfig,
   openDatabase,
@@ -494,27 +495,7 @@ async function main(): Promise<void> {
     );
     checkAborted();
     await db.ds.query('CREATE TABLE bench_events_raw (LIKE events INCLUDING ALL)');
-    const columns = [
-      'project_id',
-      'issue_id',
-      'event_id',
-      'timestamp',
-      'received_at',
-      'level',
-      'type',
-      'message',
-      'environment',
-      'release',
-      'url',
-      'handled',
-      'stack',
-      'frames',
-      'tags',
-      'context',
-      '"user"',
-      'sdk',
-      'fingerprint',
-    ];
+    const columns = EVENT_COLUMNS;
     const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
     const chunks: Array<{ sql: string; params: unknown[] }> = [];
     for (let i = 0; i < prepared.length; i += BASELINE_CHUNK) {

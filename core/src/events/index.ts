@@ -17,7 +17,7 @@ export { decodeJob, encodeJob } from './job';
 export type { ErrorJob, FeedbackJob, Job, LogJob, VitalsJob } from './job';
 export { LOG_LEVELS, logSchema, MAX_LOG_MESSAGE_CHARS } from './log.schema';
 export type { LogBody, LogLevel } from './log.schema';
-export { persistEvents } from './persist-events';
+export { EVENT_COLUMNS, persistEvents } from './persist-events';
 export type { PersistOptions, PersistResult } from './persist-events';
 export { persistFeedback } from './persist-feedback';
 export type { FeedbackResult } from './persist-feedback';

@@ -86,7 +86,7 @@ export async function persistEvents(
 }
 
 /** Columns of `INSERT events`, in the order `insertEvents` gives their values. */
-const EVENT_COLUMNS = [
+export const EVENT_COLUMNS: readonly string[] = [
   'project_id',
   'issue_id',
   'event_id',

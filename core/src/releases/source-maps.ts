@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../db/query-rows';
-import { SourceMap } from '../entities';
 
 export interface SourceMapFile {
   filename: string;
@@ -41,9 +40,4 @@ export async function loadSourceMap(
     [key.projectId, key.release, key.filename],
   );
   return rows[0]?.map ?? null;
-}
-
-/** Which files a release has maps for (no map bodies). */
-export async function listSourceMaps(ds: DataSource, projectId: string, release: string): Promise<SourceMap[]> {
-  return ds.manager.find(SourceMap, { where: { projectId, release }, order: { filename: 'ASC' } });
 }
