@@ -6,15 +6,20 @@ export interface Plan {
   name: string;
   /** Error events, messages and vitals reports per calendar month (UTC); feedback is free. */
   eventsPerMonth: number;
+  /**
+   * Structured log entries per calendar month (UTC). Logs are many and small, so they have a cap
+   * of their own instead of eating the event quota (DESIGN §6 leaves this open; see docs/quotas.md).
+   */
+  logsPerMonth: number;
   retentionDays: number;
   /** Release health: registering releases (upload token or Mark release) and its dashboards. */
   releaseHealth: boolean;
 }
 
 export const PLANS: Readonly<Record<PlanId, Plan>> = {
-  free: { id: 'free', name: 'Free', eventsPerMonth: 5_000, retentionDays: 30, releaseHealth: false },
-  pro: { id: 'pro', name: 'Pro', eventsPerMonth: 100_000, retentionDays: 90, releaseHealth: true },
-  business: { id: 'business', name: 'Business', eventsPerMonth: 1_000_000, retentionDays: 365, releaseHealth: true },
+  free: { id: 'free', name: 'Free', eventsPerMonth: 5_000, logsPerMonth: 50_000, retentionDays: 30, releaseHealth: false },
+  pro: { id: 'pro', name: 'Pro', eventsPerMonth: 100_000, logsPerMonth: 1_000_000, retentionDays: 90, releaseHealth: true },
+  business: { id: 'business', name: 'Business', eventsPerMonth: 1_000_000, logsPerMonth: 10_000_000, retentionDays: 365, releaseHealth: true },
 };
 
 export const PLAN_IDS: readonly PlanId[] = ['free', 'pro', 'business'];
@@ -25,4 +30,14 @@ export function isPlanId(value: string): value is PlanId {
 
 export function planOf(id: PlanId): Plan {
   return PLANS[id];
+}
+
+/** The two monthly counters a plan limits: events (errors, messages, vitals) and log entries. */
+export type UsageMeter = 'events' | 'logs';
+
+export const USAGE_METERS: readonly UsageMeter[] = ['events', 'logs'];
+
+/** The plan's monthly limit for one meter. */
+export function planLimit(plan: Plan, meter: UsageMeter): number {
+  return meter === 'logs' ? plan.logsPerMonth : plan.eventsPerMonth;
 }

@@ -1,2 +1,9 @@
 export { periodEnd, quotaPeriod, secondsUntilPeriodEnd } from './period';
-export { consumeOrganizationUsage, findOrganizationEventLimit, findOrganizationUsage } from './usage';
+export {
+  findOrganizationEventLimit,
+  findOrganizationLimits,
+  findOrganizationUsage,
+  releaseOrganizationUsage,
+  reserveOrganizationUsage,
+  usageRedisKey,
+} from './usage';
