@@ -50,8 +50,14 @@ const STRICT = envFlag('BENCH_STRICT');
 const LOG_LEVEL = process.env.TRACKER_BENCH_LOG_LEVEL || 'silent';
 const FLOOR = process.env.TRACKER_BENCH_FLOOR !== '0';
 
-type TargetKind = 'bare' | 'fastify' | 'tracker';
-const TARGETS: TargetKind[] = FLOOR ? ['bare', 'fastify', 'tracker'] : ['bare', 'tracker'];
+/** Issue 5: the quota and rate-limit checks may cost at most this share of the accept rate. */
+const GATE_COST_TARGET = 0.1;
+
+type TargetKind = 'bare' | 'fastify' | 'tracker' | 'tracker-nogate';
+const TARGETS: TargetKind[] = FLOOR
+  ? ['bare', 'fastify', 'tracker', 'tracker-nogate']
+  : ['bare', 'tracker', 'tracker-nogate'];
+const isTracker = (kind: TargetKind) => kind === 'tracker' || kind === 'tracker-nogate';
 
 interface RunResult {
   target: TargetKind;
@@ -210,8 +216,12 @@ async function main(): Promise<void> {
     pg = await createTestPostgres();
     const db = await openDatabase({ databaseUrl: pg.url, dataDir: dir.path }, { migrate: true, poolSize: 2 });
     let accounts = 0;
-    /** A fresh organization (business plan) and DSN key per Tracker run: a quota never bites. */
-    const freshKey = async () => {
+    /**
+     * A fresh organization (business plan) and DSN key per Tracker run: a quota never bites.
+     * With `rateLimited`, the key also has a per-second limit far above the load, so the
+     * rate-limit check runs on every request without ever refusing one.
+     */
+    const freshKey = async (rateLimited: boolean) => {
       accounts += 1;
       const s = await signUp(
         db.ds,
@@ -223,6 +233,9 @@ async function main(): Promise<void> {
         'business',
       );
       const { key } = await createProject(db.ds, s.user.id, s.organization.id, 'Bench');
+      if (rateLimited) {
+        await db.ds.query('UPDATE project_keys SET rate_limit_per_second = 1000000 WHERE public_key = $1', [key.publicKey]);
+      }
       return key.publicKey;
     };
     const stream = `${prefix}:jobs`;
@@ -238,7 +251,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       const order: TargetKind[] = round % 2 === 1 ? TARGETS : [...TARGETS].reverse();
       for (const kind of order) {
-        const key = kind === 'tracker' ? await freshKey() : `et_${'0'.repeat(32)}`;
+        const key = isTracker(kind) ? await freshKey(kind === 'tracker') : `et_${'0'.repeat(32)}`;
         if (aborted) throw new Error('interrupted');
         const target = await startTarget(kind, childEnv);
         let warm: autocannon.Result;
@@ -274,7 +287,7 @@ async function main(): Promise<void> {
           non2xx: run.non2xx + warm.non2xx,
           errors: run.errors + run.timeouts + warm.errors + warm.timeouts,
         };
-        if (kind === 'tracker') {
+        if (isTracker(kind)) {
           r.redisCpuPerRequest = redisMicros / Math.max(1, run['2xx']);
           // Honesty check (no worker runs, so nothing drains the stream): the stream holds
           // exactly what the server enqueued, the server wrote a 202 only after an enqueue
@@ -302,9 +315,9 @@ async function main(): Promise<void> {
           problems.push(`round ${round} ${kind}: ${r.non2xx} non-2xx, ${r.errors} errors/timeouts`);
         results.push(r);
         console.log(
-          `round ${round} ${kind.padEnd(7)} ${fmt(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ${fmt(r.cpuPerRequest)} µs CPU/req ` +
+          `round ${round} ${kind.padEnd(14)} ${fmt(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ${fmt(r.cpuPerRequest)} µs CPU/req ` +
             `(${r.targetCores.toFixed(2)} core; autocannon ${fmt(r.loadGenCpuPerRequest)} µs/req)  2xx ${r.ok}` +
-            (kind === 'tracker'
+            (isTracker(kind)
               ? `  Redis ${fmt(r.redisCpuPerRequest!)} µs CPU/req  (incl. warm-up: client 2xx ${r.ok + r.okWarmup}, server 202s ${r.serverAccepted}, enqueued ${r.enqueued}, stream ${r.streamLength})`
               : ''),
         );
@@ -328,9 +341,14 @@ async function main(): Promise<void> {
   const bare = summary('bare');
   const floor = FLOOR ? summary('fastify') : undefined;
   const tracker = summary('tracker');
+  const nogate = summary('tracker-nogate');
   const ratio = tracker.rps / bare.rps;
   const cpuRatio = tracker.cpu / bare.cpu;
   const met = ratio >= TARGET_RATIO && problems.length === 0;
+  // What the checks cost: the share of the accept rate lost with them on, same run.
+  const gateCost = 1 - tracker.rps / nogate.rps;
+  const gateCpu = tracker.cpu + tracker.redisCpu - (nogate.cpu + nogate.redisCpu);
+  const gateMet = gateCost < GATE_COST_TARGET && problems.length === 0;
 
   console.log(
     `\nmedian bare    ${fmt(bare.rps)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms  ${fmt(bare.cpu)} µs CPU/req`,
@@ -343,12 +361,18 @@ async function main(): Promise<void> {
   console.log(
     `median tracker ${fmt(tracker.rps)} req/s  p50 ${tracker.p50} ms  p99 ${tracker.p99} ms  ${fmt(tracker.cpu)} µs CPU/req (+ Redis ${fmt(tracker.redisCpu)})`,
   );
+  console.log(
+    `median tracker without quota/rate checks ${fmt(nogate.rps)} req/s  p99 ${nogate.p99} ms  ${fmt(nogate.cpu)} µs CPU/req (+ Redis ${fmt(nogate.redisCpu)})`,
+  );
   console.log(`CPU per request tracker/bare ${cpuRatio.toFixed(1)}×`);
+  console.log(
+    `quota + rate checks cost ${(gateCost * 100).toFixed(1)} % of the accept rate (target < ${GATE_COST_TARGET * 100} %) ${gateMet ? 'MET' : 'MISSED'}; ${fmt(gateCpu)} µs CPU/req (server + Redis)`,
+  );
   console.log(`ratio tracker/bare ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${met ? 'MET' : 'MISSED'}`);
   for (const p of problems) console.log(`PROBLEM: ${p}`);
 
   if (!envFlag('BENCH_NO_DOC')) {
-    const acceptedTotal = of('tracker').reduce((n, r) => n + (r.serverAccepted ?? 0), 0);
+    const acceptedTotal = [...of('tracker'), ...of('tracker-nogate')].reduce((n, r) => n + (r.serverAccepted ?? 0), 0);
     writeDocSection(
       'ingest-accept',
       `## Ingest accept rate (\`server/bench/ingest-accept.bench.ts\`)
@@ -357,7 +381,7 @@ async function main(): Promise<void> {
 - **Machine**: ${machineLine(machine)}; 1-minute load average ${loadAtStart} at the start, ${loadAverage()} at the end${Math.max(loadAtStart, loadAverage()) > machine.nproc ? ' (**other work was competing for the cores: absolute figures are depressed**)' : ''}
 - **Command**: \`npm run bench\` at the root, which runs (in \`server/\`) \`TSX_TSCONFIG_PATH=../tsconfig.json node --conditions=@tracker/source --import tsx bench/ingest-accept.bench.ts\`
 - **Load**: autocannon (programmatic), ${CONNECTIONS} connections, \`POST /ingest/error\` with the same ${bytes}-byte JSON event (15-frame V8 stack, tags, user, context) and a valid DSN key; per run a ${WARMUP_S} s warm-up, then ${DURATION_S} s measured. ${ROUNDS} rounds, targets alternating (${FLOOR ? 'A B C C B A' : 'A B B A'} …); the figures are the median over rounds.
-- **Targets**: (a) bare \`node:http\` server that reads the body and answers \`202 {"id": "<uuid>"}\`; ${FLOOR ? `(b) the framework floor: fastify 5 configured as \`createTracker\` configures it (no logger, no request logging, same keep-alive), one \`POST /ingest/error\` route with the 1 MB body limit and fastify's JSON parser that answers \`202 {"id": "<uuid>"}\`: no authentication, validation or queue, only for comparison; ` : ''}(${FLOOR ? 'c' : 'b'}) Tracker: \`createTracker\` with \`roles: ['ingest']\`, every request through the whole route (DSN check, validation, the quota and rate-limit gate, enqueue), PostgreSQL + Redis mode, \`NODE_ENV=production\`, log level \`${LOG_LEVEL}\`, a fresh business-plan organization and DSN key per run. **Each target runs in its own forked child process, autocannon in the parent**, so all get the same treatment on the 2 cores (Tracker also shares them with Redis, which is part of what it costs).
+- **Targets**: (a) bare \`node:http\` server that reads the body and answers \`202 {"id": "<uuid>"}\`; ${FLOOR ? `(b) the framework floor: fastify 5 configured as \`createTracker\` configures it (no logger, no request logging, same keep-alive), one \`POST /ingest/error\` route with the 1 MB body limit and fastify's JSON parser that answers \`202 {"id": "<uuid>"}\`: no authentication, validation or queue, only for comparison; ` : ''}(${FLOOR ? 'c' : 'b'}) Tracker: \`createTracker\` with \`roles: ['ingest']\`, every request through the whole route (DSN check, validation, the quota and rate-limit gate, enqueue), PostgreSQL + Redis mode, \`NODE_ENV=production\`, log level \`${LOG_LEVEL}\`, a fresh business-plan organization and DSN key per run whose per-second rate limit (1,000,000) is set so the rate check runs without refusing; (${FLOOR ? 'd' : 'c'}) the same Tracker with the quota and rate-limit checks off (\`createTracker({ quota: false })\`, bench only), to measure what the checks cost (issue 5). **Each target runs in its own forked child process, autocannon in the parent**, so all get the same treatment on the 2 cores (Tracker also shares them with Redis, which is part of what it costs).
 - **Honesty check**: no worker runs, so nothing drains the stream. After each Tracker run (warm-up included) the stream length must equal the payloads the server enqueued, the server must have written no more 202s than it enqueued, and the client must have seen no more 2xx than the server wrote (${fmt(acceptedTotal)} × 202 in total; ${problems.length === 0 ? 'all checks passed' : 'FAILED, see below'}). Enqueued exceeds 202s written by at most the requests in flight when autocannon drops its connections at the end of a run.
 
 ${table(
@@ -388,6 +412,16 @@ ${table(
         ]
       : []),
     [
+      'Tracker, checks off',
+      fmt(nogate.rps),
+      nogate.p50,
+      nogate.p99,
+      fmt(nogate.cpu),
+      nogate.cores.toFixed(2),
+      fmt(nogate.redisCpu),
+      fmt(nogate.loadGen),
+    ],
+    [
       'Tracker ingest role',
       fmt(tracker.rps),
       tracker.p50,
@@ -401,6 +435,8 @@ ${table(
 )}
 
 **Ratio Tracker / bare: ${ratio.toFixed(2)}** (target ≥ ${TARGET_RATIO}: ${met ? 'met' : 'missed'}).${floor ? ` For scale, the empty fastify route reaches ${(floor.rps / bare.rps).toFixed(2)} of bare at ${fmt(floor.cpu)} µs CPU per request, and Tracker ${(tracker.rps / floor.rps).toFixed(2)} of that floor.` : ''} Server CPU time per request (user + system of the target process over the measured window, divided by its 2xx): Tracker costs ${cpuRatio.toFixed(1)}× the bare server, plus the Redis server's share (\`INFO cpu\` over the same window; it runs on the same 2 cores). These figures move less than req/s when other work shares the machine, and when the server is the bottleneck the req/s ratio tends to the inverse of the CPU ratio. "Cores the server used" near 1.0 means its single event loop was saturated: it, not the load generator, set the rate.
+
+**Quota and rate-limit checks: ${(gateCost * 100).toFixed(1)} % of the accept rate** (Tracker with them on against Tracker with them off, same run; target < ${GATE_COST_TARGET * 100} %: ${gateMet ? 'met' : 'missed'}); in CPU, ${fmt(gateCpu)} µs per request, server and Redis together. Each process reserves quota and rate units from Redis in blocks and hands them out in memory (\`ingest/src/http/quota.ts\`, docs/quotas.md), so a steady flow costs a Redis round trip every few hundred events, not one per event.
 
 Every run:
 
@@ -437,7 +473,7 @@ ${problems.length > 0 ? `\nProblems:\n\n${problems.map((p) => `- ${p}`).join('\n
     console.log('docs/benchmarks.md updated');
   }
 
-  if (STRICT && !met) process.exitCode = 1;
+  if (STRICT && !(met && gateMet)) process.exitCode = 1;
 }
 
 let cleanupOnSignal: (() => Promise<void>) | undefined;

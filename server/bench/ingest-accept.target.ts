@@ -7,6 +7,7 @@
  *                       one POST /ingest/error route (1 MB body limit, fastify's JSON parser)
  *                       that answers 202 {"id": "<uuid>"}; no auth, validation or queue
  *   argv[2] = 'tracker' createTracker with roles ['ingest'] (PostgreSQL + Redis from the env)
+ *   argv[2] = 'tracker-nogate' the same with the quota and rate-limit checks off
  *
  * Protocol over the IPC channel: the child sends {type: 'ready', url}; the parent may send
  * 'cpu' (answer: {type: 'cpu', micros}, the CPU time used so far) and finally sends
@@ -95,7 +96,8 @@ async function startFastify(): Promise<Running> {
   return { url: `http://127.0.0.1:${port}`, accepted, enqueued: () => 0, close: () => app.close() };
 }
 
-async function startTracker(): Promise<Running> {
+/** Tracker's ingest role; `gate` false turns quotas and rate limits off (to measure what they cost). */
+async function startTracker(gate: boolean): Promise<Running> {
   const env = process.env;
   const config = loadConfig({
     NODE_ENV: 'production',
@@ -109,7 +111,7 @@ async function startTracker(): Promise<Running> {
     TRACKER_LOG_LEVEL: env.BENCH_LOG_LEVEL || 'silent',
   });
   // The parent migrated the database; a pending migration here would be a setup bug.
-  const tracker = await createTracker({ config, migrate: false });
+  const tracker = await createTracker({ config, migrate: false, quota: gate ? undefined : false });
   const accepted = countAccepted(tracker.app.server);
   // Payloads whose enqueue resolved, i.e. that were durably in the stream before the 202 was
   // sent. It can exceed the 202s written: when autocannon stops it drops connections with
@@ -126,8 +128,11 @@ async function startTracker(): Promise<Running> {
 
 async function main(): Promise<void> {
   const kind = process.argv[2];
-  if (kind !== 'bare' && kind !== 'fastify' && kind !== 'tracker') throw new Error(`unknown target ${kind}`);
-  const target = kind === 'bare' ? await startBare() : kind === 'fastify' ? await startFastify() : await startTracker();
+  if (kind !== 'bare' && kind !== 'fastify' && kind !== 'tracker' && kind !== 'tracker-nogate') {
+    throw new Error(`unknown target ${kind}`);
+  }
+  const target =
+    kind === 'bare' ? await startBare() : kind === 'fastify' ? await startFastify() : await startTracker(kind === 'tracker');
   process.on('message', (msg) => {
     if (msg === 'cpu') {
       // CPU time this process has used so far (user + system, µs): the parent takes it before

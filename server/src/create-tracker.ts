@@ -23,8 +23,11 @@ export interface TrackerOptions {
   /** Run pending migrations at start (the all-in-one default). */
   migrate?: boolean;
   queue?: QueueTuning;
-  /** Rate limits and event quotas at the ingest edge (tests: a small limit, a shorter plan TTL). */
-  quota?: IngestGateOptions;
+  /**
+   * Rate limits and event quotas at the ingest edge (tests: a small limit, a shorter plan TTL).
+   * `false` turns them off: only for the benchmark that measures what they cost.
+   */
+  quota?: IngestGateOptions | false;
   alerts?: {
     /** How often due retries are looked for (default 5 s). */
     sweepMs?: number;
@@ -108,9 +111,11 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   if (roles.has('ingest')) {
     const keys = new KeyCache((key) => findKeyInfo(db.ds, key));
     // Quotas and rate limits (DESIGN §6): counted in Redis when there is one, else in the database.
-    gate = config.redisUrl
-      ? await createRedisIngestGate(db.ds, { url: config.redisUrl, prefix: config.redisPrefix }, options.quota)
-      : createDatabaseIngestGate(db.ds, options.quota);
+    if (options.quota !== false) {
+      gate = config.redisUrl
+        ? await createRedisIngestGate(db.ds, { url: config.redisUrl, prefix: config.redisPrefix }, options.quota)
+        : createDatabaseIngestGate(db.ds, options.quota);
+    }
     await ingestPlugin(app, { queue, keys, ds: db.ds, gate });
   }
   let api: { stop(): Promise<void> } | undefined;

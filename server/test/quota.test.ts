@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { findOrganizationUsage, quotaPeriod, secondsUntilPeriodEnd, setOrganizationPlan } from '@tracker/core';
+import { findOrganizationUsage, quotaPeriod, secondsUntilPeriodEnd, setOrganizationPlan, usageRedisKey } from '@tracker/core';
 import { createClient } from 'redis';
 import { createTracker, type Tracker } from '../src';
 import { createTestEnv, sendError, signUpWithProject, waitFor, type TestEnv } from './helpers';
@@ -97,6 +97,38 @@ describe('event quota and rate limits across two ingest processes (postgres+redi
     assert.ok(Date.now() - changed < 10_000);
   });
 
+  test('blocks reserved by each process go back to the shared count when idle', { timeout: 60_000 }, async () => {
+    const acct = await signUpWithProject(a.url);
+    await setOrganizationPlan(a.db.ds, acct.organization.slug, 'business');
+    // The limit cache may still hold "free" for this brand-new org: wait until both see business.
+    const results = await flood([a.url, b.url], acct.key, 700, 16);
+    const accepted = results.filter((r) => r.status === 202).length;
+    assert.equal(accepted, 700);
+    const key = usageRedisKey(env.config.redisPrefix, 'events', acct.organization.id, quotaPeriod());
+    const held = Number(await redis.get(key));
+    assert.ok(held >= accepted, `count ${held} below the ${accepted} accepted`);
+    // Unused units are given back after ~2 s idle, so the shared count settles on what was accepted.
+    await waitFor('the count to settle', async () => Number(await redis.get(key)) === accepted, 10_000);
+  });
+
+  test('a steady flow reserves quota in blocks: few round trips to Redis, exact totals', { timeout: 60_000 }, async (t) => {
+    const acct = await signUpWithProject(a.url);
+    const key = usageRedisKey(env.config.redisPrefix, 'events', acct.organization.id, quotaPeriod());
+    const monitor = redis.duplicate();
+    await monitor.connect();
+    let reservations = 0;
+    await monitor.monitor((line: string) => {
+      if (line.includes('"EVAL"') && line.includes(key)) reservations += 1;
+    });
+    const results = await flood([a.url], acct.key, 1_000, 16);
+    assert.equal(results.filter((r) => r.status === 202).length, 1_000);
+    monitor.destroy(); // QUIT would wait forever: a monitoring connection reads every reply as a line
+    t.diagnostic(`${reservations} reservations for 1,000 events`);
+    // One round trip per event would be 1,000; blocks double while used up within a second.
+    assert.ok(reservations > 0 && reservations <= 60, `${reservations} reservations for 1,000 events`);
+    await waitFor('the count to settle', async () => Number(await redis.get(key)) === 1_000, 10_000);
+  });
+
   test('a key with rate_limit_per_second = 5 gets about 5 of 20 events in one second', async () => {
     const acct = await signUpWithProject(a.url);
     await a.db.ds.query('UPDATE project_keys SET rate_limit_per_second = 5 WHERE public_key = $1', [acct.key]);
@@ -122,7 +154,7 @@ describe('event quota and rate limits (embedded)', () => {
 
   before(async () => {
     env = await createTestEnv('embedded');
-    tracker = await createTracker({ config: env.config, quota: { eventLimitOverride: 10 } });
+    tracker = await createTracker({ config: env.config, quota: { eventLimitOverride: 10, logLimitOverride: 3 } });
     await tracker.listen();
   });
 
@@ -140,6 +172,31 @@ describe('event quota and rate limits (embedded)', () => {
     assert.ok(refused.every((r) => Number(r.retryAfter) >= 1));
     assert.equal(await findOrganizationUsage(tracker.db.ds, acct.organization.id, quotaPeriod()), 10);
     assert.equal(await sendFeedback(tracker.url, acct.key), 202);
+  });
+
+  test('log entries have their own monthly cap, separate from the event quota', async () => {
+    const acct = await signUpWithProject(tracker.url);
+    const sendLog = async () => {
+      const res = await fetch(`${tracker.url}/ingest/log`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `DSN ${acct.key}` },
+        body: JSON.stringify({ level: 'info', message: 'hello', environment: 'production' }),
+      });
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as any };
+    };
+    const logs = [];
+    for (let i = 0; i < 5; i++) logs.push(await sendLog());
+    assert.deepEqual(
+      logs.map((r) => r.status),
+      [202, 202, 202, 429, 429],
+    );
+    assert.equal(logs[3].body.error.code, 'RATE_LIMITED');
+    assert.match(logs[3].body.error.message, /monthly log quota of 3 entries/);
+    assert.ok(Number(logs[3].retryAfter) >= 1);
+    assert.equal(await findOrganizationUsage(tracker.db.ds, acct.organization.id, quotaPeriod(), 'logs'), 3);
+    // Logs leave the event quota alone.
+    assert.equal((await sendError(tracker.url, acct.key, EVENT)).status, 202);
+    await waitFor('the event count', async () => (await findOrganizationUsage(tracker.db.ds, acct.organization.id, quotaPeriod(), 'events')) >= 1);
   });
 
   test('the per-key rate limit applies in memory, to feedback too', async () => {

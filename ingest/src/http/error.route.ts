@@ -38,7 +38,8 @@ export function registerErrorRoute(app: FastifyInstance, deps: { queue: Queue; k
       payload = encodeJob({ v: 1, kind: 'error', projectId: key.projectId, receivedAt, event });
     }
     // Rate limit and event quota (DESIGN §6), after validation: a 400 consumes nothing.
-    await deps.gate?.admit(key, true);
+    const admitted = deps.gate?.admit(key, 'events');
+    if (admitted) await admitted; // most requests are decided synchronously: no extra turn
     await deps.queue.enqueue([payload]);
     return reply.code(202).send({ id: event.eventId });
   });

@@ -17,7 +17,7 @@ export function registerFeedbackRoute(app: FastifyInstance, deps: { queue: Queue
     const key = await authenticateDsn(request, deps.keys);
     const body = parseBody(feedbackSchema, request.body);
     // Feedback does not count toward the event quota (DESIGN §6); the key's rate limit applies.
-    const admitted = deps.gate?.admit(key, false);
+    const admitted = deps.gate?.admit(key, null);
     if (admitted) await admitted;
     const feedback = { ...body, id: body.id ?? randomUUID() };
     await deps.queue.enqueue([

@@ -13,8 +13,8 @@ export function registerLogRoute(app: FastifyInstance, deps: { queue: Queue; key
   app.post('/log', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
     const body = parseBody(logSchema, request.body);
-    // The key's rate limit applies; logs do not count toward the event quota (their own cap: docs/quotas.md).
-    const admitted = deps.gate?.admit(key, false);
+    // The key's rate limit applies; logs have their own monthly cap, not the event quota (docs/quotas.md).
+    const admitted = deps.gate?.admit(key, 'logs');
     if (admitted) await admitted;
     const log = { ...body, id: body.id ?? randomUUID() };
     await deps.queue.enqueue([

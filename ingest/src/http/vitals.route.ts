@@ -14,7 +14,8 @@ export function registerVitalsRoute(app: FastifyInstance, deps: { queue: Queue; 
     const key = await authenticateDsn(request, deps.keys);
     const body = parseBody(vitalsSchema, request.body);
     // Rate limit and event quota: vitals reports count (DESIGN §6).
-    await deps.gate?.admit(key, true);
+    const admitted = deps.gate?.admit(key, 'events');
+    if (admitted) await admitted; // most requests are decided synchronously: no extra turn
     const vitals = { ...body, id: body.id ?? randomUUID() };
     await deps.queue.enqueue([
       encodeJob({ v: 1, kind: 'vitals', projectId: key.projectId, receivedAt: new Date().toISOString(), vitals }),
