@@ -84,6 +84,8 @@ type Limits = { events: number; logs: number };
  *   take them; a second's units simply lapse with the second.
  * - The shared count never passes the limit, so the processes together never admit more than
  *   the limit; they may admit a little less while another process still holds units.
+ * - The next block is asked for while half of the current one is left (prefetch), so a steady
+ *   flow almost never waits for Redis.
  * - "Limit reached" is remembered for `exhaustedRecheckMs` (or until the period turns), so
  *   refusals cost no round trip; a raised limit (plan change) asks again at once.
  */
@@ -188,7 +190,15 @@ class Gate implements IngestGate {
   }
 
   private take(lease: Lease, limit: number, refusal: () => AppError): void | Promise<void> {
-    if (lease.takeOne()) return;
+    if (lease.takeOne()) {
+      // Ask for the next block while half of this one is left, so that requests do not queue
+      // behind a round trip each time a block runs out (they did: p99 rose ~4×, measured).
+      if (lease.remaining * 2 < lease.block && lease.pending === undefined && !lease.exhausted(limit)) {
+        lease.pending = this.reserve(lease, limit).finally(() => (lease.pending = undefined));
+        lease.pending.catch(() => undefined); // a failed prefetch is retried by the next request that needs it
+      }
+      return;
+    }
     if (lease.exhausted(limit)) throw refusal();
     return this.takeAfterReserve(lease, limit, refusal);
   }
