@@ -11,3 +11,5 @@ export { encodeAlertJob, startAlertDispatcher } from './dispatch/alert-dispatche
 export type { AlertDispatcherOptions, RunningDispatcher } from './dispatch/alert-dispatcher';
 export { createDatabaseIngestGate, createRedisIngestGate } from './http/quota';
 export type { IngestGate, IngestGateOptions } from './http/quota';
+export { createIngestFastPath } from './http/fast-path';
+export type { IngestFastPath, IngestFastPathDeps } from './http/fast-path';

@@ -1,12 +1,15 @@
 import { EventSymbolicator, findKeyInfo, openDatabase, purgeExpired, type Config, type Database } from '@tracker/core';
 import { apiPlugin } from '@tracker/api';
+import { createServer } from 'node:http';
 import {
   createDatabaseIngestGate,
+  createIngestFastPath,
   createRedisIngestGate,
   ingestPlugin,
   KeyCache,
   startAlertDispatcher,
   startWorker,
+  type IngestFastPath,
   type IngestGate,
   type IngestGateOptions,
   type Queue,
@@ -17,6 +20,9 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { createQueue, type QueueTuning } from './create-queue';
 import { resolveSessionSecret } from './session-secret';
 import { mountWeb } from './web-mount';
+
+/** Behind a load balancer the health checks and ingest see many short connections. */
+const KEEP_ALIVE_MS = 65_000;
 
 export interface TrackerOptions {
   config: Config;
@@ -45,6 +51,8 @@ export interface Tracker {
   readonly worker: RunningWorker | undefined;
   /** Alert deliveries; runs with the worker role. */
   readonly alertsQueue: Queue;
+  /** The ingest role's fast path (`ingest/src/http/fast-path.ts`), when this process has the role. */
+  readonly ingestFastPath: IngestFastPath | undefined;
   readonly dispatcher: RunningDispatcher | undefined;
   /** Base URL once listening, e.g. http://127.0.0.1:3000. */
   url: string;
@@ -75,13 +83,24 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     throw err;
   }
 
+  // The ingest role's fast path answers plain `POST /ingest/error` requests before fastify sees
+  // them (ingest/src/http/fast-path.ts); everything else, and every unusual request, goes on.
+  let fastPath: IngestFastPath | undefined;
   const app = Fastify({
+    serverFactory: (handler) => {
+      const server = createServer((req, res) => {
+        if (fastPath === undefined || !fastPath(req, res)) handler(req, res);
+      });
+      // fastify sets this on a server it creates itself (lib/server.js), not on ours; its other
+      // timeouts default to Node's (0), which a new server already has.
+      server.keepAliveTimeout = KEEP_ALIVE_MS;
+      return server;
+    },
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     // A log line per request would cost the ingest edge a good share of its throughput;
     // errors are still logged by each edge's error handler.
     logController: new LogController({ disableRequestLogging: true }),
-    // Behind a load balancer the health checks and ingest see many short connections.
-    keepAliveTimeout: 65_000,
+    keepAliveTimeout: KEEP_ALIVE_MS,
     forceCloseConnections: true,
   });
 
@@ -102,6 +121,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     worker: undefined,
     alertsQueue,
     dispatcher: undefined,
+    ingestFastPath: undefined,
     url: '',
     listen,
     close,
@@ -117,6 +137,13 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         : createDatabaseIngestGate(db.ds, options.quota);
     }
     await ingestPlugin(app, { queue, keys, ds: db.ds, gate });
+    fastPath = createIngestFastPath({
+      queue,
+      keys,
+      gate,
+      logError: (err) => app.log.error({ err }, 'ingest request failed'),
+    });
+    (tracker as { ingestFastPath: IngestFastPath | undefined }).ingestFastPath = fastPath;
   }
   let api: { stop(): Promise<void> } | undefined;
   if (roles.has('api')) api = await apiPlugin(app, { ds: db.ds, config });

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { findOrganizationUsage, quotaPeriod, secondsUntilPeriodEnd, setOrganizationPlan, usageRedisKey } from '@tracker/core';
+import {
+  findOrganizationUsage,
+  quotaPeriod,
+  secondsUntilPeriodEnd,
+  setOrganizationPlan,
+  usageRedisKey,
+} from '@tracker/core';
 import { createClient } from 'redis';
 import { createTracker, type Tracker } from '../src';
 import { createTestEnv, sendError, signUpWithProject, waitFor, type TestEnv } from './helpers';
@@ -69,34 +75,42 @@ describe('event quota and rate limits across two ingest processes (postgres+redi
     await env?.cleanup();
   });
 
-  test('a free org gets 5,000 errors, then 429 until a plan change lifts the limit', { timeout: 180_000 }, async (t) => {
-    const acct = await signUpWithProject(a.url);
-    assert.equal(acct.organization.plan, 'free');
-    const results = await flood([a.url, b.url], acct.key, 5_100);
-    const accepted = results.filter((r) => r.status === 202).length;
-    const refused = results.filter((r) => r.status === 429);
-    t.diagnostic(`accepted ${accepted} of 5,100 across two processes`);
-    assert.ok(Math.abs(accepted - 5_000) <= 50, `accepted ${accepted}`);
-    assert.equal(accepted + refused.length, 5_100);
-    for (const r of refused) {
-      assert.equal(r.code, 'RATE_LIMITED');
-      assert.ok(Number(r.retryAfter) >= 1, `Retry-After ${r.retryAfter}`);
-    }
-    // Refused events never reached the queue.
-    assert.equal(await redis.xLen(`${env.config.redisPrefix}:jobs`), accepted);
+  test(
+    'a free org gets 5,000 errors, then 429 until a plan change lifts the limit',
+    { timeout: 180_000 },
+    async (t) => {
+      const acct = await signUpWithProject(a.url);
+      assert.equal(acct.organization.plan, 'free');
+      const results = await flood([a.url, b.url], acct.key, 5_100);
+      const accepted = results.filter((r) => r.status === 202).length;
+      const refused = results.filter((r) => r.status === 429);
+      t.diagnostic(`accepted ${accepted} of 5,100 across two processes`);
+      assert.ok(Math.abs(accepted - 5_000) <= 50, `accepted ${accepted}`);
+      assert.equal(accepted + refused.length, 5_100);
+      for (const r of refused) {
+        assert.equal(r.code, 'RATE_LIMITED');
+        assert.ok(Number(r.retryAfter) >= 1, `Retry-After ${r.retryAfter}`);
+      }
+      // Refused events never reached the queue.
+      assert.equal(await redis.xLen(`${env.config.redisPrefix}:jobs`), accepted);
 
-    // Feedback does not count.
-    assert.equal(await sendFeedback(a.url, acct.key), 202);
-    assert.equal(await sendFeedback(b.url, acct.key), 202);
-    assert.equal((await sendError(b.url, acct.key, EVENT)).status, 429);
+      // Feedback does not count.
+      assert.equal(await sendFeedback(a.url, acct.key), 202);
+      assert.equal(await sendFeedback(b.url, acct.key), 202);
+      assert.equal((await sendError(b.url, acct.key, EVENT)).status, 429);
 
-    const changed = Date.now();
-    await setOrganizationPlan(a.db.ds, acct.organization.slug, 'pro');
-    for (const t of [a, b]) {
-      await waitFor('an accepted event after the upgrade', async () => (await sendError(t.url, acct.key, EVENT)).status === 202, 10_000);
-    }
-    assert.ok(Date.now() - changed < 10_000);
-  });
+      const changed = Date.now();
+      await setOrganizationPlan(a.db.ds, acct.organization.slug, 'pro');
+      for (const t of [a, b]) {
+        await waitFor(
+          'an accepted event after the upgrade',
+          async () => (await sendError(t.url, acct.key, EVENT)).status === 202,
+          10_000,
+        );
+      }
+      assert.ok(Date.now() - changed < 10_000);
+    },
+  );
 
   test('blocks reserved by each process go back to the shared count when idle', { timeout: 60_000 }, async () => {
     const acct = await signUpWithProject(a.url);
@@ -112,29 +126,35 @@ describe('event quota and rate limits across two ingest processes (postgres+redi
     await waitFor('the count to settle', async () => Number(await redis.get(key)) === accepted, 10_000);
   });
 
-  test('a steady flow reserves quota in blocks: few round trips to Redis, exact totals', { timeout: 60_000 }, async (t) => {
-    const acct = await signUpWithProject(a.url);
-    const key = usageRedisKey(env.config.redisPrefix, 'events', acct.organization.id, quotaPeriod());
-    const monitor = redis.duplicate();
-    await monitor.connect();
-    let reservations = 0;
-    await monitor.monitor((line: string) => {
-      if (line.includes('"EVAL"') && line.includes(key)) reservations += 1;
-    });
-    const results = await flood([a.url], acct.key, 1_000, 16);
-    assert.equal(results.filter((r) => r.status === 202).length, 1_000);
-    monitor.destroy(); // QUIT would wait forever: a monitoring connection reads every reply as a line
-    t.diagnostic(`${reservations} reservations for 1,000 events`);
-    // One round trip per event would be 1,000; blocks double while used up within a second.
-    assert.ok(reservations > 0 && reservations <= 60, `${reservations} reservations for 1,000 events`);
-    await waitFor('the count to settle', async () => Number(await redis.get(key)) === 1_000, 10_000);
-  });
+  test(
+    'a steady flow reserves quota in blocks: few round trips to Redis, exact totals',
+    { timeout: 60_000 },
+    async (t) => {
+      const acct = await signUpWithProject(a.url);
+      const key = usageRedisKey(env.config.redisPrefix, 'events', acct.organization.id, quotaPeriod());
+      const monitor = redis.duplicate();
+      await monitor.connect();
+      let reservations = 0;
+      await monitor.monitor((line: string) => {
+        if (line.includes('"EVAL"') && line.includes(key)) reservations += 1;
+      });
+      const results = await flood([a.url], acct.key, 1_000, 16);
+      assert.equal(results.filter((r) => r.status === 202).length, 1_000);
+      monitor.destroy(); // QUIT would wait forever: a monitoring connection reads every reply as a line
+      t.diagnostic(`${reservations} reservations for 1,000 events`);
+      // One round trip per event would be 1,000; blocks double while used up within a second.
+      assert.ok(reservations > 0 && reservations <= 60, `${reservations} reservations for 1,000 events`);
+      await waitFor('the count to settle', async () => Number(await redis.get(key)) === 1_000, 10_000);
+    },
+  );
 
   test('a key with rate_limit_per_second = 5 gets about 5 of 20 events in one second', async () => {
     const acct = await signUpWithProject(a.url);
     await a.db.ds.query('UPDATE project_keys SET rate_limit_per_second = 5 WHERE public_key = $1', [acct.key]);
     await startOfSecond();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => sendError(i % 2 ? a.url : b.url, acct.key, EVENT)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => sendError(i % 2 ? a.url : b.url, acct.key, EVENT)),
+    );
     const accepted = results.filter((r) => r.status === 202).length;
     // Exactly 5 unless the burst straddles a second boundary.
     assert.ok(accepted >= 5 && accepted <= 10, `accepted ${accepted}`);
@@ -197,7 +217,10 @@ describe('event quota and rate limits (embedded)', () => {
     assert.equal(await findOrganizationUsage(tracker.db.ds, acct.organization.id, quotaPeriod(), 'logs'), 3);
     // Logs leave the event quota alone.
     assert.equal((await sendError(tracker.url, acct.key, EVENT)).status, 202);
-    await waitFor('the event count', async () => (await findOrganizationUsage(tracker.db.ds, acct.organization.id, quotaPeriod(), 'events')) >= 1);
+    await waitFor(
+      'the event count',
+      async () => (await findOrganizationUsage(tracker.db.ds, acct.organization.id, quotaPeriod(), 'events')) >= 1,
+    );
   });
 
   test('the per-key rate limit applies in memory, to feedback too', async () => {

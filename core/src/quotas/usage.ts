@@ -7,7 +7,10 @@ export async function findOrganizationLimits(
   ds: DataSource,
   organizationId: string,
 ): Promise<Record<UsageMeter, number> | null> {
-  const org = await ds.manager.findOne(Organization, { where: { id: organizationId }, select: { id: true, plan: true } });
+  const org = await ds.manager.findOne(Organization, {
+    where: { id: organizationId },
+    select: { id: true, plan: true },
+  });
   if (!org) return null;
   const plan = planOf(org.plan);
   return { events: planLimit(plan, 'events'), logs: planLimit(plan, 'logs') };
@@ -24,7 +27,9 @@ export async function findOrganizationEventLimit(ds: DataSource, organizationId:
  * accepted count plus blocks not yet used, which processes give back after a few idle seconds.
  */
 export function usageRedisKey(prefix: string, meter: UsageMeter, organizationId: string, period: string): string {
-  return meter === 'events' ? `${prefix}:quota:${organizationId}:${period}` : `${prefix}:quota:${meter}:${organizationId}:${period}`;
+  return meter === 'events'
+    ? `${prefix}:quota:${organizationId}:${period}`
+    : `${prefix}:quota:${meter}:${organizationId}:${period}`;
 }
 
 /**

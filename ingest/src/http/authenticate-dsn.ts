@@ -2,7 +2,7 @@ import { AppError, type KeyInfo } from '@tracker/core';
 import type { FastifyRequest } from 'fastify';
 import type { KeyCache } from './key-cache';
 
-const DSN_HEADER = /^DSN\s+(et_[0-9a-f]{32})\s*$/i;
+export const DSN_HEADER = /^DSN\s+(et_[0-9a-f]{32})\s*$/i;
 
 /**
  * `Authorization: DSN et_<key>` → the key's project, or a 401 (thrown). Callers `await` it: a key

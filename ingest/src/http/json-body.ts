@@ -28,21 +28,30 @@ export function registerJsonBodyParser(scope: FastifyInstance): void {
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
 }
 
+/**
+ * The body text as fastify's JSON parser would take it: the same errors for an empty body or
+ * invalid JSON, and `__proto__` / `constructor.prototype` keys refused. Throws those errors.
+ */
+export function parseJsonText(text: string): unknown {
+  if (text.length === 0) throw new FST_ERR_CTP_EMPTY_JSON_BODY();
+  try {
+    return secureJsonParse(text, null, PARSE_OPTIONS);
+  } catch {
+    throw new FST_ERR_CTP_INVALID_JSON_BODY();
+  }
+}
+
 function parseJsonBody(
   request: FastifyRequest,
   body: string | Buffer,
   done: (err: Error | null, body?: unknown) => void,
 ) {
   const text = body as string;
-  if (text.length === 0) {
-    done(new FST_ERR_CTP_EMPTY_JSON_BODY(), undefined);
-    return;
-  }
   let parsed: unknown;
   try {
-    parsed = secureJsonParse(text, null, PARSE_OPTIONS);
-  } catch {
-    done(new FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
+    parsed = parseJsonText(text);
+  } catch (err) {
+    done(err as Error, undefined);
     return;
   }
   request.rawJsonBody = text;

@@ -162,10 +162,13 @@ class Gate implements IngestGate {
   admit(key: KeyInfo, meter: UsageMeter | null): void | Promise<void> {
     if (key.rateLimitPerSecond !== null) {
       const limit = key.rateLimitPerSecond;
-      const rated = this.take(this.leaseOf(null, key.keyId, String(Math.floor(this.now().getTime() / 1000))), limit, () =>
-        new AppError('RATE_LIMITED', `rate limit of ${limit} events per second exceeded for this key`, 1),
+      const rated = this.take(
+        this.leaseOf(null, key.keyId, String(Math.floor(this.now().getTime() / 1000))),
+        limit,
+        () => new AppError('RATE_LIMITED', `rate limit of ${limit} events per second exceeded for this key`, 1),
       );
-      if (rated instanceof Promise) return meter === null ? rated : rated.then(() => this.checkQuota(key.organizationId, meter));
+      if (rated instanceof Promise)
+        return meter === null ? rated : rated.then(() => this.checkQuota(key.organizationId, meter));
     }
     if (meter === null) return;
     return this.checkQuota(key.organizationId, meter);
@@ -184,8 +187,13 @@ class Gate implements IngestGate {
     const now = this.now();
     const lease = this.leaseOf(meter, organizationId, quotaPeriod(now));
     return this.take(lease, limit, () => {
-      const what = meter === 'logs' ? `monthly log quota of ${limit} entries` : `monthly event quota of ${limit} events`;
-      return new AppError('RATE_LIMITED', `${what} reached; it resets at the start of next month (UTC)`, secondsUntilPeriodEnd(this.now()));
+      const what =
+        meter === 'logs' ? `monthly log quota of ${limit} entries` : `monthly event quota of ${limit} events`;
+      return new AppError(
+        'RATE_LIMITED',
+        `${what} reached; it resets at the start of next month (UTC)`,
+        secondsUntilPeriodEnd(this.now()),
+      );
     });
   }
 
@@ -211,7 +219,10 @@ class Gate implements IngestGate {
       // earlier took the whole block.
       for (;;) {
         lease.pending ??= this.reserve(lease, limit).finally(() => (lease.pending = undefined));
-        const answered = await this.bounded(lease.pending.then(() => true), false);
+        const answered = await this.bounded(
+          lease.pending.then(() => true),
+          false,
+        );
         if (!answered) return; // the counter is slow: admit uncounted (fail open)
         if (lease.takeOne()) return;
         if (lease.exhausted(limit)) throw refusal();
@@ -224,7 +235,8 @@ class Gate implements IngestGate {
   private async reserve(lease: Lease, limit: number): Promise<void> {
     const now = Date.now();
     // Grow the block while blocks run out within a second; shrink it when they last longer.
-    if (lease.reservedAt > 0) lease.block = now - lease.reservedAt < 1_000 ? lease.block * 2 : Math.ceil(lease.block / 2);
+    if (lease.reservedAt > 0)
+      lease.block = now - lease.reservedAt < 1_000 ? lease.block * 2 : Math.ceil(lease.block / 2);
     lease.block = Math.min(Math.max(lease.block, lease.waiters), this.maxBlock);
     const left = Math.max(0, limit - lease.usedAfterReserve);
     const want = Math.max(1, Math.min(lease.block, Math.floor(left / 32)));
@@ -233,7 +245,14 @@ class Gate implements IngestGate {
       lease.meter === null
         ? await this.counter.reserveRate(lease.subject, period, limit, want)
         : // The Redis count outlives its month by a day, for whoever looks at it after the reset.
-          await this.counter.reserve(lease.subject, lease.meter, period, limit, want, secondsUntilPeriodEnd(this.now()) + 86_400);
+          await this.counter.reserve(
+            lease.subject,
+            lease.meter,
+            period,
+            limit,
+            want,
+            secondsUntilPeriodEnd(this.now()) + 86_400,
+          );
     if (lease.period !== period) return; // the period turned while we asked: these units are void
     lease.reservedAt = Date.now();
     lease.usedAfterReserve = used;
@@ -244,7 +263,10 @@ class Gate implements IngestGate {
     } else {
       lease.exhaustedUntil = 0;
       if (lease.meter !== null) {
-        this.releaser ??= setInterval(() => void this.releaseIdle(false), Math.max(100, this.idleReleaseMs / 2)).unref();
+        this.releaser ??= setInterval(
+          () => void this.releaseIdle(false),
+          Math.max(100, this.idleReleaseMs / 2),
+        ).unref();
       }
     }
   }
@@ -401,7 +423,12 @@ class RedisCounter implements Counter {
     });
   }
 
-  async reserveRate(keyId: string, second: string, limit: number, want: number): Promise<{ granted: number; used: number }> {
+  async reserveRate(
+    keyId: string,
+    second: string,
+    limit: number,
+    want: number,
+  ): Promise<{ granted: number; used: number }> {
     const result = (await this.client.eval(RESERVE, {
       keys: [`${this.prefix}:rate:${keyId}:${second}`],
       arguments: [String(limit), String(want), '2'],
@@ -428,7 +455,12 @@ class DatabaseCounter implements Counter {
     return releaseOrganizationUsage(this.ds, organizationId, meter, period, units);
   }
 
-  async reserveRate(keyId: string, second: string, limit: number, want: number): Promise<{ granted: number; used: number }> {
+  async reserveRate(
+    keyId: string,
+    second: string,
+    limit: number,
+    want: number,
+  ): Promise<{ granted: number; used: number }> {
     let w = this.windows.get(keyId);
     if (!w || w.second !== second) {
       if (this.windows.size >= 50_000) this.windows.clear();

@@ -3,8 +3,12 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The wire contract's error body (DESIGN §4): `{"error": {"code", "message"}}`. */
 export function sendError(reply: FastifyReply, code: AppErrorCode, message: string, retryAfter?: number): FastifyReply {
-  if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
+  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfterSeconds(retryAfter)));
   return reply.code(httpStatusFor(code)).send({ error: { code, message } });
+}
+
+export function retryAfterSeconds(retryAfter: number): number {
+  return Math.max(1, Math.ceil(retryAfter));
 }
 
 // fastify's own errors (raised before our handler runs) mapped to the contract.
@@ -15,14 +19,31 @@ const FASTIFY_CODES: Record<string, [AppErrorCode, string]> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: ['BAD_USER_INPUT', 'body: is required'],
 };
 
+/**
+ * What the contract answers for an error raised while taking an ingest request, or `null` for
+ * one it does not expect (then: log it and answer 503). The one mapping, used by the fastify
+ * error handler and by the fast path.
+ */
+export function wireErrorOf(
+  error: Error & { code?: string; statusCode?: number },
+): { code: AppErrorCode; message: string; retryAfter?: number } | null {
+  if (error instanceof AppError) return { code: error.code, message: error.message, retryAfter: error.retryAfter };
+  const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (known) return { code: known[0], message: known[1] };
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return { code: 'BAD_USER_INPUT', message: `body: malformed JSON (${error.message})` };
+  }
+  return null;
+}
+
+export const UNAVAILABLE = {
+  error: { code: 'UNAVAILABLE', message: 'could not accept the event; retry later' },
+} as const;
+
 /** The single place where errors on ingest routes become HTTP answers. */
 export function ingestErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof AppError) return sendError(reply, error.code, error.message, error.retryAfter);
-  const known = error.code ? FASTIFY_CODES[error.code] : undefined;
-  if (known) return sendError(reply, known[0], known[1]);
-  if (error instanceof SyntaxError || error.statusCode === 400) {
-    return sendError(reply, 'BAD_USER_INPUT', `body: malformed JSON (${error.message})`);
-  }
+  const wire = wireErrorOf(error);
+  if (wire) return sendError(reply, wire.code, wire.message, wire.retryAfter);
   request.log.error({ err: error }, 'ingest request failed');
-  return reply.code(503).send({ error: { code: 'UNAVAILABLE', message: 'could not accept the event; retry later' } });
+  return reply.code(503).send(UNAVAILABLE);
 }

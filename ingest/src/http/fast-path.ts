@@ -1,0 +1,114 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { httpStatusFor, type KeyInfo } from '@tracker/core';
+import type { Queue } from '../queue';
+import { DSN_HEADER } from './authenticate-dsn';
+import { prepareErrorJob } from './error.route';
+import { parseJsonText } from './json-body';
+import type { KeyCache } from './key-cache';
+import { MAX_EVENT_BYTES } from './limits';
+import type { IngestGate } from './quota';
+import { retryAfterSeconds, UNAVAILABLE, wireErrorOf } from './wire-errors';
+
+/** Answers a request itself (true) or leaves it to fastify (false, before reading anything). */
+export interface IngestFastPath {
+  (req: IncomingMessage, res: ServerResponse): boolean;
+  /** Requests it took (for tests and diagnostics). */
+  readonly taken: number;
+}
+
+export interface IngestFastPathDeps {
+  queue: Queue;
+  keys: KeyCache;
+  gate?: IngestGate;
+  /** Where unexpected failures go (fastify's logger). */
+  logError(err: unknown): void;
+}
+
+const CORS_HEADERS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After' };
+
+/**
+ * `POST /ingest/error` without the framework, for the requests that are plainly well-formed:
+ * exact path, `application/json`, a `Content-Length` within the limit, and a DSN key this
+ * process already knows to be valid. Anything else — a preflight, chunked bodies, an unknown
+ * key, any other route — goes to fastify untouched, so every unusual case keeps one
+ * implementation (the route and its error handler).
+ *
+ * Why: on the 2-core reference machine fastify's per-request work (routing, hooks, the request
+ * and reply objects, the body reader) cost about as much as the bare `node:http` server's whole
+ * request, and the edge's target is half the bare server's rate (docs/benchmarks.md). What
+ * the fast path does with the body is the route's own code (`prepareErrorJob`, the gate, the
+ * queue) and its errors go through the same mapping (`wireErrorOf`), so both paths answer the
+ * same; `server/test/ingest-fast-path.test.ts` checks that on a corpus of requests.
+ */
+export function createIngestFastPath(deps: IngestFastPathDeps): IngestFastPath {
+  let taken = 0;
+  const fastPath = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'POST' || req.url !== '/ingest/error') return false;
+    const h = req.headers;
+    const type = h['content-type'];
+    if (type === undefined || !isJson(type)) return false;
+    if (h['transfer-encoding'] !== undefined) return false;
+    const length = Number(h['content-length']);
+    if (!(length > 0 && length <= MAX_EVENT_BYTES)) return false;
+    const key = knownKey(h.authorization, deps.keys);
+    if (key === undefined) return false;
+
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('error', () => undefined); // the client went away: nothing to answer
+    req.on('end', () => {
+      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      accept(deps, key, text, res).catch((err) => fail(deps, res, err));
+    });
+    taken += 1;
+    return true;
+  };
+  return Object.defineProperty(fastPath, 'taken', { get: () => taken }) as IngestFastPath;
+}
+
+async function accept(deps: IngestFastPathDeps, key: KeyInfo, text: string, res: ServerResponse): Promise<void> {
+  const { payload, eventId } = prepareErrorJob(key.projectId, parseJsonText(text), text);
+  // Rate limit and event quota (DESIGN §6), after validation: a 400 consumes nothing.
+  const admitted = deps.gate?.admit(key, 'events');
+  if (admitted) await admitted;
+  await deps.queue.enqueue([payload]);
+  send(res, 202, JSON.stringify({ id: eventId }));
+}
+
+function fail(deps: IngestFastPathDeps, res: ServerResponse, err: Error): void {
+  const wire = wireErrorOf(err);
+  if (!wire) {
+    deps.logError(err);
+    send(res, 503, JSON.stringify(UNAVAILABLE));
+    return;
+  }
+  const body = JSON.stringify({ error: { code: wire.code, message: wire.message } });
+  send(res, httpStatusFor(wire.code), body, wire.retryAfter);
+}
+
+function send(res: ServerResponse, status: number, body: string, retryAfter?: number): void {
+  if (res.headersSent || res.destroyed) return;
+  const headers: Record<string, string | number> = {
+    ...CORS_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  };
+  if (retryAfter !== undefined) headers['retry-after'] = String(retryAfterSeconds(retryAfter));
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+const JSON_UTF8 = /^application\/json;\s*charset=utf-8$/i;
+
+/** What SDKs send; any other spelling (other parameters or charsets) is left to fastify's parser. */
+function isJson(type: string): boolean {
+  return type === 'application/json' || JSON_UTF8.test(type);
+}
+
+/** The key's info when this process already knows it is valid; otherwise fastify decides (401 or a lookup). */
+function knownKey(authorization: string | undefined, keys: KeyCache): KeyInfo | undefined {
+  if (authorization === undefined) return undefined;
+  const match = DSN_HEADER.exec(authorization);
+  if (!match) return undefined;
+  return keys.peek(match[1].toLowerCase()) ?? undefined;
+}
