@@ -31,7 +31,8 @@ export const FIELDS = 4;
 
 /**
  * Packs decoded mappings (one array per generated line, each sorted by column, as trace-mapping's
- * `decodedMappings` returns them).
+ * `decodedMappings` returns them): for a flattened index map. A regular map is decoded straight
+ * into this form (mappings.ts).
  */
 export function createSegmentIndex(lines: ReadonlyArray<ReadonlyArray<readonly number[]>>): SegmentIndex {
   let count = 0;
@@ -60,6 +61,26 @@ export function createSegmentIndex(lines: ReadonlyArray<ReadonlyArray<readonly n
   }
   lineStart[lines.length] = s;
   return { lineStart, columns, fields };
+}
+
+/**
+ * The segments back as decoded arrays (trace-mapping's `SourceMapSegment[][]`), for what needs
+ * them: the sections of an index map, which trace-mapping's `FlattenMap` merges.
+ */
+export function unpackSegments(index: SegmentIndex): number[][][] {
+  const { lineStart, columns, fields } = index;
+  const lines: number[][][] = [];
+  for (let l = 0; l + 1 < lineStart.length; l++) {
+    const line: number[][] = [];
+    for (let s = lineStart[l]; s < lineStart[l + 1]; s++) {
+      const at = s * FIELDS;
+      if (fields[at] === -1) line.push([columns[s]]);
+      else if (fields[at + 3] === -1) line.push([columns[s], fields[at], fields[at + 1], fields[at + 2]]);
+      else line.push([columns[s], fields[at], fields[at + 1], fields[at + 2], fields[at + 3]]);
+    }
+    lines.push(line);
+  }
+  return lines;
 }
 
 /**

@@ -2,8 +2,8 @@ import { FlattenMap, TraceMap, decodedMappings, type SectionedSourceMapInput } f
 import { isInAppFilename } from '../stacktrace/parse-stack';
 import type { StackFrame } from '../stacktrace/stack-frame';
 import { frameBasename } from './filenames';
-import { FIELDS, createSegmentIndex, findSegment, type SegmentIndex } from './segment-index';
-import { checkSourceMap } from './validate';
+import { FIELDS, createSegmentIndex, findSegment, unpackSegments, type SegmentIndex } from './segment-index';
+import { checkSourceMap, type DecodedIndexMap, type DecodedRegularMap } from './validate';
 
 /** Which uploaded map a lookup wants: `filename` is the minified file's basename (see filenames.ts). */
 export interface SourceMapKey {
@@ -380,16 +380,23 @@ export class Symbolicator {
       return miss();
     }
     const decoded = checked.decoded;
-    const trace =
-      'sections' in decoded
-        ? new FlattenMap(decoded as unknown as SectionedSourceMapInput)
-        : new TraceMap(decoded as unknown as ConstructorParameters<typeof TraceMap>[0]);
+    let trace: TraceMap;
+    let segments: SegmentIndex;
+    if ('sections' in decoded) {
+      trace = new FlattenMap(toTraceInput(decoded) as SectionedSourceMapInput);
+      segments = createSegmentIndex(decodedMappings(trace));
+    } else {
+      // Already decoded and packed: trace-mapping is only asked to resolve the sources (against
+      // `sourceRoot`), so it gets no mappings.
+      trace = new TraceMap({ ...decoded, mappings: [] } as unknown as ConstructorParameters<typeof TraceMap>[0]);
+      segments = decoded.mappings;
+    }
     const sources = trace.sources.length;
-    // The trace (and its decoded arrays, four times the packed size) is dropped here: it was
-    // needed for the flattening of index maps and for resolving sources against `sourceRoot`.
+    // The trace is dropped here (for an index map, with its decoded arrays: four times the packed
+    // size); it was needed to flatten sections and to resolve sources against `sourceRoot`.
     const map: LoadedMap = {
       key,
-      segments: createSegmentIndex(decodedMappings(trace)),
+      segments,
       resolvedSources: trace.resolvedSources,
       names: trace.names,
       sourcesContent: trace.sourcesContent,
@@ -527,6 +534,14 @@ function inApp(map: LoadedMap, index: number): boolean {
  */
 function segmentFor(frame: StackFrame, map: LoadedMap | null): number {
   return map === null ? -1 : findSegment(map.segments, frame.lineno! - 1, frame.colno! - 1);
+}
+
+/** An index map as trace-mapping's `FlattenMap` takes it: each section's segments as arrays. */
+function toTraceInput(map: DecodedRegularMap | DecodedIndexMap): object {
+  if ('sections' in map) {
+    return { ...map, sections: map.sections.map((section) => ({ ...section, map: toTraceInput(section.map) })) };
+  }
+  return { ...map, mappings: unpackSegments(map.mappings) };
 }
 
 /** Line terminators as JavaScript counts them. */
