@@ -196,13 +196,18 @@ async function main(): Promise<void> {
     }
 
     // ------------------------------------------------------------------ memory of a cached map
+    // Heap plus array buffers: the packed segments live in typed arrays, outside the JS heap.
+    const memory = (): number => {
+      const usage = process.memoryUsage();
+      return usage.heapUsed + usage.arrayBuffers;
+    };
     gc();
-    const heapBefore = process.memoryUsage().heapUsed;
+    const heapBefore = memory();
     const held = new Symbolicator({ maxCacheBytes: 1e9, loadMap: async () => text });
     // Every stack: the sources the frames touch are split into lines for context, as in use.
     for (const stack of stacks) await held.symbolicate('p1', 'r1', stack);
     gc();
-    const heapHeld = process.memoryUsage().heapUsed - heapBefore;
+    const heapHeld = memory() - heapBefore;
     const estimated = held.stats.bytes;
     const segments = decodedMappings(new TraceMap(text)).reduce((n, line) => n + line.length, 0);
 
@@ -299,7 +304,7 @@ async function main(): Promise<void> {
     const coldRows = [
       ['`@jridgewell/trace-mapping`: `new TraceMap(text)` + 1 lookup (decodes lazily, no validation)', cold.traceMapping],
       ['`source-map` 0.7: `await new SourceMapConsumer(text)` + 1 lookup (WASM)', cold.sourceMap],
-      ['**`Symbolicator`**: `loadMap` → JSON.parse → strict validation + decode → `TraceMap` → 1 frame', cold.symbolicator],
+      ['**`Symbolicator`**: `loadMap` → JSON.parse → strict validation + decode into packed arrays → 1 frame', cold.symbolicator],
     ].map(([name, values]) => [
       name as string,
       fmt(median(values as number[]), 1),
@@ -333,7 +338,7 @@ async function main(): Promise<void> {
       '',
       `**Ratio Symbolicator / fastest raw lookup (${fastestRawName}), CPU time per frame: ${fmt(ratio, 2)}×** (${fmt(ratioNoContext, 2)}× without context; ${fmt(wallRatio, 2)}× on wall-clock medians). Target ≤ ${TARGET_RATIO}×: **${met ? 'met' : 'missed'}**. CPU time is the process's user + system time over the pass (GC threads included); it does not count waiting for a core, so it is the steadier figure on this shared machine.`,
       '',
-      "The Symbolicator does more than the raw lookups: per stack, the basename match and the cache lookup; per frame, a binary search on trace-mapping's decoded segments (same answer as `originalPositionFor`; a test checks every column of the fixture bundle), a new frame object with `minified` and the caller-derived function name, and the context. Context is built once per (source, line) and then shared (frozen) by every frame on that line; the timed passes revisit the same frames, so they read it from that cache, as a worker does for the repeats of an issue. The *first pass* column is the warm-up pass (JIT included): for the Symbolicators it also splits the sources and builds each line's context on first sight (their maps were already parsed and decoded); for the raw contenders it includes trace-mapping's lazy decode and `source-map`'s lazy WASM parse. The random positions over a 5 MB map make every contender wait on memory: each object touched per frame costs a cache miss, which is what the remaining gap is made of.",
+      `The Symbolicator does more than the raw lookups: per stack, the basename match and the cache lookup; per frame, a binary search on the map's segments packed into typed arrays (core/src/symbolication/segment-index.ts; same answer as \`originalPositionFor\`, a test checks every column of the fixture bundle), a new frame object with \`minified\` and the caller-derived function name, and the context. Context is built once per (source, line) and then shared (frozen) by every frame on that line; the timed passes revisit the same frames, so they read it from that cache, as a worker does for the repeats of an issue. The *first pass* column is the warm-up pass (JIT included): for the Symbolicators it also splits the sources and builds each line's context on first sight (their maps were already parsed and decoded); for the raw contenders it includes trace-mapping's lazy decode and \`source-map\`'s lazy WASM parse. The random positions over a 5 MB map make every contender wait on memory, so what counts is the memory touched per frame. trace-mapping's search reads one small JS array per probe, scattered over the heap; the Symbolicator's search probes one contiguous \`Int32Array\` of columns (4 bytes a segment: ${fmt((segments * 4) / 1e6, 2)} MB for this map, which mostly stays in the CPU caches) and then reads one segment's fields, which pays for most of its extra work. What is left of the gap is that work: the two objects per frame and the read of the line's shared context (the *without context* row shows its share).`,
       '',
       `### Cold: map text → first answer (${COLD_RUNS} runs)`,
       '',
@@ -341,7 +346,7 @@ async function main(): Promise<void> {
       '',
       `### Memory of one cached map`,
       '',
-      `Heap held by a Symbolicator with this map cached, after symbolicating all ${fmt(frameCount)} frames (so the sources they touch are split into lines for context), after GC: **${fmt(heapHeld / 1e6, 1)} MB**. Its estimate, what \`maxCacheBytes\` counts (text length ${fmt(text.length / 1e6, 2)} M + ${fmt(segments)} segments × ${SEGMENT_BYTES} B + split lines × ${LINE_BYTES} B): **${fmt(estimated / 1e6, 1)} MB**, measured / estimate = ${fmt(heapHeld / estimated, 2)}. The map text is ${fmt(mapBytes / 1e6, 1)} MB.`,
+      `Memory (JS heap plus array buffers) held by a Symbolicator with this map cached, after symbolicating all ${fmt(frameCount)} frames (so the sources they touch are split into lines for context), after GC: **${fmt(heapHeld / 1e6, 1)} MB**. Its estimate, what \`maxCacheBytes\` counts (text length ${fmt(text.length / 1e6, 2)} M + ${fmt(segments)} segments × ${SEGMENT_BYTES} B + split lines × ${LINE_BYTES} B): **${fmt(estimated / 1e6, 1)} MB**, measured / estimate = ${fmt(heapHeld / estimated, 2)}. The map text is ${fmt(mapBytes / 1e6, 1)} MB.`,
     ].join('\n');
 
     console.log(`\n${markdown}\n`);

@@ -8,8 +8,11 @@ import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 import { build } from 'esbuild';
 import { AppError } from '../src/errors';
 import { parseStack, type StackFrame } from '../src/stacktrace';
+import { FIELDS, createSegmentIndex, findSegment } from '../src/symbolication/segment-index';
 import {
+  SEGMENT_BYTES,
   Symbolicator,
+  estimateMapBytes,
   frameBasename,
   isPlainMapFilename,
   normalizeMapFilename,
@@ -557,5 +560,135 @@ describe('Symbolicator', () => {
     assert.equal(out.context!.line.length, 200);
     assert.ok(out.context!.line.includes('HERE'));
     assert.deepEqual(out.context!.post, ['after']);
+  });
+});
+
+describe('packed segments (segment-index.ts)', () => {
+  /** Seeded PRNG (Park–Miller): the same synthetic map every run. */
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => (state = (state * 16807) % 2147483647) / 2147483647;
+  }
+
+  test("findSegment answers every position as trace-mapping's originalPositionFor does", () => {
+    const next = random(7);
+    const int = (n: number) => Math.floor(next() * n);
+    // Lines with no segments, one-field segments, repeated columns (the first wins) and names.
+    const lines: number[][][] = [];
+    for (let l = 0; l < 40; l++) {
+      const line: number[][] = [];
+      let column = int(3);
+      const count = l % 7 === 3 ? 0 : int(60);
+      for (let i = 0; i < count; i++) {
+        const kind = int(10);
+        if (kind === 0) line.push([column]);
+        else if (kind < 5) line.push([column, int(3), int(500), int(80)]);
+        else line.push([column, int(3), int(500), int(80), int(20)]);
+        if (int(4) !== 0) column += 1 + int(6);
+      }
+      lines.push(line);
+    }
+    const names = Array.from({ length: 20 }, (_, i) => `name${i}`);
+    const sources = ['a.ts', 'b.ts', 'c.ts'];
+    const trace = new TraceMap({ version: 3, sources, names, mappings: lines as never });
+    const index = createSegmentIndex(lines);
+    let mapped = 0;
+    for (let l = 0; l < lines.length + 2; l++) {
+      for (let column = 0; column < 400; column++) {
+        const want = originalPositionFor(trace, { line: l + 1, column });
+        const at = findSegment(index, l, column);
+        if (want.source === null) {
+          assert.equal(at, -1, `${l}:${column}`);
+          continue;
+        }
+        mapped++;
+        assert.notEqual(at, -1, `${l}:${column}`);
+        const f = index.fields.subarray(at * FIELDS, at * FIELDS + FIELDS);
+        assert.deepEqual(
+          [sources[f[0]], f[1] + 1, f[2], f[3] === -1 ? null : names[f[3]]],
+          [want.source, want.line, want.column, want.name],
+          `${l}:${column}`,
+        );
+      }
+    }
+    assert.ok(mapped > 1000, `only ${mapped} mapped positions`);
+  });
+
+  /** Base64 VLQ of one signed value, as source maps encode fields. */
+  function vlq(value: number): string {
+    const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    let rest = value < 0 ? (-value << 1) | 1 : value << 1;
+    let out = '';
+    do {
+      let digit = rest & 31;
+      rest >>>= 5;
+      if (rest > 0) digit |= 32;
+      out += digits[digit];
+    } while (rest > 0);
+    return out;
+  }
+
+  test('a map decoded straight into packed form answers as trace-mapping does, unsorted lines included', async () => {
+    const next = random(11);
+    const int = (n: number) => Math.floor(next() * n);
+    // Encoded by hand: columns go backwards now and then (the line must be sorted, stably, as
+    // trace-mapping sorts it), repeat, and some segments have one field or no name.
+    const lines: string[] = [];
+    const previous = [0, 0, 0, 0];
+    for (let l = 0; l < 30; l++) {
+      const parts: string[] = [];
+      let column = 0;
+      const count = l % 9 === 4 ? 0 : int(40);
+      for (let i = 0; i < count; i++) {
+        const to = Math.max(0, column + (int(5) === 0 ? -int(20) : int(8)));
+        let part = vlq(to - column);
+        column = to;
+        const kind = int(10);
+        if (kind > 0) {
+          const fields = [int(3), int(300), int(80)];
+          part += vlq(fields[0] - previous[0]) + vlq(fields[1] - previous[1]) + vlq(fields[2] - previous[2]);
+          [previous[0], previous[1], previous[2]] = fields;
+          if (kind > 4) {
+            const name = int(12);
+            part += vlq(name - previous[3]);
+            previous[3] = name;
+          }
+        }
+        parts.push(part);
+      }
+      lines.push(parts.join(','));
+    }
+    const text = JSON.stringify({
+      version: 3,
+      sources: ['a.ts', 'b.ts', 'c.ts'],
+      names: Array.from({ length: 12 }, (_, i) => `name${i}`),
+      mappings: lines.join(';'),
+    });
+    const trace = new TraceMap(text);
+    const s = new Symbolicator({ maxCacheBytes: 1_000_000, loadMap: async () => text, contextLines: -1 });
+    let mapped = 0;
+    for (let line = 1; line <= lines.length + 1; line++) {
+      for (let col = 1; col <= 300; col++) {
+        const [out] = await s.symbolicate('p1', '1.0.0', [frame('https://x.test/app.js', 'a', line, col)]);
+        const want = originalPositionFor(trace, { line, column: col - 1 });
+        if (want.source === null) {
+          assert.equal(out.minified, undefined, `${line}:${col} should stay unmapped`);
+        } else {
+          mapped++;
+          assert.deepEqual([out.filename, out.lineno, out.colno], [want.source, want.line, want.column + 1], `${line}:${col}`);
+        }
+      }
+    }
+    assert.ok(mapped > 1000, `only ${mapped} mapped positions`);
+  });
+
+  test('the cache counts a map as its text plus SEGMENT_BYTES per packed segment', async () => {
+    // Three generated lines: 2 segments, none, 1 one-field segment.
+    const text = JSON.stringify({ version: 3, sources: ['s.ts'], names: ['n'], mappings: 'AAAAA,EAAE;;A' });
+    const s = new Symbolicator({ maxCacheBytes: 1_000_000, loadMap: async () => text, contextLines: -1 });
+    await s.symbolicate('p1', '1.0.0', [frame('https://x.test/s.js')]);
+    assert.equal(SEGMENT_BYTES, 20);
+    assert.equal(s.stats.bytes, estimateMapBytes(text.length, 3));
+    assert.equal(s.stats.bytes, text.length + 60);
   });
 });

@@ -3,20 +3,15 @@
  *
  * `@jridgewell/sourcemap-codec` (what trace-mapping decodes with) never fails: it reads unknown
  * characters as 0 and pads short segments, so a corrupt map would be accepted at upload and then
- * point frames at nonsense. This decoder rejects what the format does not allow and produces the
- * same decoded form (`[genColumn, sourceIndex, sourceLine, sourceColumn, nameIndex?]`, 0-based,
- * one array per generated line, sorted by column), which `TraceMap` then uses without decoding
- * again.
+ * point frames at nonsense. This decoder rejects what the format does not allow and writes the
+ * segments straight into the packed form the symbolicator searches (segment-index.ts: 0-based,
+ * sorted by column within each generated line), without a JS array per segment: those were most
+ * of the decode's allocation and garbage.
  */
-
-/** One decoded segment, as trace-mapping's `SourceMapSegment`. */
-export type DecodedSegment =
-  | [number]
-  | [number, number, number, number]
-  | [number, number, number, number, number];
+import { FIELDS, type SegmentIndex } from './segment-index';
 
 export interface DecodedMappings {
-  lines: DecodedSegment[][];
+  index: SegmentIndex;
   /** Segments in all lines: the dominant part of a decoded map's memory. */
   segments: number;
 }
@@ -39,9 +34,12 @@ const MAX_VLQ_DIGITS = 6;
  * skipped, as every consumer does. Throws `MappingsError` naming the generated line and segment.
  */
 export function decodeMappingsStrict(mappings: string, sourcesCount: number, namesCount: number): DecodedMappings {
-  const lines: DecodedSegment[][] = [];
   const n = mappings.length;
-  let line: DecodedSegment[] = [];
+  // Grown by doubling; real maps spend 5–7 characters a segment.
+  let columns: Int32Array = new Int32Array(Math.max(16, (n / 6) | 0));
+  let packed: Int32Array = new Int32Array(columns.length * FIELDS);
+  const lineStart: number[] = [0];
+  let lineBegin = 0;
   let sorted = true;
   let segments = 0;
   let genColumn = 0;
@@ -49,23 +47,21 @@ export function decodeMappingsStrict(mappings: string, sourcesCount: number, nam
   let sourceLine = 0;
   let sourceColumn = 0;
   let name = 0;
-  let segmentInLine = 0;
   const fields = [0, 0, 0, 0, 0, 0];
   let pos = 0;
 
   const fail = (what: string): never => {
-    throw new MappingsError(`generated line ${lines.length + 1}, segment ${segmentInLine + 1}: ${what}`);
+    throw new MappingsError(`generated line ${lineStart.length}, segment ${segments - lineBegin + 1}: ${what}`);
   };
 
   while (pos < n) {
     let c = mappings.charCodeAt(pos);
     if (c === SEMICOLON) {
-      if (!sorted) line.sort(byColumn);
-      lines.push(line);
-      line = [];
+      if (!sorted) sortLine(columns, packed, lineBegin, segments);
+      lineStart.push(segments);
+      lineBegin = segments;
       sorted = true;
       genColumn = 0;
-      segmentInLine = 0;
       pos++;
       continue;
     }
@@ -103,9 +99,17 @@ export function decodeMappingsStrict(mappings: string, sourcesCount: number, nam
     if (column < 0) fail('negative generated column');
     if (column < genColumn) sorted = false;
     genColumn = column;
-    let segment: DecodedSegment;
+    if (segments === columns.length) {
+      columns = grow(columns, columns.length * 2);
+      packed = grow(packed, columns.length * FIELDS);
+    }
+    const at = segments * FIELDS;
+    columns[segments] = column;
     if (count === 1) {
-      segment = [column];
+      packed[at] = -1;
+      packed[at + 1] = 0;
+      packed[at + 2] = 0;
+      packed[at + 3] = -1;
     } else {
       source += fields[1];
       sourceLine += fields[2];
@@ -113,23 +117,45 @@ export function decodeMappingsStrict(mappings: string, sourcesCount: number, nam
       if (source < 0 || source >= sourcesCount) fail(`source index ${source} outside "sources" (${sourcesCount})`);
       if (sourceLine < 0) fail('negative original line');
       if (sourceColumn < 0) fail('negative original column');
+      packed[at] = source;
+      packed[at + 1] = sourceLine;
+      packed[at + 2] = sourceColumn;
       if (count === 5) {
         name += fields[4];
         if (name < 0 || name >= namesCount) fail(`name index ${name} outside "names" (${namesCount})`);
-        segment = [column, source, sourceLine, sourceColumn, name];
+        packed[at + 3] = name;
       } else {
-        segment = [column, source, sourceLine, sourceColumn];
+        packed[at + 3] = -1;
       }
     }
-    line.push(segment);
     segments++;
-    segmentInLine++;
   }
-  if (!sorted) line.sort(byColumn);
-  lines.push(line);
-  return { lines, segments };
+  if (!sorted) sortLine(columns, packed, lineBegin, segments);
+  lineStart.push(segments);
+  // Copied to the exact size: the slack of the last doubling would otherwise stay allocated.
+  const index: SegmentIndex = {
+    lineStart: Uint32Array.from(lineStart),
+    columns: columns.slice(0, segments),
+    fields: packed.slice(0, segments * FIELDS),
+  };
+  return { index, segments };
 }
 
-function byColumn(a: DecodedSegment, b: DecodedSegment): number {
-  return a[0] - b[0];
+function grow(array: Int32Array, length: number): Int32Array {
+  const bigger = new Int32Array(length);
+  bigger.set(array);
+  return bigger;
+}
+
+/** Sorts segments `from` to `to - 1` by column, stably (as trace-mapping sorts an unsorted line). */
+function sortLine(columns: Int32Array, fields: Int32Array, from: number, to: number): void {
+  const order = Array.from({ length: to - from }, (_, i) => from + i);
+  order.sort((a, b) => columns[a] - columns[b] || a - b);
+  const oldColumns = columns.slice(from, to);
+  const oldFields = fields.slice(from * FIELDS, to * FIELDS);
+  for (let i = 0; i < order.length; i++) {
+    const was = order[i] - from;
+    columns[from + i] = oldColumns[was];
+    fields.set(oldFields.subarray(was * FIELDS, was * FIELDS + FIELDS), (from + i) * FIELDS);
+  }
 }

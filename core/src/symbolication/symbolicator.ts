@@ -2,7 +2,8 @@ import { FlattenMap, TraceMap, decodedMappings, type SectionedSourceMapInput } f
 import { isInAppFilename } from '../stacktrace/parse-stack';
 import type { StackFrame } from '../stacktrace/stack-frame';
 import { frameBasename } from './filenames';
-import { checkSourceMap } from './validate';
+import { FIELDS, createSegmentIndex, findSegment, unpackSegments, type SegmentIndex } from './segment-index';
+import { checkSourceMap, type DecodedIndexMap, type DecodedRegularMap } from './validate';
 
 /** Which uploaded map a lookup wants: `filename` is the minified file's basename (see filenames.ts). */
 export interface SourceMapKey {
@@ -80,20 +81,22 @@ export interface SymbolicatorStats {
 /**
  * Estimated memory of a parsed map, what `maxCacheBytes` counts: the map's text length (the
  * strings kept — `sourcesContent`, `names`, `sources` — plus the `mappings` string, which is
- * dropped after decoding: a mild overestimate) and `SEGMENT_BYTES` per decoded mapping segment
- * (a small JS array each, the bulk of a decoded map). When a source's content is first split
- * into lines for context, `LINE_BYTES` per line is added to the entry. The bench
- * (core/bench/symbolicate.bench.ts) reports the measured heap against this estimate.
+ * dropped after decoding: a mild overestimate) and `SEGMENT_BYTES` per mapping segment (packed,
+ * see segment-index.ts; the bulk of a decoded map besides its sources). When a source's content is
+ * first split into lines for context, `LINE_BYTES` per line is added to the entry. The bench
+ * (core/bench/symbolicate.bench.ts) reports the measured heap and array buffers against this
+ * estimate.
  */
 export function estimateMapBytes(textLength: number, segments: number): number {
   return textLength + segments * SEGMENT_BYTES;
 }
 
 /**
- * Heap per decoded segment: a 4- or 5-element array of small integers plus its slot in the line's
- * array, on 64-bit Node without pointer compression (the default build).
+ * Memory per segment once packed: its column and four fields as 32-bit integers, in array buffers
+ * (outside the JS heap, but memory all the same). Decoded as trace-mapping keeps them, one JS
+ * array each, a segment took about 88 bytes.
  */
-export const SEGMENT_BYTES = 88;
+export const SEGMENT_BYTES = 4 + FIELDS * 4;
 /** Heap per line of a split source: its slot and a sliced string (the characters are shared). */
 export const LINE_BYTES = 40;
 /** Heap per cached context: a frozen object and two frozen arrays of up to 5 (shared) strings. */
@@ -104,9 +107,12 @@ const DEFAULT_NEGATIVE_TTL_MS = 60_000;
 interface LoadedMap {
   /** Its cache key, to account for memory it gains after loading. */
   key: string;
-  trace: TraceMap;
-  /** The trace's decoded segments per generated line (sorted by column), held for the lookup. */
-  mappings: ReadonlyArray<ReadonlyArray<readonly number[]>>;
+  /** The segments, packed for the lookup (segment-index.ts). */
+  segments: SegmentIndex;
+  /** Original file of each source index, resolved against `sourceRoot` as trace-mapping does. */
+  resolvedSources: readonly string[];
+  names: readonly string[];
+  sourcesContent: ReadonlyArray<string | null> | undefined;
   /** Each source's content split into lines, on first use (null: no content). */
   sources: Array<SplitSource | null | undefined>;
   /** Each source's in-app flag, on first use: 0 unknown, 1 no, 2 yes. */
@@ -235,28 +241,31 @@ export class Symbolicator {
       const frame = frames[i];
       const map = m === -1 ? null : maps[m];
       let callerM = -1;
-      let caller: readonly number[] | null = null;
+      let caller = -1;
       if (i + 1 < count) {
         callerM = mapIndex[i + 1];
         caller = segmentFor(frames[i + 1], callerM === -1 ? null : maps[callerM]);
       }
-      if (segment === null || map === null) {
+      if (segment === -1 || map === null) {
         out[i] = frame;
       } else {
-        const trace = map.trace;
-        const sourceIndex = segment[1];
-        const name = callerM === m && caller !== null && caller.length === 5 ? trace.names[caller[4]] : undefined;
-        const context = this.context(map, sourceIndex, segment[2], segment[3]);
+        const fields = map.segments.fields;
+        const at = segment * FIELDS;
+        const sourceIndex = fields[at];
+        const line = fields[at + 1];
+        const column = fields[at + 2];
+        const nameIndex = callerM === m && caller !== -1 ? fields[caller * FIELDS + 3] : -1;
+        const context = this.context(map, sourceIndex, line, column);
         const minified: MinifiedFrame = {
           filename: frame.filename,
           function: frame.function,
           lineno: frame.lineno,
           colno: frame.colno,
         };
-        const fn = name === undefined ? frame.function : withPrefix(frame.function, name);
-        const filename = trace.resolvedSources[sourceIndex];
-        const lineno = segment[2] + 1;
-        const colno = segment[3] + 1;
+        const fn = nameIndex === -1 ? frame.function : withPrefix(frame.function, map.names[nameIndex]);
+        const filename = map.resolvedSources[sourceIndex];
+        const lineno = line + 1;
+        const colno = column + 1;
         out[i] =
           context === null
             ? { filename, function: fn, lineno, colno, inApp: inApp(map, sourceIndex), minified }
@@ -371,13 +380,31 @@ export class Symbolicator {
       return miss();
     }
     const decoded = checked.decoded;
-    const trace =
-      'sections' in decoded
-        ? new FlattenMap(decoded as unknown as SectionedSourceMapInput)
-        : new TraceMap(decoded as unknown as ConstructorParameters<typeof TraceMap>[0]);
+    let trace: TraceMap;
+    let segments: SegmentIndex;
+    if ('sections' in decoded) {
+      trace = new FlattenMap(toTraceInput(decoded) as SectionedSourceMapInput);
+      segments = createSegmentIndex(decodedMappings(trace));
+    } else {
+      // Already decoded and packed: trace-mapping is only asked to resolve the sources (against
+      // `sourceRoot`), so it gets no mappings.
+      trace = new TraceMap({ ...decoded, mappings: [] } as unknown as ConstructorParameters<typeof TraceMap>[0]);
+      segments = decoded.mappings;
+    }
     const sources = trace.sources.length;
+    // The trace is dropped here (for an index map, with its decoded arrays: four times the packed
+    // size); it was needed to flatten sections and to resolve sources against `sourceRoot`.
+    const map: LoadedMap = {
+      key,
+      segments,
+      resolvedSources: trace.resolvedSources,
+      names: trace.names,
+      sourcesContent: trace.sourcesContent,
+      sources: new Array<SplitSource | null | undefined>(sources),
+      inApp: new Uint8Array(sources),
+    };
     return {
-      map: { key, trace, mappings: decodedMappings(trace), sources: new Array<SplitSource | null | undefined>(sources), inApp: new Uint8Array(sources) },
+      map,
       bytes: estimateMapBytes(text.length, checked.segments),
       expiresAt: Infinity,
     };
@@ -482,7 +509,7 @@ interface SplitSource {
 }
 
 function splitSource(map: LoadedMap, index: number, max: number): SplitSource | null {
-  const content = map.trace.sourcesContent?.[index];
+  const content = map.sourcesContent?.[index];
   if (typeof content !== 'string') return null;
   const lines = content.split(LINE_BREAK);
   // Cut once here, not per frame: minified sources (vendor code) are all long lines.
@@ -496,37 +523,25 @@ function splitSource(map: LoadedMap, index: number, max: number): SplitSource | 
 /** The in-app rule (shared with parseStack) on the original path, once per source. */
 function inApp(map: LoadedMap, index: number): boolean {
   let value = map.inApp[index];
-  if (value === 0) value = map.inApp[index] = isInAppFilename(map.trace.resolvedSources[index] ?? '') ? 2 : 1;
+  if (value === 0) value = map.inApp[index] = isInAppFilename(map.resolvedSources[index] ?? '') ? 2 : 1;
   return value === 2;
 }
 
 /**
- * The mapping segment at a frame's position, or null: no map, a position before the line's first
- * segment or past the map, or a one-field segment (generated code with no original, a bundler's
- * glue). Same answer as trace-mapping's `originalPositionFor` (greatest lower bound; of equal
- * columns the first), searched here on its decoded segments: calling `traceSegment` through the
- * package's CommonJS exports (getters) kept V8 from inlining it and cost about as much as the
- * whole raw lookup again (core/bench/symbolicate.bench.ts).
+ * The segment (its index in the map's `SegmentIndex`) at a frame's position, or -1: no map, or no
+ * segment there (see `findSegment`, which gives the same answer as trace-mapping's
+ * `originalPositionFor`; a test checks every column of the fixture bundle).
  */
-function segmentFor(frame: StackFrame, map: LoadedMap | null): readonly number[] | null {
-  if (map === null) return null;
-  const line = frame.lineno! - 1;
-  const column = frame.colno! - 1;
-  const mappings = map.mappings;
-  if (line >= mappings.length) return null;
-  const segments = mappings[line];
-  let high = segments.length - 1;
-  if (high < 0 || segments[0][0] > column) return null;
-  let low = 0;
-  // The last segment whose column is <= column.
-  while (low < high) {
-    const mid = (low + high + 1) >>> 1;
-    if (segments[mid][0] <= column) low = mid;
-    else high = mid - 1;
+function segmentFor(frame: StackFrame, map: LoadedMap | null): number {
+  return map === null ? -1 : findSegment(map.segments, frame.lineno! - 1, frame.colno! - 1);
+}
+
+/** An index map as trace-mapping's `FlattenMap` takes it: each section's segments as arrays. */
+function toTraceInput(map: DecodedRegularMap | DecodedIndexMap): object {
+  if ('sections' in map) {
+    return { ...map, sections: map.sections.map((section) => ({ ...section, map: toTraceInput(section.map) })) };
   }
-  while (low > 0 && segments[low - 1][0] === segments[low][0]) low--;
-  const segment = segments[low];
-  return segment.length === 1 ? null : segment;
+  return { ...map, mappings: unpackSegments(map.mappings) };
 }
 
 /** Line terminators as JavaScript counts them. */

@@ -1,5 +1,6 @@
 import { AppError } from '../errors';
-import { decodeMappingsStrict, MappingsError, type DecodedSegment } from './mappings';
+import { decodeMappingsStrict, MappingsError } from './mappings';
+import type { SegmentIndex } from './segment-index';
 
 /** A regular version 3 source map, as uploaded (https://tc39.es/ecma426/). */
 export interface SourceMapV3 {
@@ -45,8 +46,8 @@ export function validateSourceMap(filename: string, text: string): ParsedSourceM
 export interface CheckedSourceMap {
   map: ParsedSourceMap;
   /**
-   * The map with every `mappings` string replaced by its decoded form (sections included), ready
-   * for `TraceMap` / `FlattenMap` without a second decode.
+   * The map with every `mappings` string replaced by its decoded, packed form (sections
+   * included), so the symbolicator does not decode it a second time.
    */
   decoded: DecodedRegularMap | DecodedIndexMap;
   /** Decoded segments over all sections. */
@@ -54,7 +55,7 @@ export interface CheckedSourceMap {
 }
 
 export interface DecodedRegularMap extends Omit<SourceMapV3, 'mappings'> {
-  mappings: DecodedSegment[][];
+  mappings: SegmentIndex;
 }
 
 export interface DecodedIndexMap extends Omit<IndexSourceMapV3, 'sections'> {
@@ -148,7 +149,7 @@ function checkMap(
     sources: json.sources as Array<string | null>,
     sourcesContent: Array.isArray(json.sourcesContent) ? (json.sourcesContent as Array<string | null>) : undefined,
     names,
-    mappings: decoded.lines,
+    mappings: decoded.index,
     ignoreList: Array.isArray(json.ignoreList) ? (json.ignoreList as number[]) : undefined,
   };
 }
