@@ -103,7 +103,13 @@ test("uploadSourceMaps: a map named apart from its chunk (Turbopack) goes up und
     'out/orphan.js.map': sourceMap('orphan.js'),
     'out/inline.js': '//# sourceMappingURL=data:application/json;base64,e30=',
   });
-  const result = await uploadSourceMaps({ dir: t.path('out'), release: 'r', dsn: dsn(), authToken: 'etu_t', logger: null });
+  const result = await uploadSourceMaps({
+    dir: t.path('out'),
+    release: 'r',
+    dsn: dsn(),
+    authToken: 'etu_t',
+    logger: null,
+  });
   const names = receiver.uploads.flatMap((u) => u.body.files.map((f: { filename: string }) => f.filename)).sort();
   assert.deepEqual(names, ['0cz1d0mv5g_q7.js.map', 'copy.js.map', 'orphan.js.map']);
   assert.equal(result.found, 2);

@@ -1,24 +1,12 @@
 import * as Node from '@tracker/node';
+import type { CaptureOptions, FeedbackInput, Logger, Stats } from '@tracker/node';
 import { describeRequestError, type RequestErrorContext, type RequestErrorRequest } from './on-request-error';
 import { resolveServerOptions, type NextServerOptions } from './resolve-server-options';
+import { currentSdk, findPublishedSdk, publishSdk } from './shared-sdk';
 
-export {
-  captureException,
-  captureFeedback,
-  captureMessage,
-  close,
-  flush,
-  getStats,
-  lastEventId,
-  logger,
-} from '@tracker/node';
 export type { CaptureOptions, FeedbackInput, Level, Logger, LogLevel, Stats, Tags, User } from '@tracker/node';
 export type { NextServerOptions, RequestErrorContext, RequestErrorRequest };
 export { SDK_VERSION } from '../version';
-
-// Whether register() turned the SDK on in this module instance; onRequestError and register
-// share it, so a DSN given as an option (not in TRACKER_DSN) also applies to request errors.
-let active = false;
 
 // Read as the literal `process.env.NEXT_RUNTIME`: Next's bundlers replace that expression per
 // compilation (`'edge'` in the edge bundle), and an edge runtime may not expose process.env.
@@ -40,7 +28,7 @@ export function register(options: NextServerOptions = {}): void {
     const resolved = resolveServerOptions(options || {}, process.env, currentRuntime());
     if (!resolved) return;
     Node.init(resolved);
-    active = true;
+    publishSdk(Node);
   } catch {
     // never into the host app
   }
@@ -56,10 +44,52 @@ export function onRequestError(error: unknown, request: RequestErrorRequest, con
   try {
     if (currentRuntime() !== 'nodejs') return;
     // An app that exports onRequestError but not register() still reports, from TRACKER_DSN.
-    if (!active) register();
-    if (!active) return;
-    Node.captureException(error, describeRequestError(error, request, context));
+    if (!findPublishedSdk()) register();
+    const sdk = findPublishedSdk();
+    if (sdk) sdk.captureException(error, describeRequestError(error, request, context));
   } catch {
     // never into the host app
   }
+}
+
+/** As in `@tracker/node`; sent through the SDK `register()` started. Returns the event id. */
+export function captureException(value: unknown, options?: CaptureOptions): string {
+  return currentSdk().captureException(value, options);
+}
+
+/** As in `@tracker/node`; sent through the SDK `register()` started. Returns the event id. */
+export function captureMessage(message: string, options?: CaptureOptions): string {
+  return currentSdk().captureMessage(message, options);
+}
+
+/** Linked to `eventId`, else to the last event of the SDK `register()` started. */
+export function captureFeedback(feedback: FeedbackInput): Promise<void> {
+  return currentSdk().captureFeedback(feedback);
+}
+
+/** Structured logs to `/ingest/log`, through the SDK `register()` started. */
+export const logger: Logger = {
+  debug: (message, context) => currentSdk().logger.debug(message, context),
+  info: (message, context) => currentSdk().logger.info(message, context),
+  warn: (message, context) => currentSdk().logger.warn(message, context),
+  warning: (message, context) => currentSdk().logger.warning(message, context),
+  error: (message, context) => currentSdk().logger.error(message, context),
+};
+
+export function lastEventId(): string | undefined {
+  return currentSdk().lastEventId();
+}
+
+/** Waits up to `timeoutMs` for reports in flight; true when all settled. */
+export function flush(timeoutMs?: number): Promise<boolean> {
+  return currentSdk().flush(timeoutMs);
+}
+
+/** Flushes, removes the process hooks and turns the SDK off. */
+export function close(timeoutMs?: number): Promise<boolean> {
+  return currentSdk().close(timeoutMs);
+}
+
+export function getStats(): Stats {
+  return currentSdk().getStats();
 }

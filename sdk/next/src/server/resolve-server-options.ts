@@ -15,7 +15,11 @@ function value(text: string | undefined): string | undefined {
  * DSN. The release falls back through the same variables as the source-map uploader, so
  * server events and uploaded maps name the same release without extra set-up.
  */
-export function resolveServerOptions(options: NextServerOptions, env: Env, runtime: string | undefined): NodeOptions | null {
+export function resolveServerOptions(
+  options: NextServerOptions,
+  env: Env,
+  runtime: string | undefined,
+): NodeOptions | null {
   if (runtime !== 'nodejs') return null;
   const dsn = value(options.dsn) ?? value(env.TRACKER_DSN);
   if (!dsn) return null;
