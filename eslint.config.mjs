@@ -2,7 +2,18 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/build/**', '**/node_modules/**', '**/.turbo/**', '**/*.mjs', '**/*.js'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/build/**',
+      '**/node_modules/**',
+      '**/.next/**',
+      '**/next-env.d.ts',
+      '**/.turbo/**',
+      '**/*.mjs',
+      '**/*.js',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -11,8 +11,9 @@
  * exact one (what `loadSourceMap` in core/src/releases/source-maps.ts does). Either way it is one
  * lookup per (release, file), cached by the symbolicator.
  *
- * Not handled: maps whose name is unrelated to the chunk's (linked only by a `sourceMappingURL`
- * comment, as Next.js writes some of them); upload those under the chunk's name.
+ * Not handled here: maps whose name is unrelated to the chunk's (linked only by a
+ * `sourceMappingURL` comment, as Next 16's Turbopack writes them); they must be uploaded under
+ * the chunk's name, which `tracker-upload-sourcemaps` does by reading those comments.
  */
 
 /** Longer names are refused at upload: no real bundle name comes near it. */

@@ -245,7 +245,7 @@ test('two different maps with one basename: a conflict naming both, exit 1 befor
   assert.equal(result.code, 1);
   assert.match(
     result.stderr,
-    /different source maps share a basename.*main\.js\.map \(client\/main\.js\.map, server\/main\.js\.map\)/,
+    /different source maps share an upload name.*main\.js\.map \(client\/main\.js\.map, server\/main\.js\.map\)/,
   );
   assert.equal(receiver.uploads.length, 0);
   assert.equal(t.exists('dist/client/main.js.map'), true);

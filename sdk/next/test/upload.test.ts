@@ -8,7 +8,7 @@ import {
   UploadSourceMapsError,
 } from '@tracker/next';
 import { bodyOverheadBytes, planBatches, type PlannedFile } from '../src/sourcemaps/plan-batches';
-import { chunk, makeTree } from './helpers';
+import { chunk, makeTree, sourceMap } from './helpers';
 import { startUploadReceiver, type UploadReceiver } from './receiver';
 
 let receiver: UploadReceiver;
@@ -90,6 +90,33 @@ test('uploadSourceMaps: options win over the environment and the result counts f
   );
   assert.equal(result.bytes, receiver.uploads[0].bytes);
   assert.equal(t.exists('out/a.js.map'), false);
+});
+
+test("uploadSourceMaps: a map named apart from its chunk (Turbopack) goes up under the chunk's name", async () => {
+  const chunkText = 'throw new Error("x");\n//# sourceMappingURL=1-3l1u1ko108j.js.map\n';
+  const t = tree({
+    'out/static/chunks/0cz1d0mv5g_q7.js': chunkText,
+    'out/static/chunks/1-3l1u1ko108j.js.map': sourceMap('0cz1d0mv5g_q7.js'),
+    // Two scripts pointing at one map (a copy of the chunk under another name): sent under both.
+    'out/static/chunks/copy.js': '//# sourceMappingURL=./1-3l1u1ko108j.js.map',
+    // A map no script names keeps its own name; an inline data: map is not a file to match.
+    'out/orphan.js.map': sourceMap('orphan.js'),
+    'out/inline.js': '//# sourceMappingURL=data:application/json;base64,e30=',
+  });
+  const result = await uploadSourceMaps({
+    dir: t.path('out'),
+    release: 'r',
+    dsn: dsn(),
+    authToken: 'etu_t',
+    logger: null,
+  });
+  const names = receiver.uploads.flatMap((u) => u.body.files.map((f: { filename: string }) => f.filename)).sort();
+  assert.deepEqual(names, ['0cz1d0mv5g_q7.js.map', 'copy.js.map', 'orphan.js.map']);
+  assert.equal(result.found, 2);
+  assert.equal(result.files, 3);
+  assert.equal(result.deleted, 2);
+  assert.equal(t.exists('out/static/chunks/1-3l1u1ko108j.js.map'), false);
+  assert.equal(t.read('out/static/chunks/0cz1d0mv5g_q7.js'), chunkText, 'the script is not changed');
 });
 
 test('uploadSourceMaps: the skip path reports what is missing in the result', async () => {

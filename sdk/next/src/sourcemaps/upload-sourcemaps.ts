@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { basename, relative, resolve } from 'node:path';
 import { SDK_VERSION } from '../version';
 import { UploadSourceMapsError } from './errors';
-import { findSourceMaps } from './find-source-maps';
+import { findSourceMaps, findUploadNames } from './find-source-maps';
 import { bodyOverheadBytes, planBatches, type PlannedFile } from './plan-batches';
 import { postBatch } from './post-batch';
 import { dsnOrigin, resolveSettings, type Env } from './resolve-settings';
@@ -53,7 +53,7 @@ export interface UploadSourceMapsResult {
   missing: string[];
   /** `.js.map` files found. */
   found: number;
-  /** Maps sent (identical copies under one basename count once). */
+  /** Upload entries sent: identical copies under one name count once; a map two scripts point at counts twice. */
   files: number;
   /** Requests sent. */
   batches: number;
@@ -110,11 +110,12 @@ interface ReadMap extends PlannedFile {
 
 /**
  * Reads every map once (one at a time: only its size and hash are kept), checks it is a source
- * map, groups by basename and sets aside those too large for any request. Throws `CONFLICT`
- * when one basename has different contents and `INVALID_MAP` for a file that is not a map,
- * both before anything is sent.
+ * map, groups by upload name (`findUploadNames`: the basename of the script pointing at it, else
+ * its own) and sets aside those too large for any request. Throws `CONFLICT` when one name has
+ * different contents and `INVALID_MAP` for a file that is not a map, both before anything is sent.
  */
 async function planFiles(paths: string[], dir: string, release: string, maxBytes: number) {
+  const uploadNames = await findUploadNames(dir, paths);
   const byName = new Map<string, ReadMap[]>();
   const invalid: string[] = [];
   for (const path of paths) {
@@ -129,12 +130,13 @@ async function planFiles(paths: string[], dir: string, release: string, maxBytes
       invalid.push(relative(dir, path));
       continue;
     }
-    const filename = basename(path);
-    const entryBytes = Buffer.byteLength(JSON.stringify({ filename, map: text }));
     const hash = createHash('sha256').update(text).digest('hex');
-    const list = byName.get(filename) ?? [];
-    list.push({ filename, path, entryBytes, hash });
-    byName.set(filename, list);
+    for (const filename of uploadNames.get(path) ?? [basename(path)]) {
+      const entryBytes = Buffer.byteLength(JSON.stringify({ filename, map: text }));
+      const list = byName.get(filename) ?? [];
+      list.push({ filename, path, entryBytes, hash });
+      byName.set(filename, list);
+    }
   }
   if (invalid.length > 0) {
     throw new UploadSourceMapsError(
@@ -154,7 +156,7 @@ async function planFiles(paths: string[], dir: string, release: string, maxBytes
   if (conflicts.length > 0) {
     throw new UploadSourceMapsError(
       'CONFLICT',
-      `different source maps share a basename, and the server stores maps by basename: ${conflicts.join('; ')}. ` +
+      `different source maps share an upload name, and the server stores maps by name: ${conflicts.join('; ')}. ` +
         'Give them distinct names (content hashes in file names) or upload the folders separately; nothing was uploaded or deleted',
     );
   }
