@@ -11,3 +11,5 @@ export { encodeAlertJob, startAlertDispatcher } from './dispatch/alert-dispatche
 export type { AlertDispatcherOptions, RunningDispatcher } from './dispatch/alert-dispatcher';
 export { createDatabaseIngestGate, createRedisIngestGate } from './http/quota';
 export type { IngestGate, IngestGateOptions } from './http/quota';
+export { startUsageWarnings } from './usage/usage-warnings';
+export type { RunningUsageWarnings, UsageWarningsOptions, UsageWarningsRun } from './usage/usage-warnings';

@@ -1,20 +1,33 @@
-import { EventSymbolicator, findKeyInfo, openDatabase, purgeExpired, type Config, type Database } from '@tracker/core';
-import { apiPlugin } from '@tracker/api';
+import {
+  createDatabaseUsageReader,
+  createRedisUsageReader,
+  EventSymbolicator,
+  findKeyInfo,
+  openDatabase,
+  purgeExpired,
+  type Config,
+  type Database,
+  type UsageReader,
+} from '@tracker/core';
+import { apiPlugin, createMemoryRateLimiter, createRedisRateLimiter } from '@tracker/api';
 import {
   createDatabaseIngestGate,
   createRedisIngestGate,
   ingestPlugin,
   KeyCache,
   startAlertDispatcher,
+  startUsageWarnings,
   startWorker,
   type IngestGate,
   type IngestGateOptions,
   type Queue,
   type RunningDispatcher,
+  type RunningUsageWarnings,
   type RunningWorker,
 } from '@tracker/ingest';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { createQueue, type QueueTuning } from './create-queue';
+import { connectSharedRedis, type SharedRedis } from './shared-redis';
 import { resolveSessionSecret } from './session-secret';
 import { mountWeb } from './web-mount';
 
@@ -32,6 +45,8 @@ export interface TrackerOptions {
     backoff?: (attempt: number) => number;
     timeoutMs?: number;
   };
+  /** The 80 % / 100 % usage-warning job of the worker role (tests: a short interval). */
+  usageWarnings?: { intervalMs?: number; firstRunMs?: number };
 }
 
 /** A running set of roles sharing one database, one queue and one HTTP port. */
@@ -43,6 +58,10 @@ export interface Tracker {
   /** Alert deliveries; runs with the worker role. */
   readonly alertsQueue: Queue;
   readonly dispatcher: RunningDispatcher | undefined;
+  /** Usage warnings by email; runs with the worker role. */
+  readonly usageWarnings: RunningUsageWarnings | undefined;
+  /** Where this process reads monthly usage (Redis with REDIS_URL, else the database). */
+  readonly usage: UsageReader;
   /** Base URL once listening, e.g. http://127.0.0.1:3000. */
   url: string;
   listen(): Promise<string>;
@@ -61,16 +80,26 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   }
   let queue: Queue;
   let alertsQueue: Queue;
+  let redis: SharedRedis | undefined;
   try {
     queue = await createQueue(config, db, options.queue);
     alertsQueue = await createQueue(config, db, options.queue, 'alerts').catch(async (err) => {
       await queue.close();
       throw err;
     });
+    if (config.redisUrl) {
+      redis = await connectSharedRedis(config.redisUrl).catch(async (err) => {
+        await queue.close();
+        await alertsQueue.close();
+        throw err;
+      });
+    }
   } catch (err) {
     await db.close();
     throw err;
   }
+  // Usage counters live where the ingest gate keeps them: Redis when there is one (docs/quotas.md).
+  const usage = redis ? createRedisUsageReader(redis.usage, config.redisPrefix) : createDatabaseUsageReader(db.ds);
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -99,6 +128,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     worker: undefined,
     alertsQueue,
     dispatcher: undefined,
+    usageWarnings: undefined,
+    usage,
     url: '',
     listen,
     close,
@@ -114,7 +145,13 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     await ingestPlugin(app, { queue, keys, ds: db.ds, gate });
   }
   let api: { stop(): Promise<void> } | undefined;
-  if (roles.has('api')) api = await apiPlugin(app, { ds: db.ds, config });
+  if (roles.has('api')) {
+    // GraphQL requests per token: shared by every api process through Redis when there is one.
+    const rateLimiter = redis
+      ? createRedisRateLimiter(redis.rateLimit, config.redisPrefix, config.graphqlRateLimit)
+      : createMemoryRateLimiter(config.graphqlRateLimit);
+    api = await apiPlugin(app, { ds: db.ds, config, usage, rateLimiter });
+  }
   if (roles.has('web')) {
     await mountWeb(app, {
       apiUrl: () => config.apiUrl ?? `${tracker.url}/graphql`,
@@ -148,6 +185,16 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         timeoutMs: options.alerts?.timeoutMs,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
+      // Usage warnings (issue 5): every minute, emails owners and admins at 80 % and 100 %.
+      (tracker as { usageWarnings: RunningUsageWarnings | undefined }).usageWarnings = startUsageWarnings({
+        ds: db.ds,
+        reader: usage,
+        smtp: config.smtp,
+        publicUrl: () => config.publicUrl,
+        intervalMs: options.usageWarnings?.intervalMs,
+        firstRunMs: options.usageWarnings?.firstRunMs,
+        log: (level, msg, data) => app.log[level](data ?? {}, msg),
+      });
       // Retention (DESIGN §6): hourly, a minute after start; one process at a time purges.
       const purge = () => {
         purging = purgeExpired(db.ds)
@@ -174,8 +221,10 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       await api?.stop();
       await tracker.worker?.stop();
       await tracker.dispatcher?.stop();
+      await tracker.usageWarnings?.stop();
       for (const t of retentionTimers) clearTimeout(t);
       await purging;
+      await redis?.close();
       await queue.close();
       await alertsQueue.close();
       await db.close();
