@@ -105,6 +105,32 @@ for (const mode of MODES) {
       },
     );
 
+    test('lists only organizations with a counter in the period, with their counts', async () => {
+      const a = await signUpWithProject(tracker.url);
+      const b = await signUpWithProject(tracker.url);
+      await setUsage(a.organization.id, 'events', 10);
+      await setUsage(b.organization.id, 'logs', 20);
+      const lastMonth = quotaPeriod(new Date(Date.now() - 40 * 86_400_000));
+      const strangers = [randomUUID(), randomUUID(), randomUUID()];
+      if (redis) {
+        const p = env.config.redisPrefix;
+        await redis.set(usageRedisKey(p, 'events', strangers[0], lastMonth), '5');
+        // Other keys under the prefix are not counters (rate windows, anything else the edge adds).
+        await redis.set(`${p}:quota:reserved:${strangers[1]}:${quotaPeriod()}`, '7');
+        await redis.set(`${p}:rate:${strangers[2]}:${quotaPeriod()}`, '1');
+      } else {
+        await tracker.db.ds.query(
+          `INSERT INTO org_usage (organization_id, meter, period, count) VALUES ($1, 'events', $2, 5)`,
+          [b.organization.id, lastMonth],
+        );
+      }
+      const active = await tracker.usage.listActive(quotaPeriod());
+      assert.deepEqual(active.get(a.organization.id), { events: 10, logs: 0 });
+      assert.deepEqual(active.get(b.organization.id), { events: 0, logs: 20 });
+      for (const id of strangers) assert.equal(active.has(id), false, id);
+      for (const [id, counts] of active) assert.ok(counts.events + counts.logs > 0, `${id} listed without a count`);
+    });
+
     test("another organization's usage answers exactly like a missing one", async () => {
       const a = await signUpWithProject(tracker.url);
       const b = await signUpWithProject(tracker.url);
