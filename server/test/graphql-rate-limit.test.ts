@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTracker, type Tracker } from '../src';
-import { createTestEnv, MODES, signUpWithProject, type TestEnv } from './helpers';
+import { runCli } from '../src/cli';
+import { startChildServer, type ChildServer } from './child-server';
+import { createTestEnv, gqlOk, MODES, signUpWithProject, type TestEnv } from './helpers';
 
 const LIMIT = { requests: 5, windowMs: 1_000 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -93,3 +95,40 @@ for (const mode of MODES) {
     );
   });
 }
+
+describe('a refused request is logged with the API token id, never its secret', () => {
+  let env: TestEnv;
+  let server: ChildServer | undefined;
+
+  after(async () => {
+    await server?.kill();
+    await env?.cleanup();
+  });
+
+  test('warn line with apiTokenId', { timeout: 90_000 }, async () => {
+    env = await createTestEnv('postgres+redis');
+    const c = env.config;
+    const vars = { DATABASE_URL: c.databaseUrl!, REDIS_URL: c.redisUrl!, TRACKER_REDIS_PREFIX: c.redisPrefix };
+    assert.equal((await runCli(['migrate'], vars)).code, 0);
+    // The real entry point, reading TRACKER_GRAPHQL_RATE_LIMIT from its environment: 3 a minute.
+    server = await startChildServer({ ...vars, TRACKER_DATA_DIR: c.dataDir, TRACKER_GRAPHQL_RATE_LIMIT: '3' }, 'api');
+    const acct = await signUpWithProject(server.url);
+    const created = await gqlOk(
+      server.url,
+      'mutation { createApiToken(name: "ci", scopes: [READ]) { token apiToken { id } } }',
+      {},
+      acct.token,
+    );
+    const { token, apiToken } = created.createApiToken;
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await post(server.url, token)).status);
+    assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('graphql rate limit exceeded'));
+    assert.equal(lines.length, 1, 'one line per subject per minute');
+    assert.equal(JSON.parse(lines[0]).apiTokenId, apiToken.id);
+    assert.equal(server.output().includes(token), false, 'the secret is never logged');
+  });
+});
