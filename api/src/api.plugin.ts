@@ -120,7 +120,7 @@ async function enforceRateLimit(
   throw rateLimitedError(
     new AppError(
       'RATE_LIMITED',
-      `Too many GraphQL requests for this token: try again in ${decision.retryAfter} s`,
+      `Too many GraphQL requests from this token (or address, without one): try again in ${decision.retryAfter} s`,
       decision.retryAfter,
     ),
   );

@@ -60,8 +60,8 @@ export interface Tracker {
   readonly dispatcher: RunningDispatcher | undefined;
   /** Usage warnings by email; runs with the worker role. */
   readonly usageWarnings: RunningUsageWarnings | undefined;
-  /** Where this process reads monthly usage (Redis with REDIS_URL, else the database). */
-  readonly usage: UsageReader;
+  /** Where this process reads monthly usage (Redis with REDIS_URL, else the database); api and worker roles only. */
+  readonly usage: UsageReader | undefined;
   /** Base URL once listening, e.g. http://127.0.0.1:3000. */
   url: string;
   listen(): Promise<string>;
@@ -87,7 +87,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       await queue.close();
       throw err;
     });
-    if (config.redisUrl) {
+    // Only the api (usage, rate limit) and the worker (usage warnings) read through it.
+    if (config.redisUrl && (roles.has('api') || roles.has('worker'))) {
       redis = await connectSharedRedis(config.redisUrl).catch(async (err) => {
         await queue.close();
         await alertsQueue.close();
@@ -99,7 +100,11 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     throw err;
   }
   // Usage counters live where the ingest gate keeps them: Redis when there is one (docs/quotas.md).
-  const usage = redis ? createRedisUsageReader(redis.usage, config.redisPrefix) : createDatabaseUsageReader(db.ds);
+  const usage: UsageReader | undefined = redis
+    ? createRedisUsageReader(redis.usage, config.redisPrefix)
+    : config.redisUrl
+      ? undefined
+      : createDatabaseUsageReader(db.ds);
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -150,7 +155,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     const rateLimiter = redis
       ? createRedisRateLimiter(redis.rateLimit, config.redisPrefix, config.graphqlRateLimit)
       : createMemoryRateLimiter(config.graphqlRateLimit);
-    api = await apiPlugin(app, { ds: db.ds, config, usage, rateLimiter });
+    api = await apiPlugin(app, { ds: db.ds, config, usage: usage!, rateLimiter });
   }
   if (roles.has('web')) {
     await mountWeb(app, {
@@ -188,7 +193,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       // Usage warnings (issue 5): every minute, emails owners and admins at 80 % and 100 %.
       (tracker as { usageWarnings: RunningUsageWarnings | undefined }).usageWarnings = startUsageWarnings({
         ds: db.ds,
-        reader: usage,
+        reader: usage!,
         smtp: config.smtp,
         publicUrl: () => config.publicUrl,
         intervalMs: options.usageWarnings?.intervalMs,

@@ -124,7 +124,7 @@ for (const mode of MODES) {
           [b.organization.id, lastMonth],
         );
       }
-      const active = await tracker.usage.listActive(quotaPeriod());
+      const active = await tracker.usage!.listActive(quotaPeriod());
       assert.deepEqual(active.get(a.organization.id), { events: 10, logs: 0 });
       assert.deepEqual(active.get(b.organization.id), { events: 0, logs: 20 });
       for (const id of strangers) assert.equal(active.has(id), false, id);
