@@ -1,24 +1,41 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
-import { authenticateBearer } from '@tracker/core';
+import { AppError, authenticateBearer, createDatabaseUsageReader, type Principal } from '@tracker/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createContext, type ApiDeps, type Context } from './context';
-import { formatError } from './format-error';
+import { formatError, rateLimitedError } from './format-error';
+import { createMemoryRateLimiter, type GraphqlRateLimiter } from './rate-limit/graphql-rate-limiter';
 import { stripeWebhookPlugin } from './billing/stripe-webhook.plugin';
 import { getSchema } from './schema';
 
 export interface ApiOptions extends ApiDeps {
   /** Schema introspection; on by default so integrations can explore the API. */
   introspection?: boolean;
+  /**
+   * GraphQL requests per token (docs/quotas.md). The server passes a Redis-backed one when
+   * REDIS_URL is set, so every api process shares the budget; default: in memory, from
+   * `config.graphqlRateLimit`.
+   */
+  rateLimiter?: GraphqlRateLimiter;
 }
 
 /** Mounts GraphQL at `/graphql`. Call `stop` (returned) on shutdown. */
 export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Promise<{ stop(): Promise<void> }> {
   const apollo = await createApollo({ introspection: options.introspection, plugins: [fastifyApolloDrainPlugin(app)] });
-  const deps: ApiDeps = { ds: options.ds, config: options.config };
+  const deps: ApiDeps = {
+    ds: options.ds,
+    config: options.config,
+    usage: options.usage ?? createDatabaseUsageReader(options.ds),
+  };
+  const limiter = options.rateLimiter ?? createMemoryRateLimiter(options.config.graphqlRateLimit);
+  const refusals = createRefusalLog();
   await app.register(fastifyApollo(apollo), {
     path: '/graphql',
-    context: (request: FastifyRequest, reply: FastifyReply) => contextOf(request, reply, deps),
+    context: async (request: FastifyRequest, reply: FastifyReply) => {
+      const context = await contextOf(request, reply, deps);
+      await enforceRateLimit(limiter, request, context, refusals);
+      return context;
+    },
   });
   // Stripe webhooks, in their own scope (raw body); answers BILLING_NOT_CONFIGURED without Stripe.
   await app.register(stripeWebhookPlugin, deps);
@@ -56,4 +73,70 @@ async function contextOf(request: FastifyRequest, reply: FastifyReply, deps: Api
     reply.log = log;
   }
   return createContext(deps, auth.principal, { authProblem: auth.principal ? null : auth.problem, log: request.log });
+}
+
+/** Who a request counts against: its session or API token, else the client's address. */
+function rateLimitSubject(principal: Principal | null, ip: string): string {
+  if (principal?.apiTokenId) return `token:${principal.apiTokenId}`;
+  if (principal?.sessionId) return `session:${principal.sessionId}`;
+  return `ip:${ip}`;
+}
+
+/**
+ * Refuses the request with RATE_LIMITED (HTTP 429, `Retry-After`) when its subject is over the
+ * limit. Runs after authentication, so a valid token is limited by its id whatever address it
+ * comes from, and an unknown or missing one by address (random bearer strings do not get a
+ * fresh budget each). A limiter that fails (Redis down) lets the request through: the limit
+ * protects the service, it must not take the API down with Redis.
+ */
+async function enforceRateLimit(
+  limiter: GraphqlRateLimiter,
+  request: FastifyRequest,
+  context: Context,
+  refusals: ReturnType<typeof createRefusalLog>,
+): Promise<void> {
+  const subject = rateLimitSubject(context.principal, request.ip);
+  let decision;
+  try {
+    decision = await limiter.hit(subject);
+  } catch (err) {
+    request.log.error({ err }, 'graphql rate limiter failed; request let through');
+    return;
+  }
+  if (decision.allowed) return;
+  if (refusals.shouldLog(subject)) {
+    // The token's id (or the session's, or the address): never the secret.
+    request.log.warn(
+      {
+        apiTokenId: context.principal?.apiTokenId ?? undefined,
+        sessionId: context.principal?.sessionId ?? undefined,
+        userId: context.principal?.user.id,
+        ip: request.ip,
+        retryAfter: decision.retryAfter,
+      },
+      'graphql rate limit exceeded',
+    );
+  }
+  throw rateLimitedError(
+    new AppError(
+      'RATE_LIMITED',
+      `Too many GraphQL requests from this token (or address, without one): try again in ${decision.retryAfter} s`,
+      decision.retryAfter,
+    ),
+  );
+}
+
+/** One warning per subject per minute per process: a client hammering past its limit must not flood the log. */
+function createRefusalLog(intervalMs = 60_000) {
+  const last = new Map<string, number>();
+  return {
+    shouldLog(subject: string): boolean {
+      const now = Date.now();
+      if (last.size > 10_000) for (const [k, t] of last) if (now - t >= intervalMs) last.delete(k);
+      const previous = last.get(subject);
+      if (previous !== undefined && now - previous < intervalMs) return false;
+      last.set(subject, now);
+      return true;
+    },
+  };
 }

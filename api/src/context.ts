@@ -1,16 +1,22 @@
-import type { Config, Principal } from '@tracker/core';
+import type { Config, Principal, UsageReader } from '@tracker/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { AppError } from '@tracker/core';
+import { AppError, createDatabaseUsageReader } from '@tracker/core';
 import { createLoaders, type Loaders } from './loaders';
 
 export interface ApiDeps {
   ds: DataSource;
   config: Config;
+  /**
+   * Where the ingest edge's monthly usage counters are read: Redis in production (the server
+   * passes a reader over its client), else the `org_usage` table, the default.
+   */
+  usage?: UsageReader;
 }
 
 /** Per request: who is calling, and request-scoped DataLoaders. */
 export interface Context extends ApiDeps {
+  usage: UsageReader;
   principal: Principal | null;
   /** Why the request's bearer token was refused (unknown, revoked, expired), if it was. */
   authProblem: string | null;
@@ -26,6 +32,7 @@ export function createContext(
 ): Context {
   return {
     ...deps,
+    usage: deps.usage ?? createDatabaseUsageReader(deps.ds),
     principal,
     authProblem: extra.authProblem ?? null,
     loaders: createLoaders(deps.ds),

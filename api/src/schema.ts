@@ -10,6 +10,7 @@ import { ReleaseResolver } from './modules/release/release.resolver';
 import { BillingResolver } from './modules/billing/billing.resolver';
 import { MemberResolver } from './modules/member/member.resolver';
 import { TokenResolver } from './modules/token/token.resolver';
+import { UsageResolver } from './modules/usage/usage.resolver';
 import { scopeGuard } from './auth/scope-guard';
 
 export const RESOLVERS = [
@@ -22,6 +23,7 @@ export const RESOLVERS = [
   BillingResolver,
   MemberResolver,
   TokenResolver,
+  UsageResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

@@ -96,6 +96,7 @@ const CASES: Record<string, Case> = {
   members: { ids: { organizationId: 'organization' }, args: (b) => ({ organizationId: b.organization }) },
   invitations: { ids: { organizationId: 'organization' }, args: (b) => ({ organizationId: b.organization }) },
   billing: { ids: { organizationId: 'organization' }, args: (b) => ({ organizationId: b.organization }) },
+  usage: { ids: { organizationId: 'organization' }, args: (b) => ({ organizationId: b.organization }) },
   project: { ids: { id: 'project' }, args: (b) => ({ id: b.project }) },
   projectKeys: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
   issues: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },

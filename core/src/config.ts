@@ -45,6 +45,8 @@ const envSchema = z.object({
   /** Memory budget of the worker's parsed source-map cache. */
   TRACKER_SOURCEMAP_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(256),
   TRACKER_SMTP_FROM: z.string().min(3).default('Tracker <alerts@localhost>'),
+  /** GraphQL requests per minute per token (session or API token; per client IP without one). 0 = off. */
+  TRACKER_GRAPHQL_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(600),
   TRACKER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Stripe billing (docs/billing.md): configured only with the key, the webhook secret and at least one price. */
   STRIPE_SECRET_KEY: optionalText,
@@ -82,6 +84,11 @@ export type Config = {
   logLevel: string;
   smtp: SmtpConfig | undefined;
   sourcemapCacheMb: number;
+  /**
+   * GraphQL requests allowed per token within a sliding window (docs/quotas.md); `requests` 0 = no
+   * limit. The environment sets requests per minute; tests shorten the window.
+   */
+  graphqlRateLimit: { requests: number; windowMs: number };
   /** Stripe billing; `billing.configured` is false unless key, webhook secret and one price are set. */
   billing: BillingConfig;
 };
@@ -185,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.TRACKER_LOG_LEVEL,
     smtp: parseSmtp(e.TRACKER_SMTP_URL, e.TRACKER_SMTP_FROM),
     sourcemapCacheMb: e.TRACKER_SOURCEMAP_CACHE_MB,
+    graphqlRateLimit: { requests: e.TRACKER_GRAPHQL_RATE_LIMIT, windowMs: 60_000 },
     billing: parseBilling(e),
     ...overrides,
   };

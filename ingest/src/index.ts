@@ -13,3 +13,5 @@ export { createDatabaseIngestGate, createRedisIngestGate } from './http/quota';
 export type { IngestGate, IngestGateOptions } from './http/quota';
 export { createIngestFastPath } from './http/fast-path';
 export type { IngestFastPath, IngestFastPathDeps } from './http/fast-path';
+export { startUsageWarnings } from './usage/usage-warnings';
+export type { RunningUsageWarnings, UsageWarningsOptions, UsageWarningsRun } from './usage/usage-warnings';

@@ -1,6 +1,16 @@
-import { EventSymbolicator, findKeyInfo, openDatabase, purgeExpired, type Config, type Database } from '@tracker/core';
-import { apiPlugin } from '@tracker/api';
 import { createServer } from 'node:http';
+import {
+  createDatabaseUsageReader,
+  createRedisUsageReader,
+  EventSymbolicator,
+  findKeyInfo,
+  openDatabase,
+  purgeExpired,
+  type Config,
+  type Database,
+  type UsageReader,
+} from '@tracker/core';
+import { apiPlugin, createMemoryRateLimiter, createRedisRateLimiter } from '@tracker/api';
 import {
   createDatabaseIngestGate,
   createIngestFastPath,
@@ -8,16 +18,19 @@ import {
   ingestPlugin,
   KeyCache,
   startAlertDispatcher,
+  startUsageWarnings,
   startWorker,
   type IngestFastPath,
   type IngestGate,
   type IngestGateOptions,
   type Queue,
   type RunningDispatcher,
+  type RunningUsageWarnings,
   type RunningWorker,
 } from '@tracker/ingest';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { createQueue, type QueueTuning } from './create-queue';
+import { connectSharedRedis, type SharedRedis } from './shared-redis';
 import { resolveSessionSecret } from './session-secret';
 import { mountWeb } from './web-mount';
 
@@ -41,6 +54,8 @@ export interface TrackerOptions {
     backoff?: (attempt: number) => number;
     timeoutMs?: number;
   };
+  /** The 80 % / 100 % usage-warning job of the worker role (tests: a short interval). */
+  usageWarnings?: { intervalMs?: number; firstRunMs?: number };
 }
 
 /** A running set of roles sharing one database, one queue and one HTTP port. */
@@ -54,6 +69,10 @@ export interface Tracker {
   /** The ingest role's fast path (`ingest/src/http/fast-path.ts`), when this process has the role. */
   readonly ingestFastPath: IngestFastPath | undefined;
   readonly dispatcher: RunningDispatcher | undefined;
+  /** Usage warnings by email; runs with the worker role. */
+  readonly usageWarnings: RunningUsageWarnings | undefined;
+  /** Where this process reads monthly usage (Redis with REDIS_URL, else the database); api and worker roles only. */
+  readonly usage: UsageReader | undefined;
   /** Base URL once listening, e.g. http://127.0.0.1:3000. */
   url: string;
   listen(): Promise<string>;
@@ -72,16 +91,31 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   }
   let queue: Queue;
   let alertsQueue: Queue;
+  let redis: SharedRedis | undefined;
   try {
     queue = await createQueue(config, db, options.queue);
     alertsQueue = await createQueue(config, db, options.queue, 'alerts').catch(async (err) => {
       await queue.close();
       throw err;
     });
+    // Only the api (usage, rate limit) and the worker (usage warnings) read through it.
+    if (config.redisUrl && (roles.has('api') || roles.has('worker'))) {
+      redis = await connectSharedRedis(config.redisUrl).catch(async (err) => {
+        await queue.close();
+        await alertsQueue.close();
+        throw err;
+      });
+    }
   } catch (err) {
     await db.close();
     throw err;
   }
+  // Usage counters live where the ingest gate keeps them: Redis when there is one (docs/quotas.md).
+  const usage: UsageReader | undefined = redis
+    ? createRedisUsageReader(redis.usage, config.redisPrefix)
+    : config.redisUrl
+      ? undefined
+      : createDatabaseUsageReader(db.ds);
 
   // The ingest role's fast path answers plain `POST /ingest/error` requests before fastify sees
   // them (ingest/src/http/fast-path.ts); everything else, and every unusual request, goes on.
@@ -122,6 +156,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     alertsQueue,
     dispatcher: undefined,
     ingestFastPath: undefined,
+    usageWarnings: undefined,
+    usage,
     url: '',
     listen,
     close,
@@ -146,7 +182,13 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     (tracker as { ingestFastPath: IngestFastPath | undefined }).ingestFastPath = fastPath;
   }
   let api: { stop(): Promise<void> } | undefined;
-  if (roles.has('api')) api = await apiPlugin(app, { ds: db.ds, config });
+  if (roles.has('api')) {
+    // GraphQL requests per token: shared by every api process through Redis when there is one.
+    const rateLimiter = redis
+      ? createRedisRateLimiter(redis.rateLimit, config.redisPrefix, config.graphqlRateLimit)
+      : createMemoryRateLimiter(config.graphqlRateLimit);
+    api = await apiPlugin(app, { ds: db.ds, config, usage: usage!, rateLimiter });
+  }
   if (roles.has('web')) {
     await mountWeb(app, {
       apiUrl: () => config.apiUrl ?? `${tracker.url}/graphql`,
@@ -180,6 +222,16 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         timeoutMs: options.alerts?.timeoutMs,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
+      // Usage warnings (issue 5): every minute, emails owners and admins at 80 % and 100 %.
+      (tracker as { usageWarnings: RunningUsageWarnings | undefined }).usageWarnings = startUsageWarnings({
+        ds: db.ds,
+        reader: usage!,
+        smtp: config.smtp,
+        publicUrl: () => config.publicUrl,
+        intervalMs: options.usageWarnings?.intervalMs,
+        firstRunMs: options.usageWarnings?.firstRunMs,
+        log: (level, msg, data) => app.log[level](data ?? {}, msg),
+      });
       // Retention (DESIGN §6): hourly, a minute after start; one process at a time purges.
       const purge = () => {
         purging = purgeExpired(db.ds)
@@ -206,8 +258,10 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       await api?.stop();
       await tracker.worker?.stop();
       await tracker.dispatcher?.stop();
+      await tracker.usageWarnings?.stop();
       for (const t of retentionTimers) clearTimeout(t);
       await purging;
+      await redis?.close();
       await queue.close();
       await alertsQueue.close();
       await db.close();
