@@ -10,6 +10,9 @@ import { ReleaseResolver } from './modules/release/release.resolver';
 import { BillingResolver } from './modules/billing/billing.resolver';
 import { MemberResolver } from './modules/member/member.resolver';
 import { TokenResolver } from './modules/token/token.resolver';
+import { PerformanceResolver } from './modules/performance/performance.resolver';
+import { LogResolver } from './modules/log/log.resolver';
+import { FeedbackResolver } from './modules/feedback/feedback.resolver';
 import { scopeGuard } from './auth/scope-guard';
 
 export const RESOLVERS = [
@@ -22,6 +25,9 @@ export const RESOLVERS = [
   BillingResolver,
   MemberResolver,
   TokenResolver,
+  PerformanceResolver,
+  LogResolver,
+  FeedbackResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;
