@@ -142,6 +142,16 @@ describe('GraphQL hardening (HTTP)', () => {
     assert.match(huge.body.errors[0].message, /Document contains more tha[nt] 20000 tokens/);
   });
 
+  test('a batch (an array of operations) is refused: one operation per request', async () => {
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify([{ query: '{ viewer { id } }' }, { query: '{ viewer { id } }' }]),
+    });
+    assert.equal(res.status, 400);
+    assert.match(await res.text(), /batch/i);
+  });
+
   test('a full page of 100 issues with their relations is within the limits', async () => {
     const r = await post(
       server.url,
