@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { persistFeedback, type PreparedFeedback } from '@tracker/core';
+import { Client } from 'pg';
 import { createHarness, type Harness, type Tenant } from './read-harness';
 
 const FEEDBACK = `query($p: ID!, $i: ID, $n: Int, $a: String) {
@@ -127,6 +128,34 @@ describe('feedback query', () => {
         edges: [],
         pageInfo: { hasNextPage: false, endCursor: null },
       });
+    }
+  });
+
+  test('a page of feedback with events and issues costs a constant number of SQL statements', async () => {
+    // Every statement TypeORM sends goes through pg's Client#query.
+    const original = Client.prototype.query;
+    let statements: string[] = [];
+    (Client.prototype as any).query = function (this: Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+      statements.push(String(text));
+      return (original as any).apply(this, args);
+    };
+    const count = async (n: number) => {
+      statements = [];
+      const d = await h.ok(FEEDBACK, { p: owner.project, n }, owner.token);
+      assert.equal(d.feedback.nodes.length, n);
+      // Signing in refreshes the session's last-seen time at most once a minute: not the page's cost.
+      return statements.filter((s) => !/^UPDATE "?sessions"?/i.test(s.trim())).length;
+    };
+    try {
+      // The newest 6 (i = 24 … 29) include linked feedback (24, 27), so both loaders run.
+      const small = await count(6);
+      const large = await count(30);
+      // Session, user, access check, page, count, events, issues: the same for 6 rows as for 30.
+      assert.equal(large, small);
+      assert.equal(large, 7);
+    } finally {
+      Client.prototype.query = original;
     }
   });
 
