@@ -7,9 +7,10 @@ import { formatError, rateLimitedError } from './format-error';
 import { createMemoryRateLimiter, type GraphqlRateLimiter } from './rate-limit/graphql-rate-limiter';
 import { stripeWebhookPlugin } from './billing/stripe-webhook.plugin';
 import { getSchema } from './schema';
+import { MAX_QUERY_TOKENS, queryLimitsPlugin } from './limits/query-limits.plugin';
 
 export interface ApiOptions extends ApiDeps {
-  /** Schema introspection; on by default so integrations can explore the API. */
+  /** Schema introspection; default: `config.graphqlIntrospection` (TRACKER_GRAPHQL_INTROSPECTION, on). */
   introspection?: boolean;
   /**
    * GraphQL requests per token (docs/quotas.md). The server passes a Redis-backed one when
@@ -21,7 +22,10 @@ export interface ApiOptions extends ApiDeps {
 
 /** Mounts GraphQL at `/graphql`. Call `stop` (returned) on shutdown. */
 export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Promise<{ stop(): Promise<void> }> {
-  const apollo = await createApollo({ introspection: options.introspection, plugins: [fastifyApolloDrainPlugin(app)] });
+  const apollo = await createApollo({
+    introspection: options.introspection ?? options.config.graphqlIntrospection,
+    plugins: [fastifyApolloDrainPlugin(app)],
+  });
   const deps: ApiDeps = {
     ds: options.ds,
     config: options.config,
@@ -46,13 +50,18 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
 export async function createApollo(
   options: { introspection?: boolean; plugins?: ApolloServerPlugin<Context>[] } = {},
 ): Promise<ApolloServer<Context>> {
+  const schema = await getSchema();
   const apollo = new ApolloServer<Context>({
-    schema: await getSchema(),
+    schema,
     formatError,
+    // Apollo adds stack traces unless NODE_ENV=production; internals never go to clients.
+    includeStacktraceInErrorResponses: false,
     introspection: options.introspection ?? true,
     // CSRF prevention is on by default in Apollo 5; said here so nobody turns it off by accident.
     csrfPrevention: true,
-    plugins: options.plugins ?? [],
+    // Parsing is the one step before the limits below; a bound on tokens keeps it cheap.
+    parseOptions: { maxTokens: MAX_QUERY_TOKENS },
+    plugins: [queryLimitsPlugin<Context>(schema), ...(options.plugins ?? [])],
   });
   await apollo.start();
   return apollo;

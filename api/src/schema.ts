@@ -11,6 +11,9 @@ import { BillingResolver } from './modules/billing/billing.resolver';
 import { MemberResolver } from './modules/member/member.resolver';
 import { TokenResolver } from './modules/token/token.resolver';
 import { UsageResolver } from './modules/usage/usage.resolver';
+import { PerformanceResolver } from './modules/performance/performance.resolver';
+import { LogResolver } from './modules/log/log.resolver';
+import { FeedbackResolver } from './modules/feedback/feedback.resolver';
 import { scopeGuard } from './auth/scope-guard';
 
 export const RESOLVERS = [
@@ -24,6 +27,9 @@ export const RESOLVERS = [
   MemberResolver,
   TokenResolver,
   UsageResolver,
+  PerformanceResolver,
+  LogResolver,
+  FeedbackResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

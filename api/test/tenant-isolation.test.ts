@@ -104,6 +104,14 @@ const CASES: Record<string, Case> = {
   releases: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
   uploadTokens: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
   alertRules: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
+  vitals: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
+  vitalsByUrl: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
+  vitalsTimeSeries: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
+  logs: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
+  feedback: {
+    ids: { projectId: 'project', issueId: 'issue' },
+    args: (b) => ({ projectId: b.project, issueId: b.issue }),
+  },
 
   // Mutation: organizations and members
   createProject: {

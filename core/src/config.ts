@@ -32,6 +32,8 @@ const envSchema = z.object({
   TRACKER_SESSION_SECRET: z.string().min(16).optional(),
   TRACKER_DEFAULT_PLAN: z.enum(['free', 'pro', 'business']).default('free'),
   TRACKER_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1']).default('0'),
+  /** GraphQL schema introspection; on by default (the schema is committed and documented anyway). */
+  TRACKER_GRAPHQL_INTROSPECTION: z.enum(['0', '1']).default('1'),
   TRACKER_WORKER_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   /** SMTP relay for alert emails: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465. */
   TRACKER_SMTP_URL: z.preprocess(
@@ -80,6 +82,8 @@ export type Config = {
   sessionSecret: string | undefined;
   defaultPlan: 'free' | 'pro' | 'business';
   allowPrivateTargets: boolean;
+  /** Whether GraphQL answers introspection queries (`__schema`, `__type`). */
+  graphqlIntrospection: boolean;
   workerBatchSize: number;
   logLevel: string;
   smtp: SmtpConfig | undefined;
@@ -188,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionSecret: e.TRACKER_SESSION_SECRET,
     defaultPlan: e.TRACKER_DEFAULT_PLAN,
     allowPrivateTargets: e.TRACKER_ALLOW_PRIVATE_TARGETS === '1',
+    graphqlIntrospection: e.TRACKER_GRAPHQL_INTROSPECTION === '1',
     workerBatchSize: e.TRACKER_WORKER_BATCH_SIZE,
     logLevel: e.TRACKER_LOG_LEVEL,
     smtp: parseSmtp(e.TRACKER_SMTP_URL, e.TRACKER_SMTP_FROM),

@@ -21,3 +21,7 @@ export * from './releases';
 export * from './billing';
 export * from './retention';
 export * from './quotas';
+export * from './vitals';
+export * from './logs';
+export * from './feedback';
+export * from './time';

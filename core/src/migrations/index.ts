@@ -7,6 +7,7 @@ import { Accounts1795700000000 } from './1795700000000-accounts';
 import { Retention1795800000000 } from './1795800000000-retention';
 import { Usage1795900000000 } from './1795900000000-usage';
 import { UsageMeters1795950000000 } from './1795950000000-usage-meters';
+import { ReadApiIndexes1796050000000 } from './1796050000000-read-api-indexes';
 import { UsageWarnings1796100000000 } from './1796100000000-usage-warnings';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
@@ -20,5 +21,6 @@ export const MIGRATIONS = [
   Retention1795800000000,
   Usage1795900000000,
   UsageMeters1795950000000,
+  ReadApiIndexes1796050000000,
   UsageWarnings1796100000000,
 ];

@@ -17,6 +17,10 @@ export class FeedbackType {
 
   @Field(() => String, { description: 'ISO 8601.' })
   receivedAt: string;
+
+  /** Not fields: for the event and issue links (modules/feedback), which are scoped by project. */
+  projectId: string;
+  issueId: string | null;
 }
 
 export function toFeedbackType(f: Feedback): FeedbackType {
@@ -26,5 +30,7 @@ export function toFeedbackType(f: Feedback): FeedbackType {
     email: f.email,
     eventId: f.eventId,
     receivedAt: f.receivedAt.toISOString(),
+    projectId: f.projectId,
+    issueId: f.issueId,
   };
 }

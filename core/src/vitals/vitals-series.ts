@@ -1,0 +1,75 @@
+import type { DataSource } from 'typeorm';
+import { queryRows } from '../db/query-rows';
+import { AppError } from '../errors';
+import { VITAL_NAMES, type VitalName } from '../events/vitals.schema';
+import { METRIC_ROWS_SQL, vitalsWhere, type VitalsQuery } from './vitals-query';
+
+export const VITALS_INTERVAL_SECONDS = { hour: 3600, day: 86_400 } as const;
+export type VitalsInterval = keyof typeof VITALS_INTERVAL_SECONDS;
+
+/** A chart has no use for more points, and each one is a group in the query. */
+export const MAX_VITALS_BUCKETS = 1000;
+
+export interface VitalsBucket {
+  /** Buckets are aligned on the range's `from`: [start, start + interval). */
+  start: Date;
+  pageViews: number;
+  /** p75 of each metric in the bucket; null when no page view measured it. */
+  p75: Record<VitalName, number | null>;
+}
+
+/**
+ * p75 of each metric per hour or day over the query's range, every bucket present (empty
+ * ones with zero page views and null values) so a chart needs no gap-filling. Same
+ * percentile definition as `summarizeVitals` (percentile_cont).
+ */
+export async function vitalsSeries(ds: DataSource, q: VitalsQuery, interval: VitalsInterval): Promise<VitalsBucket[]> {
+  const seconds = VITALS_INTERVAL_SECONDS[interval];
+  const spanMs = q.range.to.getTime() - q.range.from.getTime();
+  const count = Math.ceil(spanMs / (seconds * 1000));
+  if (count > MAX_VITALS_BUCKETS) {
+    throw new AppError(
+      'BAD_USER_INPUT',
+      `interval: ${count} buckets of one ${interval} over this range; at most ${MAX_VITALS_BUCKETS} (use a longer interval or a shorter range)`,
+    );
+  }
+  const where = vitalsWhere(q);
+  const n = where.params.length;
+  // date_bin aligns on `from` ($2), so the buckets match the ones built below.
+  const bucket = `date_bin(make_interval(secs => $${n + 1}), r.received_at, $2::timestamptz)`;
+  const [views, values] = await Promise.all([
+    queryRows<{ bucket: Date; n: number }>(
+      ds,
+      `SELECT ${bucket} AS bucket, count(*)::int AS n FROM vitals_reports r WHERE ${where.sql} GROUP BY 1`,
+      [...where.params, seconds],
+    ),
+    queryRows<{ bucket: Date; name: VitalName; p75: number }>(
+      ds,
+      `SELECT ${bucket} AS bucket, m.name, percentile_cont(0.75) WITHIN GROUP (ORDER BY m.value) AS p75
+       FROM vitals_reports r ${METRIC_ROWS_SQL}
+       WHERE ${where.sql} AND m.value IS NOT NULL GROUP BY 1, 2`,
+      [...where.params, seconds],
+    ),
+  ]);
+  const buckets: VitalsBucket[] = [];
+  const index = new Map<number, VitalsBucket>();
+  for (let i = 0; i < count; i++) {
+    const start = new Date(q.range.from.getTime() + i * seconds * 1000);
+    const b: VitalsBucket = {
+      start,
+      pageViews: 0,
+      p75: Object.fromEntries(VITAL_NAMES.map((m) => [m, null])) as Record<VitalName, number | null>,
+    };
+    buckets.push(b);
+    index.set(start.getTime(), b);
+  }
+  for (const v of views) {
+    const b = index.get(new Date(v.bucket).getTime());
+    if (b) b.pageViews = Number(v.n);
+  }
+  for (const v of values) {
+    const b = index.get(new Date(v.bucket).getTime());
+    if (b) b.p75[v.name] = Number(v.p75);
+  }
+  return buckets;
+}
