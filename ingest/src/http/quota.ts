@@ -401,7 +401,7 @@ class RedisCounter implements Counter {
     private readonly prefix: string,
   ) {}
 
-  async reserve(
+  reserve(
     organizationId: string,
     meter: UsageMeter,
     period: string,
@@ -409,11 +409,7 @@ class RedisCounter implements Counter {
     want: number,
     ttlSeconds: number,
   ): Promise<{ granted: number; used: number }> {
-    const result = (await this.client.eval(RESERVE, {
-      keys: [usageRedisKey(this.prefix, meter, organizationId, period)],
-      arguments: [String(limit), String(want), String(ttlSeconds)],
-    })) as unknown as [number, number];
-    return { granted: Number(result[0]), used: Number(result[1]) };
+    return this.reserveAt(usageRedisKey(this.prefix, meter, organizationId, period), limit, want, ttlSeconds);
   }
 
   async release(organizationId: string, meter: UsageMeter, period: string, units: number): Promise<void> {
@@ -423,15 +419,14 @@ class RedisCounter implements Counter {
     });
   }
 
-  async reserveRate(
-    keyId: string,
-    second: string,
-    limit: number,
-    want: number,
-  ): Promise<{ granted: number; used: number }> {
+  reserveRate(keyId: string, second: string, limit: number, want: number): Promise<{ granted: number; used: number }> {
+    return this.reserveAt(`${this.prefix}:rate:${keyId}:${second}`, limit, want, 2);
+  }
+
+  private async reserveAt(key: string, limit: number, want: number, ttlSeconds: number) {
     const result = (await this.client.eval(RESERVE, {
-      keys: [`${this.prefix}:rate:${keyId}:${second}`],
-      arguments: [String(limit), String(want), '2'],
+      keys: [key],
+      arguments: [String(limit), String(want), String(ttlSeconds)],
     })) as unknown as [number, number];
     return { granted: Number(result[0]), used: Number(result[1]) };
   }
