@@ -5,11 +5,7 @@ import { RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { NonceProvider } from './lib/nonce';
-import {
-  applyBaseSecurityHeaders,
-  createContentSecurityPolicy,
-  createNonce,
-} from './lib/security-headers.server';
+import { applyBaseSecurityHeaders, createContentSecurityPolicy, createNonce } from './lib/security-headers.server';
 
 const ABORT_DELAY_MS = 5_000;
 
@@ -36,7 +32,9 @@ export default function handleRequest(
       responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
       responseHeaders.set('Content-Security-Policy', createContentSecurityPolicy(nonce));
       applyBaseSecurityHeaders(responseHeaders);
-      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      resolve(
+        new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+      );
       pipe(body);
     };
     const { pipe, abort } = renderToPipeableStream(

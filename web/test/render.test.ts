@@ -17,7 +17,12 @@ type Answer = { data?: unknown; errors?: { message: string; extensions: { code: 
 
 const fail = (code: string, message: string): Answer => ({ errors: [{ message, extensions: { code } }] });
 
-const project = { id: 'p1', name: 'Checkout <web>', dsn: 'http://et_key@127.0.0.1:3000/ingest/error', organizationId: 'o1' };
+const project = {
+  id: 'p1',
+  name: 'Checkout <web>',
+  dsn: 'http://et_key@127.0.0.1:3000/ingest/error',
+  organizationId: 'o1',
+};
 const viewer = {
   id: 'u1',
   email: 'ada@example.com',
@@ -52,7 +57,15 @@ const hostileIssue = {
   resolvedAt: '2026-01-02T00:00:00Z',
   snoozedUntil: null,
   resolvedInRelease: { version: 'v\u202Egnp.exe', environment: 'production', deployedAt: '2026-01-02T00:00:00Z' },
-  releases: [{ version: '1.0.0', environment: 'production', firstSeen: '2026-01-01T00:00:00Z', lastSeen: '2026-01-01T00:00:00Z', eventCount: 3 }],
+  releases: [
+    {
+      version: '1.0.0',
+      environment: 'production',
+      firstSeen: '2026-01-01T00:00:00Z',
+      lastSeen: '2026-01-01T00:00:00Z',
+      eventCount: 3,
+    },
+  ],
   latestEvent: {
     eventId: 'e1',
     message: XSS_TITLE,
@@ -87,7 +100,10 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
           issues: {
             totalCount: 2,
             pageInfo: { hasNextPage: true, endCursor: 'cursor-2' },
-            nodes: [issue('i1', 'TypeError: x is undefined', 'app/cart.ts in addItem'), issue('i2', XSS_TITLE, XSS_CULPRIT)],
+            nodes: [
+              issue('i1', 'TypeError: x is undefined', 'app/cart.ts in addItem'),
+              issue('i2', XSS_TITLE, XSS_CULPRIT),
+            ],
           },
           all: { totalCount: 2 },
         },
@@ -171,7 +187,11 @@ describe('sign in', () => {
   });
 
   test('stores the API token in an httpOnly, SameSite=Lax cookie and redirects', async () => {
-    const response = await postForm('/login', { email: 'ada@example.com', password: PASSWORD, redirectTo: '/projects/p1/issues' });
+    const response = await postForm('/login', {
+      email: 'ada@example.com',
+      password: PASSWORD,
+      redirectTo: '/projects/p1/issues',
+    });
     assert.equal(response.status, 302);
     assert.equal(response.headers.get('Location'), '/projects/p1/issues');
     const setCookie = response.headers.get('Set-Cookie') ?? '';
@@ -185,7 +205,11 @@ describe('sign in', () => {
   });
 
   test('refuses to redirect off-site after login', async () => {
-    const response = await postForm('/login', { email: 'ada@example.com', password: PASSWORD, redirectTo: '//evil.example' });
+    const response = await postForm('/login', {
+      email: 'ada@example.com',
+      password: PASSWORD,
+      redirectTo: '//evil.example',
+    });
     assert.equal(response.headers.get('Location'), '/');
   });
 

@@ -42,7 +42,9 @@ export function KeyboardTriage({ ids, activeIndex, setActiveIndex, pathOf, canTr
           break;
         case 'x': {
           if (!current) return;
-          const box = document.querySelector<HTMLInputElement>(`tr[data-issue-id="${CSS.escape(current)}"] input[name="ids"]`);
+          const box = document.querySelector<HTMLInputElement>(
+            `tr[data-issue-id="${CSS.escape(current)}"] input[name="ids"]`,
+          );
           box?.click();
           break;
         }
@@ -54,7 +56,9 @@ export function KeyboardTriage({ ids, activeIndex, setActiveIndex, pathOf, canTr
         case 's':
           if (!current || !canTriage) return;
           fetcher.submit(
-            event.key === 'r' ? { intent: 'resolve', ids: current } : { intent: 'snooze', ids: current, duration: '24h' },
+            event.key === 'r'
+              ? { intent: 'resolve', ids: current }
+              : { intent: 'snooze', ids: current, duration: '24h' },
             { method: 'post' },
           );
           break;

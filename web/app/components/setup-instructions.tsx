@@ -5,7 +5,8 @@ function quote(value: string): string {
   return `'${value.replace(/[\\']/g, '\\$&')}'`;
 }
 
-export function SetupInstructions({ dsn }: { dsn: string }) {
+/** The DSN with copy-paste snippets; `dsnOnly` for Settings, where the snippets would be noise. */
+export function SetupInstructions({ dsn, dsnOnly = false }: { dsn: string; dsnOnly?: boolean }) {
   const browser = `import * as Tracker from '@tracker/browser';
 
 Tracker.init({
@@ -58,19 +59,33 @@ export async function register() {
         </div>
         <p className="hint">Public and write-only: it can send events to this project, nothing else.</p>
       </div>
-      <Snippet title="In the browser" packageName="@tracker/browser" code={browser} />
-      <Snippet title="In Node.js" packageName="@tracker/node" code={node} />
-      <Snippet
-        title="In Next.js"
-        packageName="@tracker/browser @tracker/node @tracker/next"
-        label="Next.js"
-        code={next}
-      />
+      {dsnOnly ? null : (
+        <>
+          <Snippet title="In the browser" packageName="@tracker/browser" code={browser} />
+          <Snippet title="In Node.js" packageName="@tracker/node" code={node} />
+          <Snippet
+            title="In Next.js"
+            packageName="@tracker/browser @tracker/node @tracker/next"
+            label="Next.js"
+            code={next}
+          />
+        </>
+      )}
     </div>
   );
 }
 
-function Snippet({ title, packageName, code, label = packageName }: { title: string; packageName: string; code: string; label?: string }) {
+function Snippet({
+  title,
+  packageName,
+  code,
+  label = packageName,
+}: {
+  title: string;
+  packageName: string;
+  code: string;
+  label?: string;
+}) {
   return (
     <section className="snippet">
       <div className="snippet-head">

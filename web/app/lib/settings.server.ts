@@ -24,9 +24,16 @@ export type SettingsActionResult = {
   secret: { label: string; value: string } | null;
 };
 
-const ok = (done: string, secret: SettingsActionResult['secret'] = null): SettingsActionResult => ({ error: null, done, secret });
+const ok = (done: string, secret: SettingsActionResult['secret'] = null): SettingsActionResult => ({
+  error: null,
+  done,
+  secret,
+});
 
-export async function runSettingsAction(args: ActionFunctionArgs, organizationId: string): Promise<SettingsActionResult> {
+export async function runSettingsAction(
+  args: ActionFunctionArgs,
+  organizationId: string,
+): Promise<SettingsActionResult> {
   const form = await args.request.formData();
   const projectId = args.params.projectId ?? '';
   const intent = readString(form, 'intent');
@@ -36,7 +43,10 @@ export async function runSettingsAction(args: ActionFunctionArgs, organizationId
 
   switch (intent) {
     case 'rotateKey': {
-      const r = await mutateApi(args, MUTATIONS.rotateKey, { projectId, keepOldKeys: form.get('keepOldKeys') === 'on' });
+      const r = await mutateApi(args, MUTATIONS.rotateKey, {
+        projectId,
+        keepOldKeys: form.get('keepOldKeys') === 'on',
+      });
       return failed(r) ?? ok('A new DSN key is in use. Update the DSN in your applications.');
     }
     case 'disableKey': {
@@ -48,7 +58,10 @@ export async function runSettingsAction(args: ActionFunctionArgs, organizationId
         projectId,
         name: readString(form, 'name'),
       });
-      return failed(r) ?? (r.ok ? ok('Upload token created.', { label: 'Upload token', value: r.data.createUploadToken.token }) : ok(''));
+      return (
+        failed(r) ??
+        (r.ok ? ok('Upload token created.', { label: 'Upload token', value: r.data.createUploadToken.token }) : ok(''))
+      );
     }
     case 'revokeUploadToken': {
       const r = await mutateApi(args, MUTATIONS.revokeUploadToken, { projectId, id });
@@ -64,7 +77,10 @@ export async function runSettingsAction(args: ActionFunctionArgs, organizationId
       const { emailSent, link } = r.data.inviteMember;
       return emailSent || !link
         ? ok('Invitation sent by email.')
-        : ok('Invitation created. Email is not configured: send this link yourself.', { label: 'Invitation link', value: link });
+        : ok('Invitation created. Email is not configured: send this link yourself.', {
+            label: 'Invitation link',
+            value: link,
+          });
     }
     case 'revokeInvitation': {
       const r = await mutateApi(args, MUTATIONS.revokeInvitation, { id });
@@ -80,7 +96,10 @@ export async function runSettingsAction(args: ActionFunctionArgs, organizationId
         name: readString(form, 'name'),
         scopes,
       });
-      return failed(r) ?? (r.ok ? ok('API token created.', { label: 'API token', value: r.data.createApiToken.token }) : ok(''));
+      return (
+        failed(r) ??
+        (r.ok ? ok('API token created.', { label: 'API token', value: r.data.createApiToken.token }) : ok(''))
+      );
     }
     case 'revokeApiToken': {
       const r = await mutateApi(args, MUTATIONS.revokeApiToken, { id });

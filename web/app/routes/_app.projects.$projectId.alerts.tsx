@@ -107,7 +107,11 @@ export async function action(args: ActionFunctionArgs) {
     const type = readString(form, 'channelType');
     const target = readString(form, 'target');
     const channel = type === 'EMAIL' ? { type, email: target } : { type, url: target };
-    result = await mutateApi(args, CREATE_RULE, { projectId: args.params.projectId, kind: readString(form, 'kind'), channel });
+    result = await mutateApi(args, CREATE_RULE, {
+      projectId: args.params.projectId,
+      kind: readString(form, 'kind'),
+      channel,
+    });
   } else if (intent === 'enable' || intent === 'disable') {
     result = await mutateApi(args, UPDATE_RULE, { id, enabled: intent === 'enable' });
   } else if (intent === 'delete') {
@@ -115,7 +119,8 @@ export async function action(args: ActionFunctionArgs) {
   } else {
     return data({ error: 'Unknown action.' }, { status: 400 });
   }
-  if (!result.ok) return data({ error: result.error.message }, { status: result.error.code === 'FORBIDDEN' ? 403 : 400 });
+  if (!result.ok)
+    return data({ error: result.error.message }, { status: result.error.code === 'FORBIDDEN' ? 403 : 400 });
   return { error: null };
 }
 
@@ -155,13 +160,22 @@ export default function AlertsPage() {
           </div>
           <div className="field">
             <label htmlFor="rule-target">URL or email address</label>
-            <input id="rule-target" name="target" type="text" required autoComplete="off" placeholder="https://hooks.example.com/…" />
+            <input
+              id="rule-target"
+              name="target"
+              type="text"
+              required
+              autoComplete="off"
+              placeholder="https://hooks.example.com/…"
+            />
           </div>
           <button type="submit" className="button button-primary" disabled={busy}>
             Add rule
           </button>
         </Form>
-        <p className="hint">Webhook and Slack URLs must be public http(s) addresses; private and loopback targets are refused.</p>
+        <p className="hint">
+          Webhook and Slack URLs must be public http(s) addresses; private and loopback targets are refused.
+        </p>
         <FormError message={actionData?.error} />
       </section>
 
@@ -169,7 +183,11 @@ export default function AlertsPage() {
         <p className="empty">No alert rules yet. Add one to hear about new issues and regressions.</p>
       ) : (
         rules.map((rule) => (
-          <section key={rule.id} className="card" aria-label={`Alert rule ${KINDS.find(([k]) => k === rule.kind)?.[1] ?? rule.kind}`}>
+          <section
+            key={rule.id}
+            className="card"
+            aria-label={`Alert rule ${KINDS.find(([k]) => k === rule.kind)?.[1] ?? rule.kind}`}
+          >
             <div className="section-head">
               <h3>
                 {KINDS.find(([k]) => k === rule.kind)?.[1] ?? rule.kind} → {rule.channel.type.toLowerCase()}{' '}
@@ -178,10 +196,22 @@ export default function AlertsPage() {
               <div className="row-actions">
                 <Form method="post" className="inline-form">
                   <input type="hidden" name="id" value={rule.id} />
-                  <button type="submit" name="intent" value={rule.enabled ? 'disable' : 'enable'} className="button button-small" disabled={busy}>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={rule.enabled ? 'disable' : 'enable'}
+                    className="button button-small"
+                    disabled={busy}
+                  >
                     {rule.enabled ? 'Disable' : 'Enable'}
                   </button>
-                  <button type="submit" name="intent" value="delete" className="button button-small button-danger" disabled={busy}>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="delete"
+                    className="button button-small button-danger"
+                    disabled={busy}
+                  >
                     Delete
                   </button>
                 </Form>
@@ -219,7 +249,9 @@ export default function AlertsPage() {
                           <RelativeTime iso={d.createdAt} now={now} />
                         </td>
                         <td>
-                          <span className={`delivery delivery-${d.status.toLowerCase()}`}>{d.status.toLowerCase()}</span>
+                          <span className={`delivery delivery-${d.status.toLowerCase()}`}>
+                            {d.status.toLowerCase()}
+                          </span>
                           {d.nextAttemptAt && d.status === 'PENDING' && (
                             <span className="muted"> · retry {formatDateTime(d.nextAttemptAt)}</span>
                           )}

@@ -70,9 +70,13 @@ export const meta: MetaFunction = () => [{ title: 'Billing · Tracker' }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const organizationId = await requireOrganizationId(args);
-  const result = await queryApi<{ organization: { id: string; name: string } | null; billing: Billing }>(args, BILLING_DETAILS, {
-    organizationId,
-  });
+  const result = await queryApi<{ organization: { id: string; name: string } | null; billing: Billing }>(
+    args,
+    BILLING_DETAILS,
+    {
+      organizationId,
+    },
+  );
   return { organization: result.organization, billing: result.billing };
 }
 
@@ -93,10 +97,18 @@ export async function action(args: ActionFunctionArgs) {
   const result =
     intent === 'portal'
       ? await mutateApi<{ createBillingPortalSession: { url: string } }>(args, PORTAL, { organizationId })
-      : await mutateApi<{ createCheckoutSession: { url: string } }>(args, CHECKOUT, { organizationId, plan: readString(form, 'plan') });
-  if (!result.ok) return data({ error: result.error.message }, { status: result.error.code === 'FORBIDDEN' ? 403 : 400 });
-  const url = 'createBillingPortalSession' in result.data ? result.data.createBillingPortalSession.url : result.data.createCheckoutSession.url;
-  if (!isStripeUrl(url)) return data({ error: 'The billing provider answered with an unexpected address.' }, { status: 502 });
+      : await mutateApi<{ createCheckoutSession: { url: string } }>(args, CHECKOUT, {
+          organizationId,
+          plan: readString(form, 'plan'),
+        });
+  if (!result.ok)
+    return data({ error: result.error.message }, { status: result.error.code === 'FORBIDDEN' ? 403 : 400 });
+  const url =
+    'createBillingPortalSession' in result.data
+      ? result.data.createBillingPortalSession.url
+      : result.data.createCheckoutSession.url;
+  if (!isStripeUrl(url))
+    return data({ error: 'The billing provider answered with an unexpected address.' }, { status: 502 });
   return redirect(url);
 }
 
@@ -161,8 +173,15 @@ export default function BillingPage() {
               {plan !== billing.plan && billing.configured && billing.availablePlans.includes(plan) && (
                 <Form method="post">
                   <input type="hidden" name="plan" value={plan} />
-                  <button type="submit" name="intent" value="checkout" className="button button-primary" disabled={busy}>
-                    {PLAN_ORDER.indexOf(plan) > PLAN_ORDER.indexOf(billing.plan) ? 'Upgrade' : 'Switch'} to {planName(plan)}
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="checkout"
+                    className="button button-primary"
+                    disabled={busy}
+                  >
+                    {PLAN_ORDER.indexOf(plan) > PLAN_ORDER.indexOf(billing.plan) ? 'Upgrade' : 'Switch'} to{' '}
+                    {planName(plan)}
                   </button>
                 </Form>
               )}

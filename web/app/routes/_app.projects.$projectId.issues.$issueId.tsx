@@ -141,7 +141,8 @@ export async function action(args: ActionFunctionArgs) {
   } else {
     return data({ error: 'Unknown action.' }, { status: 400 });
   }
-  if (!result.ok) return data({ error: result.error.message }, { status: result.error.code === 'NOT_FOUND' ? 404 : 400 });
+  if (!result.ok)
+    return data({ error: result.error.message }, { status: result.error.code === 'NOT_FOUND' ? 404 : 400 });
   // Post/redirect/get: a reload does not repeat the transition.
   return redirect(issuePath(args.params.projectId ?? '', id));
 }
@@ -172,9 +173,14 @@ export default function IssuePage() {
             {issue.isRegression && <span className="badge">Regression</span>}
             {issue.status === 'RESOLVED' && (
               <span className="muted">
-                {issue.resolvedInRelease
-                  ? <>Resolved in <span className="mono">{visibleText(issue.resolvedInRelease.version)}</span> ({visibleText(issue.resolvedInRelease.environment)})</>
-                  : 'Resolved (the project had no release then)'}
+                {issue.resolvedInRelease ? (
+                  <>
+                    Resolved in <span className="mono">{visibleText(issue.resolvedInRelease.version)}</span> (
+                    {visibleText(issue.resolvedInRelease.environment)})
+                  </>
+                ) : (
+                  'Resolved (the project had no release then)'
+                )}
                 {issue.resolvedAt && <> · {formatDateTime(issue.resolvedAt)}</>}
               </span>
             )}
@@ -338,7 +344,14 @@ function IssueActions({ status, busy }: { status: IssueDetail['status']; busy: b
       <Form method="post" className="snooze-form" aria-label="Snooze">
         <input type="hidden" name="intent" value="snooze" />
         {SNOOZE_DURATIONS.map((d) => (
-          <button key={d.value} type="submit" name="duration" value={d.value} className="button button-small" disabled={busy}>
+          <button
+            key={d.value}
+            type="submit"
+            name="duration"
+            value={d.value}
+            className="button button-small"
+            disabled={busy}
+          >
             Snooze {d.label}
           </button>
         ))}

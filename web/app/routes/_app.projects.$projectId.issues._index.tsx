@@ -121,14 +121,16 @@ export async function action(args: ActionFunctionArgs) {
   }
   if (intent === 'snooze' || intent === 'reopen') {
     const until = intent === 'snooze' ? parseSnoozeUntil(form) : null;
-    if (intent === 'snooze' && !until) return data({ error: 'Choose how long to snooze for.', done: null }, { status: 400 });
+    if (intent === 'snooze' && !until)
+      return data({ error: 'Choose how long to snooze for.', done: null }, { status: 400 });
     const results = await Promise.all(
       ids.map((id) => (until ? mutateApi(args, SNOOZE_ISSUE, { id, until }) : mutateApi(args, REOPEN_ISSUE, { id }))),
     );
     const failed = results.find((r) => !r.ok);
     const count = results.filter((r) => r.ok).length;
     const verb = intent === 'snooze' ? 'Snoozed' : 'Reopened';
-    if (failed && !failed.ok) return data({ error: `${verb} ${count} of ${ids.length}: ${failed.error.message}`, done: null }, { status: 400 });
+    if (failed && !failed.ok)
+      return data({ error: `${verb} ${count} of ${ids.length}: ${failed.error.message}`, done: null }, { status: 400 });
     return { error: null, done: `${verb} ${count} of ${ids.length}.` };
   }
   return data({ error: 'Unknown action.', done: null }, { status: 400 });

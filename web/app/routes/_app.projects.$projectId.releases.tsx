@@ -52,7 +52,8 @@ export async function action(args: ActionFunctionArgs) {
   const form = await args.request.formData();
   const version = readString(form, 'version');
   const environment = readString(form, 'environment') || 'production';
-  if (!version) return data({ error: 'Enter the version you deployed.', planRequired: false, marked: null }, { status: 400 });
+  if (!version)
+    return data({ error: 'Enter the version you deployed.', planRequired: false, marked: null }, { status: 400 });
   const result = await mutateApi<{ markRelease: Release }>(args, MARK_RELEASE, {
     projectId: args.params.projectId,
     version,
@@ -88,7 +89,8 @@ export default function ReleasesPage() {
       <section className="card" aria-labelledby="mark-heading">
         <h2 id="mark-heading">Mark release</h2>
         {allowed ? (
-          <Form method="post" className="form form-inline">
+          // Keyed by the last marked release so the fields clear after a success.
+          <Form method="post" className="form form-inline" key={actionData?.marked?.id ?? 'new'}>
             <Field label="Version" name="version" required placeholder="1.4.2 or a commit SHA" autoComplete="off" />
             <Field label="Environment" name="environment" defaultValue="production" autoComplete="off" />
             <button type="submit" className="button button-primary" disabled={busy}>
@@ -99,8 +101,13 @@ export default function ReleasesPage() {
           <div className="upgrade">
             <p>
               Releases and release health are part of the Pro and Business plans
-              {organization ? <> ; {visibleText(organization.name)} is on {planName(organization.plan)}</> : null}.
-              With them, Tracker tells regressions from old errors, shows which release introduced each issue, and
+              {organization ? (
+                <>
+                  {' '}
+                  ; {visibleText(organization.name)} is on {planName(organization.plan)}
+                </>
+              ) : null}
+              . With them, Tracker tells regressions from old errors, shows which release introduced each issue, and
               compares crash-free users and events per hour with the previous release.
             </p>
             <Link to={billing} className="button button-primary">

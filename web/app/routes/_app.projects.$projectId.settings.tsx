@@ -16,8 +16,22 @@ const MEMBERS_QUERY = `query Members($organizationId: ID!) { members(organizatio
 const INVITATIONS_QUERY = `query Invitations($organizationId: ID!) { invitations(organizationId: $organizationId) { id email role createdAt expiresAt } }`;
 const API_TOKENS_QUERY = `query ApiTokens { apiTokens { id name scopes prefix createdAt lastUsedAt revokedAt } }`;
 
-type Key = { id: string; publicKey: string; enabled: boolean; rateLimitPerSecond: number | null; createdAt: string; disabledAt: string | null };
-type Token = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
+type Key = {
+  id: string;
+  publicKey: string;
+  enabled: boolean;
+  rateLimitPerSecond: number | null;
+  createdAt: string;
+  disabledAt: string | null;
+};
+type Token = {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
 type Member = { userId: string; email: string; role: string; joinedAt: string };
 type Invitation = { id: string; email: string; role: string; createdAt: string; expiresAt: string };
 type ApiToken = Token & { scopes: string[] };
@@ -25,7 +39,10 @@ type ApiToken = Token & { scopes: string[] };
 /** A section's data, or why the viewer cannot see it. */
 function section<T>(result: ApiResult<T>): { data: T | null; reason: string | null } {
   if (result.ok) return { data: result.data, reason: null };
-  return { data: null, reason: result.error.code === 'FORBIDDEN' ? 'Only owners and admins can see this.' : result.error.message };
+  return {
+    data: null,
+    reason: result.error.code === 'FORBIDDEN' ? 'Only owners and admins can see this.' : result.error.message,
+  };
 }
 
 async function requireProject(args: LoaderFunctionArgs) {
@@ -97,7 +114,7 @@ export default function SettingsPage() {
       )}
 
       <Section id="dsn-heading" title="DSN and keys">
-        <SetupInstructions dsn={dsn} />
+        <SetupInstructions dsn={dsn} dsnOnly />
         {keys.reason ? (
           <p className="muted">{keys.reason}</p>
         ) : (
@@ -127,7 +144,14 @@ export default function SettingsPage() {
                       {k.enabled && (
                         <Form method="post">
                           <input type="hidden" name="id" value={k.id} />
-                          <button type="submit" name="intent" value="disableKey" className="button button-small button-danger" disabled={busy} aria-label={`Disable key ${k.publicKey}`}>
+                          <button
+                            type="submit"
+                            name="intent"
+                            value="disableKey"
+                            className="button button-small button-danger"
+                            disabled={busy}
+                            aria-label={`Disable key ${k.publicKey}`}
+                          >
                             Disable
                           </button>
                         </Form>
@@ -155,10 +179,22 @@ export default function SettingsPage() {
           <p className="muted">{uploadTokens.reason}</p>
         ) : (
           <>
-            <TokenTable tokens={uploadTokens.data?.uploadTokens ?? []} revokeIntent="revokeUploadToken" time={time} busy={busy} caption="Upload tokens" />
+            <TokenTable
+              tokens={uploadTokens.data?.uploadTokens ?? []}
+              revokeIntent="revokeUploadToken"
+              time={time}
+              busy={busy}
+              caption="Upload tokens"
+            />
             <Form method="post" className="form form-inline">
               <Field label="Token name" name="name" required placeholder="CI" autoComplete="off" />
-              <button type="submit" name="intent" value="createUploadToken" className="button button-primary" disabled={busy}>
+              <button
+                type="submit"
+                name="intent"
+                value="createUploadToken"
+                className="button button-primary"
+                disabled={busy}
+              >
                 Create upload token
               </button>
             </Form>
@@ -193,7 +229,14 @@ export default function SettingsPage() {
                   <td>
                     <Form method="post">
                       <input type="hidden" name="id" value={m.userId} />
-                      <button type="submit" name="intent" value="removeMember" className="button button-small button-danger" disabled={busy} aria-label={`Remove ${visibleText(m.email)}`}>
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="removeMember"
+                        className="button button-small button-danger"
+                        disabled={busy}
+                        aria-label={`Remove ${visibleText(m.email)}`}
+                      >
                         Remove
                       </button>
                     </Form>
@@ -213,7 +256,14 @@ export default function SettingsPage() {
                     {visibleText(i.email)} ({i.role.toLowerCase()}), expires {time(i.expiresAt)}{' '}
                     <Form method="post" className="inline-form">
                       <input type="hidden" name="id" value={i.id} />
-                      <button type="submit" name="intent" value="revokeInvitation" className="button button-small" disabled={busy} aria-label={`Revoke the invitation of ${visibleText(i.email)}`}>
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="revokeInvitation"
+                        className="button button-small"
+                        disabled={busy}
+                        aria-label={`Revoke the invitation of ${visibleText(i.email)}`}
+                      >
                         Revoke
                       </button>
                     </Form>
@@ -247,18 +297,31 @@ export default function SettingsPage() {
           <p className="muted">{apiTokens.reason}</p>
         ) : (
           <>
-            <TokenTable tokens={apiTokens.data?.apiTokens ?? []} revokeIntent="revokeApiToken" time={time} busy={busy} caption="API tokens" />
+            <TokenTable
+              tokens={apiTokens.data?.apiTokens ?? []}
+              revokeIntent="revokeApiToken"
+              time={time}
+              busy={busy}
+              caption="API tokens"
+            />
             <Form method="post" className="form form-inline">
               <Field label="Token name" name="name" required placeholder="Grafana" autoComplete="off" />
               <fieldset className="checkbox-row">
                 <legend>Scopes</legend>
                 {['READ', 'WRITE', 'ADMIN'].map((scope) => (
                   <label key={scope}>
-                    <input type="checkbox" name="scopes" value={scope} defaultChecked={scope === 'READ'} /> {scope.toLowerCase()}
+                    <input type="checkbox" name="scopes" value={scope} defaultChecked={scope === 'READ'} />{' '}
+                    {scope.toLowerCase()}
                   </label>
                 ))}
               </fieldset>
-              <button type="submit" name="intent" value="createApiToken" className="button button-primary" disabled={busy}>
+              <button
+                type="submit"
+                name="intent"
+                value="createApiToken"
+                className="button button-primary"
+                disabled={busy}
+              >
                 Create API token
               </button>
             </Form>
@@ -303,7 +366,14 @@ function TokenTable(props: {
               ) : (
                 <Form method="post">
                   <input type="hidden" name="id" value={t.id} />
-                  <button type="submit" name="intent" value={props.revokeIntent} className="button button-small button-danger" disabled={props.busy} aria-label={`Revoke ${visibleText(t.name)}`}>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={props.revokeIntent}
+                    className="button button-small button-danger"
+                    disabled={props.busy}
+                    aria-label={`Revoke ${visibleText(t.name)}`}
+                  >
                     Revoke
                   </button>
                 </Form>
