@@ -189,8 +189,11 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     await screenshot(page, 'issues');
     // Keyboard: j selects the first row, r resolves it.
     await page.locator('body').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press('j');
-    await page.locator('tr.is-active').waitFor();
+    // The listener exists once React has hydrated; until then a key press does nothing.
+    await waitFor('keyboard triage to respond', async () => {
+      await page.keyboard.press('j');
+      return (await page.locator('tr.is-active').count()) === 1;
+    });
     const first = await page.locator('tr.is-active .issue-title').innerText();
     await page.keyboard.press('r');
     await page.locator('.issue-title', { hasText: first }).waitFor({ state: 'detached' });
