@@ -334,8 +334,8 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
         `original TypeScript locations: ${original}`,
       );
       await screenshot(page, 'issue-source-mapped');
-      await page.getByRole('button', { name: 'Show minified frames' }).click();
-      await page.getByRole('button', { name: 'Show original source' }).waitFor();
+      await page.getByRole('link', { name: 'Show minified frames' }).click();
+      await page.getByRole('link', { name: 'Show original source' }).waitFor();
       const minified = await page.locator('.frame-location').allInnerTexts();
       assert.ok(
         minified.some((l) => /app\.min\.js:1:\d+$/.test(l)),
@@ -439,6 +439,37 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
       await screenshot(page, section);
     }
     assertInert('other pages');
+  });
+
+  test('an invitation link from Settings signs a new member up into the organization', async () => {
+    const { page } = owner;
+    const base = `/projects/${encodeURIComponent(projectId)}`;
+    const email = `invited-${Date.now()}@example.com`;
+    await page.goto(`${base}/settings`);
+    await page.getByLabel('Email to invite').fill(email);
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    // No SMTP in tests: the link is shown once, to pass on by hand.
+    const link = new URL(await page.locator('#secret-value').inputValue());
+    assert.match(link.pathname, /^\/invitations\/.+/);
+    await page.getByText(email).waitFor();
+
+    const invited = await newPage();
+    try {
+      await invited.page.goto(link.pathname);
+      await invited.page.getByRole('heading', { name: 'Join Acme' }).waitFor();
+      await invited.page.getByLabel('Choose a password').fill(PASSWORD);
+      await invited.page.getByRole('button', { name: 'Create account and join' }).click();
+      await invited.page.waitForURL((u) => u.pathname === `${base}/issues`);
+      await invited.page.getByRole('heading', { name: 'Storefront' }).waitFor();
+      // Single use: the same link now says so.
+      await invited.context.clearCookies();
+      await invited.page.goto(link.pathname);
+      await invited.page.getByText('This invitation has already been used.').waitFor();
+      await screenshot(invited.page, 'invitation');
+    } finally {
+      await invited.context.close().catch(() => {});
+    }
+    assertInert('invitation');
   });
 
   test('every page ships under 150 KB of gzip JavaScript', async () => {
