@@ -173,7 +173,7 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     assertInert('first error');
   });
 
-  test('bulk resolve from the list, then keyboard triage', async () => {
+  test('keyboard triage (j, r, s), then bulk resolve from the list', async () => {
     const { page } = owner;
     for (const n of [1, 2, 3, 4]) {
       const r = await sendError(url, key, {
@@ -198,11 +198,21 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     await page.keyboard.press('r');
     await page.locator('.issue-title', { hasText: first }).waitFor({ state: 'detached' });
     assert.equal(await page.locator('table.issues tbody tr').count(), 3);
+    // s snoozes the row under the cursor (now the next one) for 24 hours.
+    const second = await page.locator('tr.is-active .issue-title').innerText();
+    await page.keyboard.press('s');
+    await page.locator('.issue-title', { hasText: second }).waitFor({ state: 'detached' });
+    assert.equal(await page.locator('table.issues tbody tr').count(), 2);
 
     await page.getByLabel('Select all issues on this page').check();
     await page.getByRole('button', { name: 'Resolve selected' }).click();
-    await page.getByText('Resolved 3 of 3.').waitFor();
+    await page.getByText('Resolved 2 of 2.').waitFor();
     await page.getByText('No open issues.').waitFor();
+    await page.getByRole('link', { name: 'Snoozed', exact: true }).click();
+    await page.locator('.issue-title', { hasText: second }).waitFor();
+    await page.getByRole('link', { name: 'Resolved', exact: true }).click();
+    // The first error, the one resolved with r and the two resolved in bulk.
+    await waitFor('4 resolved issues', async () => (await page.locator('table.issues tbody tr').count()) === 4);
     assertInert('bulk resolve');
   });
 
