@@ -108,6 +108,51 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
           all: { totalCount: 2 },
         },
       };
+    case 'ProjectOrganization':
+      return { data: { project: body.variables.id === project.id ? project : null } };
+    case 'ProjectKeys':
+      return {
+        data: {
+          projectKeys: [
+            {
+              id: 'k1',
+              publicKey: 'et_abc',
+              enabled: true,
+              rateLimitPerSecond: null,
+              createdAt: '2026-01-01T00:00:00Z',
+              disabledAt: null,
+            },
+          ],
+        },
+      };
+    case 'UploadTokens':
+    case 'Invitations':
+      return fail('FORBIDDEN', 'Owners and admins only.');
+    case 'Members':
+      return {
+        data: { members: [{ userId: 'u1', email: XSS_TITLE, role: 'MEMBER', joinedAt: '2026-01-01T00:00:00Z' }] },
+      };
+    case 'ApiTokens':
+      return { data: { apiTokens: [] } };
+    case 'Billing':
+      return { data: { project: body.variables.projectId === project.id ? { organizationId: 'o1' } : null } };
+    case 'BillingDetails':
+      return {
+        data: {
+          organization: { id: 'o1', name: 'Acme' },
+          billing: {
+            configured: false,
+            plan: 'free',
+            availablePlans: [],
+            status: null,
+            currentPeriodEnd: null,
+            cancelAtPeriodEnd: false,
+            pastDueSince: null,
+            graceEndsAt: null,
+            hasBillingAccount: false,
+          },
+        },
+      };
     case 'IssueDetail':
       return { data: { issue: body.variables.id === 'i2' ? hostileIssue : null } };
     case 'ProjectReleases':
@@ -362,5 +407,34 @@ describe('releases page', () => {
     assert.doesNotMatch(html, /<img/i);
     assert.match(html, /Upgrade in Billing/);
     assert.doesNotMatch(html, /name="version"/, 'no Mark release form on a plan without release health');
+  });
+});
+
+describe('settings and billing', () => {
+  test('a member sees why admin-only sections are hidden, and member emails as text', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/settings', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /Only owners and admins can see this\./);
+    assert.doesNotMatch(html, /Create upload token/, 'no upload-token form without the right');
+    assert.match(html, /et_abc/);
+    assert.doesNotMatch(html, /<img/i);
+    assert.doesNotMatch(html, /In Next\.js/, 'Settings shows the DSN, not the snippets');
+  });
+
+  test('billing says when Stripe is not configured and offers no checkout', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/billing', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /Payments are not configured on this installation/);
+    assert.doesNotMatch(html, /Upgrade to/);
+  });
+
+  test('billing of a project that is not yours is a 404', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/nope/billing', cookie);
+    assert.equal(response.status, 404);
   });
 });
