@@ -426,6 +426,10 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     await page.getByRole('button', { name: 'Add rule' }).click();
     await page.getByText('oncall@example.com').waitFor();
     await screenshot(page, 'alerts');
+    // Deleting takes a second, deliberate click; no browser dialog involved.
+    await page.getByText('Delete', { exact: true }).click();
+    await page.getByRole('button', { name: 'Delete this rule and its log' }).click();
+    await page.getByText('No alert rules yet.').waitFor();
 
     await page.goto(`${base}/settings`);
     const uploadSection = page.getByRole('region', { name: 'Upload tokens' });

@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { ConfirmButton } from '../components/confirm-button';
 import { FormError } from '../components/field';
 import { RelativeTime } from '../components/time';
 import { readString } from '../lib/form.server';
@@ -205,15 +206,12 @@ export default function AlertsPage() {
                   >
                     {rule.enabled ? 'Disable' : 'Enable'}
                   </button>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="delete"
-                    className="button button-small button-danger"
+                  <ConfirmButton
+                    intent="delete"
+                    label="Delete"
+                    confirmLabel="Delete this rule and its log"
                     disabled={busy}
-                  >
-                    Delete
-                  </button>
+                  />
                 </Form>
               </div>
             </div>

@@ -221,7 +221,12 @@ export default function IssuePage() {
           <h3 id="trace-heading">Stack trace {event && <span className="muted">(latest event)</span>}</h3>
           {hasMinified && (
             // A link, not a script toggle: the view is in the URL, so it survives a reload and works without JS.
-            <Link className="button button-small" to={showMinified ? '?' : '?frames=minified'} replace preventScrollReset>
+            <Link
+              className="button button-small"
+              to={showMinified ? '?' : '?frames=minified'}
+              replace
+              preventScrollReset
+            >
               {showMinified ? 'Show original source' : 'Show minified frames'}
             </Link>
           )}

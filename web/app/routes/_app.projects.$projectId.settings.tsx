@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import type { ReactNode } from 'react';
+import { ConfirmButton } from '../components/confirm-button';
 import { Field, FormError } from '../components/field';
 import { SecretOnce } from '../components/secret-once';
 import { SetupInstructions } from '../components/setup-instructions';
@@ -144,16 +145,13 @@ export default function SettingsPage() {
                       {k.enabled && (
                         <Form method="post">
                           <input type="hidden" name="id" value={k.id} />
-                          <button
-                            type="submit"
-                            name="intent"
-                            value="disableKey"
-                            className="button button-small button-danger"
+                          <ConfirmButton
+                            intent="disableKey"
+                            label="Disable"
+                            confirmLabel="Disable this key"
+                            name={k.publicKey}
                             disabled={busy}
-                            aria-label={`Disable key ${k.publicKey}`}
-                          >
-                            Disable
-                          </button>
+                          />
                         </Form>
                       )}
                     </td>
@@ -229,16 +227,13 @@ export default function SettingsPage() {
                   <td>
                     <Form method="post">
                       <input type="hidden" name="id" value={m.userId} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="removeMember"
-                        className="button button-small button-danger"
+                      <ConfirmButton
+                        intent="removeMember"
+                        label="Remove"
+                        confirmLabel="Remove from the organization"
+                        name={visibleText(m.email)}
                         disabled={busy}
-                        aria-label={`Remove ${visibleText(m.email)}`}
-                      >
-                        Remove
-                      </button>
+                      />
                     </Form>
                   </td>
                 </tr>
