@@ -115,6 +115,9 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
   async function screenshot(page: Page, name: string) {
     for (const [label, viewport] of Object.entries(VIEWPORTS)) {
       await page.setViewportSize(viewport);
+      // Nothing widens the page past the viewport (wide tables scroll inside their card).
+      const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+      assert.ok(scrollWidth <= viewport.width, `${name} at ${viewport.width}px is ${scrollWidth}px wide`);
       await page.screenshot({ path: join(ARTIFACTS, `${name}-${label}.png`), fullPage: true });
     }
     await page.setViewportSize(VIEWPORTS.desktop);
