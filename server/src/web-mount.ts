@@ -39,6 +39,8 @@ export async function mountWeb(app: FastifyInstance, options: WebMountOptions): 
       setHeaders: (res, path) => {
         const immutable = relative(clientRoot, path).startsWith(`assets${sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0');
+        // Pages get theirs from the dashboard's entry.server; assets need only this one.
+        res.setHeader('x-content-type-options', 'nosniff');
       },
     });
     scope.route({

@@ -7,6 +7,8 @@ declare module '@remix-run/node' {
     apiUrl: string;
     /** Signs the session cookie; a fixed development secret is used when absent. */
     sessionSecret?: string;
+    /** Optional CSP nonce chosen by the server; entry.server makes one per response otherwise. */
+    cspNonce?: string;
   }
 }
 

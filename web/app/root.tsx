@@ -2,6 +2,7 @@ import type { LinksFunction, MetaFunction } from '@remix-run/node';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { ErrorMessage } from './components/error-message';
+import { useNonce } from './lib/nonce';
 import stylesHref from './styles.css?url';
 
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesHref }];
@@ -9,6 +10,7 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesHref
 export const meta: MetaFunction = () => [{ title: 'Tracker' }];
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -19,8 +21,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

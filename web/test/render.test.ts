@@ -17,7 +17,12 @@ type Answer = { data?: unknown; errors?: { message: string; extensions: { code: 
 
 const fail = (code: string, message: string): Answer => ({ errors: [{ message, extensions: { code } }] });
 
-const project = { id: 'p1', name: 'Checkout <web>', dsn: 'http://et_key@127.0.0.1:3000/ingest/error', organizationId: 'o1' };
+const project = {
+  id: 'p1',
+  name: 'Checkout <web>',
+  dsn: 'http://et_key@127.0.0.1:3000/ingest/error',
+  organizationId: 'o1',
+};
 const viewer = {
   id: 'u1',
   email: 'ada@example.com',
@@ -33,6 +38,45 @@ const issue = (id: string, title: string, culprit: string | null) => ({
   userCount: 7,
   lastSeen: new Date(Date.now() - 5 * 60_000).toISOString(),
 });
+
+const frame = (fn: string, inApp: boolean) => ({
+  filename: 'webpack:///src/cart.ts',
+  function: fn,
+  lineno: 12,
+  colno: 3,
+  inApp,
+  minified: { filename: 'https://cdn.example/app.min.js', function: 'a', lineno: 1, colno: 999 },
+  context: { pre: ['const a = 1;'], line: `throw new Error("${XSS_CULPRIT}")`, post: ['}'] },
+});
+const hostileIssue = {
+  ...issue('i2', XSS_TITLE, XSS_CULPRIT),
+  type: 'Error',
+  status: 'RESOLVED',
+  isRegression: true,
+  firstSeen: '2026-01-01T00:00:00Z',
+  resolvedAt: '2026-01-02T00:00:00Z',
+  snoozedUntil: null,
+  resolvedInRelease: { version: 'v\u202Egnp.exe', environment: 'production', deployedAt: '2026-01-02T00:00:00Z' },
+  releases: [
+    {
+      version: '1.0.0',
+      environment: 'production',
+      firstSeen: '2026-01-01T00:00:00Z',
+      lastSeen: '2026-01-01T00:00:00Z',
+      eventCount: 3,
+    },
+  ],
+  latestEvent: {
+    eventId: 'e1',
+    message: XSS_TITLE,
+    environment: 'production',
+    release: '1.0.0',
+    url: 'javascript:alert(3)',
+    timestamp: '2026-01-01T00:00:00Z',
+    frames: [frame('addItem', true), frame('<svg onload=alert(4)>', false)],
+  },
+  feedback: [{ id: 'f1', message: '<script>alert(5)</script>', email: null, receivedAt: '2026-01-01T00:00:00Z' }],
+};
 
 /** The few operations the login and issues pages send, answered like the real API would. */
 function answer(body: GraphQLBody, authorization: string | undefined): Answer {
@@ -56,9 +100,69 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
           issues: {
             totalCount: 2,
             pageInfo: { hasNextPage: true, endCursor: 'cursor-2' },
-            nodes: [issue('i1', 'TypeError: x is undefined', 'app/cart.ts in addItem'), issue('i2', XSS_TITLE, XSS_CULPRIT)],
+            nodes: [
+              issue('i1', 'TypeError: x is undefined', 'app/cart.ts in addItem'),
+              issue('i2', XSS_TITLE, XSS_CULPRIT),
+            ],
           },
           all: { totalCount: 2 },
+        },
+      };
+    case 'ProjectOrganization':
+      return { data: { project: body.variables.id === project.id ? project : null } };
+    case 'ProjectKeys':
+      return {
+        data: {
+          projectKeys: [
+            {
+              id: 'k1',
+              publicKey: 'et_abc',
+              enabled: true,
+              rateLimitPerSecond: null,
+              createdAt: '2026-01-01T00:00:00Z',
+              disabledAt: null,
+            },
+          ],
+        },
+      };
+    case 'UploadTokens':
+    case 'Invitations':
+      return fail('FORBIDDEN', 'Owners and admins only.');
+    case 'Members':
+      return {
+        data: { members: [{ userId: 'u1', email: XSS_TITLE, role: 'MEMBER', joinedAt: '2026-01-01T00:00:00Z' }] },
+      };
+    case 'ApiTokens':
+      return { data: { apiTokens: [] } };
+    case 'Billing':
+      return { data: { project: body.variables.projectId === project.id ? { organizationId: 'o1' } : null } };
+    case 'BillingDetails':
+      return {
+        data: {
+          organization: { id: 'o1', name: 'Acme' },
+          billing: {
+            configured: false,
+            plan: 'free',
+            availablePlans: [],
+            status: null,
+            currentPeriodEnd: null,
+            cancelAtPeriodEnd: false,
+            pastDueSince: null,
+            graceEndsAt: null,
+            hasBillingAccount: false,
+          },
+        },
+      };
+    case 'IssueDetail':
+      return { data: { issue: body.variables.id === 'i2' ? hostileIssue : null } };
+    case 'ProjectReleases':
+      return {
+        data: {
+          releases: [
+            { id: 'r2', version: XSS_TITLE, environment: 'production', deployedAt: '2026-01-02T00:00:00Z' },
+            { id: 'r1', version: '1.0.0', environment: 'production', deployedAt: '2026-01-01T00:00:00Z' },
+            { id: 'r3', version: '1.0.0', environment: 'staging', deployedAt: '2025-12-31T00:00:00Z' },
+          ],
         },
       };
     default:
@@ -128,7 +232,11 @@ describe('sign in', () => {
   });
 
   test('stores the API token in an httpOnly, SameSite=Lax cookie and redirects', async () => {
-    const response = await postForm('/login', { email: 'ada@example.com', password: PASSWORD, redirectTo: '/projects/p1/issues' });
+    const response = await postForm('/login', {
+      email: 'ada@example.com',
+      password: PASSWORD,
+      redirectTo: '/projects/p1/issues',
+    });
     assert.equal(response.status, 302);
     assert.equal(response.headers.get('Location'), '/projects/p1/issues');
     const setCookie = response.headers.get('Set-Cookie') ?? '';
@@ -142,7 +250,11 @@ describe('sign in', () => {
   });
 
   test('refuses to redirect off-site after login', async () => {
-    const response = await postForm('/login', { email: 'ada@example.com', password: PASSWORD, redirectTo: '//evil.example' });
+    const response = await postForm('/login', {
+      email: 'ada@example.com',
+      password: PASSWORD,
+      redirectTo: '//evil.example',
+    });
     assert.equal(response.headers.get('Location'), '/');
   });
 
@@ -212,5 +324,117 @@ describe('issues page', () => {
     const response = await get('/projects/nope/issues', cookie);
     assert.equal(response.status, 404);
     assert.match(await response.text(), /This project does not exist or is not yours\./);
+  });
+});
+
+describe('security headers', () => {
+  test('every page carries a nonce-based CSP without unsafe-inline, and every inline script has the nonce', async () => {
+    for (const path of ['/login', '/projects/p1/issues']) {
+      const response = await get(path, path === '/login' ? undefined : await signIn());
+      assert.equal(response.status, 200, path);
+      const csp = response.headers.get('Content-Security-Policy') ?? '';
+      const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
+      assert.ok(nonce, `a script nonce in ${csp}`);
+      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+      assert.match(csp, /frame-ancestors 'none'/);
+      assert.match(csp, /object-src 'none'/);
+      assert.match(csp, /base-uri 'none'/);
+      assert.equal(response.headers.get('X-Content-Type-Options'), 'nosniff');
+      assert.equal(response.headers.get('Referrer-Policy'), 'strict-origin-when-cross-origin');
+      assert.equal(response.headers.get('X-Frame-Options'), 'DENY');
+      const html = await response.text();
+      const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]);
+      assert.ok(scripts.length > 0);
+      for (const attrs of scripts) {
+        if (/\bsrc=/.test(attrs)) continue;
+        assert.ok(attrs.includes(`nonce="${nonce}"`), `inline script without the nonce: <script${attrs}>`);
+      }
+      assert.doesNotMatch(html, /\sstyle="/, 'no inline style attributes (style-src has no unsafe-inline)');
+    }
+  });
+
+  test('a fresh nonce per response', async () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 3; i += 1) {
+      const response = await get('/login');
+      await response.text();
+      nonces.add(/'nonce-([^']+)'/.exec(response.headers.get('Content-Security-Policy') ?? '')?.[1] ?? '');
+    }
+    assert.equal(nonces.size, 3);
+  });
+});
+
+describe('issue page', () => {
+  test('renders event text, frames, feedback and release names as inert text', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/issues/i2', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.doesNotMatch(html, /<img|<svg|<script>alert/i);
+    assert.doesNotMatch(html, /href="javascript:/i, 'an event URL never becomes a javascript: link');
+    assert.ok(html.includes('javascript:alert(3)'), 'the URL is still shown, as text');
+    assert.ok(html.includes('v[U+202E]gnp.exe'), 'bidi overrides are shown, not applied');
+    // The rendered markup (not the loader data Remix streams into a script for hydration).
+    assert.ok(!html.split('<script')[0].includes('\u202E'), 'no raw override in the rendered text');
+    assert.match(html, /Regression/);
+    assert.match(html, /Show minified frames/);
+    assert.match(html, /webpack:\/\/\/src\/cart\.ts:12:3/);
+  });
+
+  test('the minified toggle shows the frames as the engine printed them', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/issues/i2?frames=minified', cookie)).text();
+    assert.match(html, /https:\/\/cdn\.example\/app\.min\.js:1:999/);
+    assert.match(html, /Show original source/);
+  });
+
+  test('answers 404 for an issue that is missing or not yours', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/issues/other', cookie);
+    assert.equal(response.status, 404);
+    assert.match(await response.text(), /This issue does not exist or is not yours\./);
+  });
+});
+
+describe('releases page', () => {
+  test('groups releases per environment, newest first, and explains the plan on free', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/releases', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.ok(html.indexOf('&lt;img src=x') < html.indexOf('1.0.0'), 'newest deploy first');
+    assert.match(html, /Environment<\/span> <!-- -->staging|Environment<\/span> staging/);
+    assert.doesNotMatch(html, /<img/i);
+    assert.match(html, /Upgrade in Billing/);
+    assert.doesNotMatch(html, /name="version"/, 'no Mark release form on a plan without release health');
+  });
+});
+
+describe('settings and billing', () => {
+  test('a member sees why admin-only sections are hidden, and member emails as text', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/settings', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /Only owners and admins can see this\./);
+    assert.doesNotMatch(html, /Create upload token/, 'no upload-token form without the right');
+    assert.match(html, /et_abc/);
+    assert.doesNotMatch(html, /<img/i);
+    assert.doesNotMatch(html, /In Next\.js/, 'Settings shows the DSN, not the snippets');
+  });
+
+  test('billing says when Stripe is not configured and offers no checkout', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/billing', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /Payments are not configured on this installation/);
+    assert.doesNotMatch(html, /Upgrade to/);
+  });
+
+  test('billing of a project that is not yours is a 404', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/nope/billing', cookie);
+    assert.equal(response.status, 404);
   });
 });

@@ -1,5 +1,6 @@
 import { Form, Link, useLocation, useParams } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
+import { projectPath } from '../lib/paths';
 import type { Viewer } from '../routes/_app';
 
 export function AppHeader({ viewer }: { viewer: Viewer }) {
@@ -49,22 +50,36 @@ function ProjectSwitcher({ viewer }: { viewer: Viewer }) {
       document.removeEventListener('click', close);
     };
   }, []);
-  const current = viewer.organizations.flatMap((org) => org.projects).find((p) => p.id === projectId);
+  const currentOrg = viewer.organizations.find((org) => org.projects.some((p) => p.id === projectId));
+  const current = currentOrg?.projects.find((p) => p.id === projectId);
   return (
     <details className="switcher" key={pathname} ref={ref}>
       <summary>
-        <span className="visually-hidden">Project: </span>
-        {current ? current.name : 'Select a project'}
+        {currentOrg && current ? (
+          <>
+            <span className="visually-hidden">Organization: </span>
+            <span className="switcher-current-org">{currentOrg.name}</span>
+            <span aria-hidden="true" className="switcher-sep">
+              /
+            </span>
+            <span className="visually-hidden">, project: </span>
+            {current.name}
+          </>
+        ) : (
+          'Select a project'
+        )}
       </summary>
       <nav aria-label="Projects" className="switcher-menu">
         {viewer.organizations.map((org) => (
           <section key={org.id}>
-            <h2 className="switcher-org">{org.name}</h2>
+            <h2 className="switcher-org">
+              {org.name} <span className="plan-badge">{org.plan}</span>
+            </h2>
             <ul>
               {org.projects.map((project) => (
                 <li key={project.id}>
                   <Link
-                    to={`/projects/${encodeURIComponent(project.id)}/issues`}
+                    to={projectPath(project.id, 'issues')}
                     aria-current={project.id === projectId ? 'page' : undefined}
                   >
                     {project.name}

@@ -1,10 +1,15 @@
+import { Link } from '@remix-run/react';
+import { useState } from 'react';
+import { issuePath } from '../lib/paths';
 import { formatRelativeTime } from '../lib/relative-time';
+import { visibleText } from '../lib/visible-text';
 
 export type IssueRow = {
   id: string;
   title: string;
   culprit: string | null;
   level: 'FATAL' | 'ERROR' | 'WARNING' | 'INFO';
+  status: 'OPEN' | 'RESOLVED' | 'SNOOZED';
   isRegression: boolean;
   eventCount: number;
   userCount: number;
@@ -13,14 +18,42 @@ export type IssueRow = {
 
 const numberFormat = new Intl.NumberFormat('en');
 
+type IssueTableProps = {
+  caption: string;
+  projectId: string;
+  issues: IssueRow[];
+  now: string;
+  /** The row keyboard triage points at (-1: none); drawn highlighted. */
+  activeIndex?: number;
+};
+
 // Titles and culprits come straight from events, i.e. from anyone holding the DSN: they are only
-// ever rendered as React text children, never as HTML.
-export function IssueTable({ caption, issues, now }: { caption: string; issues: IssueRow[]; now: string }) {
+// ever rendered as React text children, never as HTML. The checkboxes belong to the bulk form
+// around the table (name="ids"), so selection works without JavaScript too.
+export function IssueTable({ caption, projectId, issues, now, activeIndex = -1 }: IssueTableProps) {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const allSelected = issues.length > 0 && issues.every((i) => selected.has(i.id));
+  function toggle(id: string, on: boolean) {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
   return (
     <table className="issues">
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
+          <th scope="col" className="select-cell">
+            <input
+              type="checkbox"
+              aria-label="Select all issues on this page"
+              checked={allSelected}
+              onChange={(e) => setSelected(e.target.checked ? new Set(issues.map((i) => i.id)) : new Set())}
+            />
+          </th>
           <th scope="col">Issue</th>
           <th scope="col" className="num">
             Events
@@ -32,13 +65,25 @@ export function IssueTable({ caption, issues, now }: { caption: string; issues: 
         </tr>
       </thead>
       <tbody>
-        {issues.map((issue) => (
-          <tr key={issue.id}>
+        {issues.map((issue, index) => (
+          <tr key={issue.id} data-issue-id={issue.id} className={index === activeIndex ? 'is-active' : undefined}>
+            <td className="select-cell">
+              <input
+                type="checkbox"
+                name="ids"
+                value={issue.id}
+                aria-label={`Select ${visibleText(issue.title)}`}
+                checked={selected.has(issue.id)}
+                onChange={(e) => toggle(issue.id, e.target.checked)}
+              />
+            </td>
             <th scope="row" className="issue-cell">
               <span className={`level level-${issue.level.toLowerCase()}`}>{issue.level.toLowerCase()}</span>
-              <span className="issue-title">{issue.title}</span>
+              <Link className="issue-title" to={issuePath(projectId, issue.id)}>
+                {visibleText(issue.title)}
+              </Link>
               {issue.isRegression && <span className="badge">Regression</span>}
-              {issue.culprit && <span className="culprit">{issue.culprit}</span>}
+              {issue.culprit && <span className="culprit">{visibleText(issue.culprit)}</span>}
             </th>
             <td className="num">{numberFormat.format(issue.eventCount)}</td>
             <td className="num">{numberFormat.format(issue.userCount)}</td>

@@ -5,7 +5,8 @@ function quote(value: string): string {
   return `'${value.replace(/[\\']/g, '\\$&')}'`;
 }
 
-export function SetupInstructions({ dsn }: { dsn: string }) {
+/** The DSN with copy-paste snippets; `dsnOnly` for Settings, where the snippets would be noise. */
+export function SetupInstructions({ dsn, dsnOnly = false }: { dsn: string; dsnOnly?: boolean }) {
   const browser = `import * as Tracker from '@tracker/browser';
 
 Tracker.init({
@@ -18,6 +19,36 @@ Tracker.init({
   dsn: ${quote(dsn)},
   release: '1.0.0',
 });`;
+  // @tracker/next holds only the source-map uploader so far: a Next.js app uses the browser SDK
+  // in instrumentation-client.ts and the Node SDK in instrumentation.ts.
+  const next = `// instrumentation-client.ts (runs in the browser)
+import * as Tracker from '@tracker/browser';
+
+Tracker.init({
+  dsn: ${quote(dsn)},
+  release: process.env.NEXT_PUBLIC_TRACKER_RELEASE,
+});
+
+// instrumentation.ts (runs on the server)
+export async function register() {
+  if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const Tracker = await import('@tracker/node');
+    Tracker.init({
+      dsn: ${quote(dsn)},
+      release: process.env.NEXT_PUBLIC_TRACKER_RELEASE,
+    });
+  }
+}
+
+// package.json: upload source maps after each build
+// "build": "next build && tracker-upload-sourcemaps"`;
+  if (!dsn) {
+    return (
+      <p className="notice">
+        Every DSN key of this project is disabled. Rotate the key under Settings to get a new DSN.
+      </p>
+    );
+  }
   return (
     <div className="setup">
       <div className="field">
@@ -28,18 +59,38 @@ Tracker.init({
         </div>
         <p className="hint">Public and write-only: it can send events to this project, nothing else.</p>
       </div>
-      <Snippet title="In the browser" packageName="@tracker/browser" code={browser} />
-      <Snippet title="In Node.js" packageName="@tracker/node" code={node} />
+      {dsnOnly ? null : (
+        <>
+          <Snippet title="In the browser" packageName="@tracker/browser" code={browser} />
+          <Snippet title="In Node.js" packageName="@tracker/node" code={node} />
+          <Snippet
+            title="In Next.js"
+            packageName="@tracker/browser @tracker/node @tracker/next"
+            label="Next.js"
+            code={next}
+          />
+        </>
+      )}
     </div>
   );
 }
 
-function Snippet({ title, packageName, code }: { title: string; packageName: string; code: string }) {
+function Snippet({
+  title,
+  packageName,
+  code,
+  label = packageName,
+}: {
+  title: string;
+  packageName: string;
+  code: string;
+  label?: string;
+}) {
   return (
     <section className="snippet">
       <div className="snippet-head">
         <h3>{title}</h3>
-        <CopyButton text={code} label={`Copy the ${packageName} snippet`} />
+        <CopyButton text={code} label={`Copy the ${label} snippet`} />
       </div>
       <pre>
         <code>{`npm install ${packageName}`}</code>

@@ -96,3 +96,9 @@ export async function mutateApi<T>(args: RequestArgs, document: string, variable
 export function createErrorResponse(error: ApiError) {
   return data({ message: error.message, code: error.code }, { status: HTTP_STATUS_BY_CODE[error.code] ?? 502 });
 }
+
+/**
+ * For loaders with optional sections: like `queryApi`, but an API error (typically FORBIDDEN for a
+ * plain member) comes back so the page can show that section's reason instead of failing whole.
+ */
+export const tryQueryApi = mutateApi;

@@ -40,11 +40,7 @@ export async function findSessionToken(request: Request, context: AppLoadContext
 }
 
 /** The Set-Cookie value that signs the user in with an API token. */
-export async function createSessionCookie(
-  request: Request,
-  context: AppLoadContext,
-  token: string,
-): Promise<string> {
+export async function createSessionCookie(request: Request, context: AppLoadContext, token: string): Promise<string> {
   const storage = getStorage(context);
   const session = await storage.getSession();
   session.set('token', token);
@@ -62,7 +58,8 @@ export async function createClearedSessionCookie(request: Request, context: AppL
 export async function createLoginRedirect(request: Request, context: AppLoadContext): Promise<Response> {
   const url = new URL(request.url);
   const back = url.pathname + url.search;
-  const target = back === '/' || request.method !== 'GET' ? '/login' : `/login?${new URLSearchParams({ redirectTo: back })}`;
+  const target =
+    back === '/' || request.method !== 'GET' ? '/login' : `/login?${new URLSearchParams({ redirectTo: back })}`;
   const headers = new Headers();
   if (request.headers.get('Cookie')?.includes('tracker_session=')) {
     headers.append('Set-Cookie', await createClearedSessionCookie(request, context));

@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { ErrorMessage } from '../components/error-message';
 import { queryApi } from '../lib/graphql.server';
+import { projectPath } from '../lib/paths';
 
 const PROJECT_QUERY = /* GraphQL */ `
   query Project($id: ID!) {
@@ -27,15 +28,31 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.project.name} · Tracker` : 'Project · Tracker' },
 ];
 
+/** The project's sections, in the order of the navigation. */
+const SECTIONS = [
+  ['issues', 'Issues'],
+  ['releases', 'Releases'],
+  ['performance', 'Performance'],
+  ['logs', 'Logs'],
+  ['feedback', 'Feedback'],
+  ['alerts', 'Alerts'],
+  ['settings', 'Settings'],
+  ['billing', 'Billing'],
+] as const;
+
 export default function ProjectLayout() {
   const { project } = useLoaderData<typeof loader>();
-  const base = `/projects/${encodeURIComponent(project.id)}`;
+  const base = projectPath(project.id);
   return (
     <>
       <div className="project-head">
         <h1>{project.name}</h1>
         <nav aria-label="Project" className="tabs">
-          <NavLink to={`${base}/issues`}>Issues</NavLink>
+          {SECTIONS.map(([path, label]) => (
+            <NavLink key={path} to={`${base}/${path}`} prefetch="intent">
+              {label}
+            </NavLink>
+          ))}
           <NavLink to={base} end>
             Setup
           </NavLink>

@@ -46,14 +46,7 @@ export default function LoginPage() {
       <h1 className="brand-heading">Sign in to Tracker</h1>
       <Form method="post" className="card form">
         <input type="hidden" name="redirectTo" value={safeRedirectPath(searchParams.get('redirectTo'))} />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={actionData?.email}
-        />
+        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
         <FormError message={actionData?.error} />
         <button type="submit" className="button button-primary" disabled={busy}>

@@ -46,14 +46,7 @@ export default function SignupPage() {
     <main className="page page-narrow">
       <h1 className="brand-heading">Create your Tracker account</h1>
       <Form method="post" className="card form">
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={actionData?.email}
-        />
+        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={actionData?.email} />
         <Field
           label="Password"
           name="password"

@@ -1,0 +1,111 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { readString, readStrings } from './form.server';
+import { mutateApi, type ApiResult } from './graphql.server';
+
+// Every Settings form posts here with an `intent`; each maps to exactly one mutation. Ids in the
+// form are checked by the API (another tenant's id answers like a missing one).
+
+const MUTATIONS = {
+  rotateKey: `mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) { rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) { id } }`,
+  disableKey: `mutation DisableProjectKey($projectId: ID!, $keyId: ID!) { disableProjectKey(projectId: $projectId, keyId: $keyId) { id } }`,
+  createUploadToken: `mutation CreateUploadToken($projectId: ID!, $name: String!) { createUploadToken(projectId: $projectId, name: $name) { token uploadToken { name } } }`,
+  revokeUploadToken: `mutation RevokeUploadToken($projectId: ID!, $id: ID!) { revokeUploadToken(projectId: $projectId, id: $id) { id } }`,
+  invite: `mutation InviteMember($organizationId: ID!, $email: String!, $role: MemberRole!) { inviteMember(organizationId: $organizationId, email: $email, role: $role) { emailSent link invitation { email } } }`,
+  revokeInvitation: `mutation RevokeInvitation($id: ID!) { revokeInvitation(id: $id) { id } }`,
+  removeMember: `mutation RemoveMember($organizationId: ID!, $userId: ID!) { removeMember(organizationId: $organizationId, userId: $userId) }`,
+  createApiToken: `mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) { createApiToken(name: $name, scopes: $scopes) { token apiToken { name } } }`,
+  revokeApiToken: `mutation RevokeApiToken($id: ID!) { revokeApiToken(id: $id) { id } }`,
+} as const;
+
+export type SettingsActionResult = {
+  error: string | null;
+  done: string | null;
+  /** A secret the API shows once (upload or API token), or an invitation link to pass on. */
+  secret: { label: string; value: string } | null;
+};
+
+const ok = (done: string, secret: SettingsActionResult['secret'] = null): SettingsActionResult => ({
+  error: null,
+  done,
+  secret,
+});
+
+export async function runSettingsAction(
+  args: ActionFunctionArgs,
+  organizationId: string,
+): Promise<SettingsActionResult> {
+  const form = await args.request.formData();
+  const projectId = args.params.projectId ?? '';
+  const intent = readString(form, 'intent');
+  const id = readString(form, 'id');
+  const failed = (result: ApiResult<unknown>): SettingsActionResult | null =>
+    result.ok ? null : { error: result.error.message, done: null, secret: null };
+
+  switch (intent) {
+    case 'rotateKey': {
+      const r = await mutateApi(args, MUTATIONS.rotateKey, {
+        projectId,
+        keepOldKeys: form.get('keepOldKeys') === 'on',
+      });
+      return failed(r) ?? ok('A new DSN key is in use. Update the DSN in your applications.');
+    }
+    case 'disableKey': {
+      const r = await mutateApi(args, MUTATIONS.disableKey, { projectId, keyId: id });
+      return failed(r) ?? ok('The key is disabled; ingest refuses it within a minute.');
+    }
+    case 'createUploadToken': {
+      const r = await mutateApi<{ createUploadToken: { token: string } }>(args, MUTATIONS.createUploadToken, {
+        projectId,
+        name: readString(form, 'name'),
+      });
+      return (
+        failed(r) ??
+        (r.ok ? ok('Upload token created.', { label: 'Upload token', value: r.data.createUploadToken.token }) : ok(''))
+      );
+    }
+    case 'revokeUploadToken': {
+      const r = await mutateApi(args, MUTATIONS.revokeUploadToken, { projectId, id });
+      return failed(r) ?? ok('Upload token revoked.');
+    }
+    case 'invite': {
+      const r = await mutateApi<{ inviteMember: { emailSent: boolean; link: string | null } }>(args, MUTATIONS.invite, {
+        organizationId,
+        email: readString(form, 'email'),
+        role: readString(form, 'role') || 'MEMBER',
+      });
+      if (!r.ok) return failed(r)!;
+      const { emailSent, link } = r.data.inviteMember;
+      return emailSent || !link
+        ? ok('Invitation sent by email.')
+        : ok('Invitation created. Email is not configured: send this link yourself.', {
+            label: 'Invitation link',
+            value: link,
+          });
+    }
+    case 'revokeInvitation': {
+      const r = await mutateApi(args, MUTATIONS.revokeInvitation, { id });
+      return failed(r) ?? ok('Invitation revoked.');
+    }
+    case 'removeMember': {
+      const r = await mutateApi(args, MUTATIONS.removeMember, { organizationId, userId: id });
+      return failed(r) ?? ok('Member removed.');
+    }
+    case 'createApiToken': {
+      const scopes = readStrings(form, 'scopes', 3);
+      const r = await mutateApi<{ createApiToken: { token: string } }>(args, MUTATIONS.createApiToken, {
+        name: readString(form, 'name'),
+        scopes,
+      });
+      return (
+        failed(r) ??
+        (r.ok ? ok('API token created.', { label: 'API token', value: r.data.createApiToken.token }) : ok(''))
+      );
+    }
+    case 'revokeApiToken': {
+      const r = await mutateApi(args, MUTATIONS.revokeApiToken, { id });
+      return failed(r) ?? ok('API token revoked.');
+    }
+    default:
+      return { error: 'Unknown action.', done: null, secret: null };
+  }
+}

@@ -1,0 +1,194 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { FormError } from '../components/field';
+import { readString } from '../lib/form.server';
+import { formatDateTime } from '../lib/format';
+import { mutateApi, queryApi } from '../lib/graphql.server';
+import { planName } from '../lib/plans';
+import { visibleText } from '../lib/visible-text';
+
+// TODO(issue 7): the usage meter against the quota goes here once the API exposes usage.
+const BILLING_QUERY = /* GraphQL */ `
+  query Billing($projectId: ID!) {
+    project(id: $projectId) {
+      organizationId
+    }
+  }
+`;
+const BILLING_DETAILS = /* GraphQL */ `
+  query BillingDetails($organizationId: ID!) {
+    organization(id: $organizationId) {
+      id
+      name
+    }
+    billing(organizationId: $organizationId) {
+      configured
+      plan
+      availablePlans
+      status
+      currentPeriodEnd
+      cancelAtPeriodEnd
+      pastDueSince
+      graceEndsAt
+      hasBillingAccount
+    }
+  }
+`;
+const CHECKOUT = `mutation CreateCheckoutSession($organizationId: ID!, $plan: String!) { createCheckoutSession(organizationId: $organizationId, plan: $plan) { url } }`;
+const PORTAL = `mutation CreateBillingPortalSession($organizationId: ID!) { createBillingPortalSession(organizationId: $organizationId) { url } }`;
+
+const PLAN_ORDER = ['free', 'pro', 'business'];
+
+/** DESIGN §6, for the comparison; prices live in Stripe. */
+const PLAN_FEATURES: Record<string, string[]> = {
+  free: ['5,000 events a month', '30 days retention', 'No release health'],
+  pro: ['100,000 events a month', '90 days retention', 'Releases and release health'],
+  business: ['1,000,000 events a month', '365 days retention', 'Releases and release health'],
+};
+
+type Billing = {
+  configured: boolean;
+  plan: string;
+  availablePlans: string[];
+  status: string | null;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  pastDueSince: string | null;
+  graceEndsAt: string | null;
+  hasBillingAccount: boolean;
+};
+
+async function requireOrganizationId(args: LoaderFunctionArgs): Promise<string> {
+  const { project } = await queryApi<{ project: { organizationId: string } | null }>(args, BILLING_QUERY, {
+    projectId: args.params.projectId,
+  });
+  if (!project) throw data({ message: 'This project does not exist or is not yours.' }, { status: 404 });
+  return project.organizationId;
+}
+
+export const meta: MetaFunction = () => [{ title: 'Billing · Tracker' }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  const organizationId = await requireOrganizationId(args);
+  const result = await queryApi<{ organization: { id: string; name: string } | null; billing: Billing }>(
+    args,
+    BILLING_DETAILS,
+    {
+      organizationId,
+    },
+  );
+  return { organization: result.organization, billing: result.billing };
+}
+
+/** Only Stripe's own https pages are followed: the URL comes from the API, but a redirect is a redirect. */
+function isStripeUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && (url.hostname === 'stripe.com' || url.hostname.endsWith('.stripe.com'));
+  } catch {
+    return false;
+  }
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const organizationId = await requireOrganizationId(args);
+  const form = await args.request.formData();
+  const intent = readString(form, 'intent');
+  const result =
+    intent === 'portal'
+      ? await mutateApi<{ createBillingPortalSession: { url: string } }>(args, PORTAL, { organizationId })
+      : await mutateApi<{ createCheckoutSession: { url: string } }>(args, CHECKOUT, {
+          organizationId,
+          plan: readString(form, 'plan'),
+        });
+  if (!result.ok)
+    return data({ error: result.error.message }, { status: result.error.code === 'FORBIDDEN' ? 403 : 400 });
+  const url =
+    'createBillingPortalSession' in result.data
+      ? result.data.createBillingPortalSession.url
+      : result.data.createCheckoutSession.url;
+  if (!isStripeUrl(url))
+    return data({ error: 'The billing provider answered with an unexpected address.' }, { status: 502 });
+  return redirect(url);
+}
+
+export default function BillingPage() {
+  const { organization, billing } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  return (
+    <div className="stack">
+      <section className="card" aria-labelledby="plan-heading">
+        <h2 id="plan-heading">
+          Plan: {planName(billing.plan)}
+          {organization && <span className="muted"> · {visibleText(organization.name)}</span>}
+        </h2>
+        {billing.status && (
+          <p>
+            Subscription {billing.status.replace(/_/g, ' ')}
+            {billing.currentPeriodEnd && (
+              <>
+                {billing.cancelAtPeriodEnd ? ', ends ' : ', renews '}
+                {formatDateTime(billing.currentPeriodEnd)}
+              </>
+            )}
+            .
+          </p>
+        )}
+        {billing.pastDueSince && (
+          <p className="form-error" role="alert">
+            A payment failed on {formatDateTime(billing.pastDueSince)}. Update the payment method before{' '}
+            {formatDateTime(billing.graceEndsAt)} or the organization returns to the Free plan.
+          </p>
+        )}
+        {!billing.configured && (
+          <p className="notice">
+            Payments are not configured on this installation (no Stripe keys). An operator changes plans with{' '}
+            <code>npm run tracker -- org:set-plan &lt;org-slug&gt; &lt;plan&gt;</code>.
+          </p>
+        )}
+        {billing.configured && billing.hasBillingAccount && (
+          <Form method="post">
+            <button type="submit" name="intent" value="portal" className="button" disabled={busy}>
+              Manage billing in Stripe
+            </button>
+          </Form>
+        )}
+        <FormError message={actionData?.error} />
+      </section>
+
+      <section className="card" aria-labelledby="plans-heading">
+        <h2 id="plans-heading">Plans</h2>
+        <div className="plan-grid">
+          {PLAN_ORDER.map((plan) => (
+            <div key={plan} className="plan-card" aria-current={plan === billing.plan ? 'true' : undefined}>
+              <h3>
+                {planName(plan)} {plan === billing.plan && <span className="tag tag-accent">current</span>}
+              </h3>
+              <ul>
+                {PLAN_FEATURES[plan].map((f) => (
+                  <li key={f}>{f}</li>
+                ))}
+              </ul>
+              {plan !== billing.plan && billing.configured && billing.availablePlans.includes(plan) && (
+                <Form method="post">
+                  <input type="hidden" name="plan" value={plan} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="checkout"
+                    className="button button-primary"
+                    disabled={busy}
+                  >
+                    {PLAN_ORDER.indexOf(plan) > PLAN_ORDER.indexOf(billing.plan) ? 'Upgrade' : 'Switch'} to{' '}
+                    {planName(plan)}
+                  </button>
+                </Form>
+              )}
+            </div>
+          ))}
+        </div>
+      </section>
+    </div>
+  );
+}

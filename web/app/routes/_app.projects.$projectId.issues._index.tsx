@@ -1,0 +1,238 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from '@remix-run/react';
+import { useCallback, useState } from 'react';
+import { FormError } from '../components/field';
+import { IssueTable, type IssueRow } from '../components/issue-table';
+import { KeyboardTriage } from '../components/keyboard-triage';
+import { SetupInstructions } from '../components/setup-instructions';
+import { mutateApi, queryApi } from '../lib/graphql.server';
+import { readString, readStrings } from '../lib/form.server';
+import { issuePath } from '../lib/paths';
+import { parseSnoozeUntil, SNOOZE_DURATIONS } from '../lib/snooze';
+import type { loader as projectLoader } from './_app.projects.$projectId';
+
+const ISSUES_PAGE_SIZE = 25;
+/** resolveIssues takes at most 100 ids; a page holds 25. */
+const MAX_BULK_IDS = 100;
+
+const STATUSES = [
+  { param: 'open', value: 'OPEN', label: 'Open' },
+  { param: 'resolved', value: 'RESOLVED', label: 'Resolved' },
+  { param: 'snoozed', value: 'SNOOZED', label: 'Snoozed' },
+] as const;
+
+type Status = (typeof STATUSES)[number];
+
+// TODO(issue 7): environment / release filters, search, sort and the 24-hour sparkline slot in
+// here once `issues` takes those arguments in api/schema.graphql (being added on another branch).
+const ISSUES_QUERY = /* GraphQL */ `
+  query ProjectIssues($projectId: ID!, $status: IssueStatus!, $first: Int!, $after: String) {
+    issues(projectId: $projectId, status: $status, first: $first, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        id
+        title
+        culprit
+        level
+        status
+        isRegression
+        eventCount
+        userCount
+        lastSeen
+      }
+    }
+    all: issues(projectId: $projectId, first: 1) {
+      totalCount
+    }
+  }
+`;
+
+const RESOLVE_ISSUES = /* GraphQL */ `
+  mutation ResolveIssues($ids: [ID!]!) {
+    resolveIssues(ids: $ids) {
+      id
+    }
+  }
+`;
+
+const SNOOZE_ISSUE = /* GraphQL */ `
+  mutation SnoozeIssue($id: ID!, $until: String!) {
+    snoozeIssue(id: $id, until: $until) {
+      id
+    }
+  }
+`;
+
+const REOPEN_ISSUE = /* GraphQL */ `
+  mutation ReopenIssue($id: ID!) {
+    reopenIssue(id: $id) {
+      id
+    }
+  }
+`;
+
+type IssuesData = {
+  issues: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: IssueRow[] };
+  all: { totalCount: number };
+};
+
+/** `?status=` takes the tab name in any case; anything else shows open issues. */
+function parseStatus(param: string | null): Status {
+  return STATUSES.find((s) => s.param === param?.toLowerCase()) ?? STATUSES[0];
+}
+
+export async function loader(args: LoaderFunctionArgs) {
+  const url = new URL(args.request.url);
+  const status = parseStatus(url.searchParams.get('status'));
+  const after = url.searchParams.get('after') || null;
+  const result = await queryApi<IssuesData>(args, ISSUES_QUERY, {
+    projectId: args.params.projectId,
+    status: status.value,
+    first: ISSUES_PAGE_SIZE,
+    after,
+  });
+  return {
+    status: status.param,
+    after,
+    issues: result.issues,
+    projectIssueCount: result.all.totalCount,
+    now: new Date().toISOString(),
+  };
+}
+
+/**
+ * The bulk form and keyboard triage: `intent` resolve | snooze | reopen for the checked `ids`.
+ * Snooze and reopen have no bulk mutation, so they go one id at a time (a page is 25 issues).
+ * The API drops ids that are not the caller's, so a forged id changes nothing.
+ */
+export async function action(args: ActionFunctionArgs) {
+  const form = await args.request.formData();
+  const intent = readString(form, 'intent');
+  const ids = readStrings(form, 'ids', MAX_BULK_IDS);
+  if (ids.length === 0) return data({ error: 'Select at least one issue first.', done: null }, { status: 400 });
+  if (intent === 'resolve') {
+    const result = await mutateApi<{ resolveIssues: { id: string }[] }>(args, RESOLVE_ISSUES, { ids });
+    if (!result.ok) return data({ error: result.error.message, done: null }, { status: 400 });
+    return { error: null, done: `Resolved ${result.data.resolveIssues.length} of ${ids.length}.` };
+  }
+  if (intent === 'snooze' || intent === 'reopen') {
+    const until = intent === 'snooze' ? parseSnoozeUntil(form) : null;
+    if (intent === 'snooze' && !until)
+      return data({ error: 'Choose how long to snooze for.', done: null }, { status: 400 });
+    const results = await Promise.all(
+      ids.map((id) => (until ? mutateApi(args, SNOOZE_ISSUE, { id, until }) : mutateApi(args, REOPEN_ISSUE, { id }))),
+    );
+    const failed = results.find((r) => !r.ok);
+    const count = results.filter((r) => r.ok).length;
+    const verb = intent === 'snooze' ? 'Snoozed' : 'Reopened';
+    if (failed && !failed.ok)
+      return data({ error: `${verb} ${count} of ${ids.length}: ${failed.error.message}`, done: null }, { status: 400 });
+    return { error: null, done: `${verb} ${count} of ${ids.length}.` };
+  }
+  return data({ error: 'Unknown action.', done: null }, { status: 400 });
+}
+
+export default function IssuesPage() {
+  const { status, after, issues, projectIssueCount, now } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const parent = useRouteLoaderData<typeof projectLoader>('routes/_app.projects.$projectId');
+  const busy = useNavigation().state === 'submitting';
+  const [activeIndex, setActiveIndex] = useState(-1);
+  const projectId = parent?.project.id ?? '';
+  const pathOf = useCallback((id: string) => issuePath(projectId, id), [projectId]);
+  const current = parseStatus(status);
+  const ids = issues.nodes.map((i) => i.id);
+  return (
+    <section aria-labelledby="issues-heading">
+      <h2 id="issues-heading" className="visually-hidden">
+        {current.label} issues
+      </h2>
+      <nav aria-label="Issue status" className="tabs tabs-secondary">
+        {STATUSES.map((s) => (
+          <Link key={s.param} to={`?status=${s.param}`} aria-current={s.param === current.param ? 'page' : undefined}>
+            {s.label}
+          </Link>
+        ))}
+      </nav>
+
+      {projectIssueCount === 0 && parent ? (
+        <div className="card">
+          <h3>No issues yet</h3>
+          <p className="muted">Send a first error from your application with one of these snippets.</p>
+          <SetupInstructions dsn={parent.project.dsn} />
+        </div>
+      ) : issues.nodes.length === 0 ? (
+        <p className="empty">No {current.label.toLowerCase()} issues.</p>
+      ) : (
+        <Form method="post" className="bulk-form" aria-label="Bulk actions">
+          <div className="toolbar">
+            <p className="muted toolbar-count">
+              {issues.totalCount} {current.label.toLowerCase()} {issues.totalCount === 1 ? 'issue' : 'issues'}
+            </p>
+            {current.value === 'OPEN' ? (
+              <>
+                <button type="submit" name="intent" value="resolve" className="button" disabled={busy}>
+                  Resolve selected
+                </button>
+                <label className="inline-field">
+                  <span className="visually-hidden">Snooze for</span>
+                  <select name="duration" defaultValue="24h">
+                    {SNOOZE_DURATIONS.map((d) => (
+                      <option key={d.value} value={d.value}>
+                        {d.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <button type="submit" name="intent" value="snooze" className="button" disabled={busy}>
+                  Snooze selected
+                </button>
+              </>
+            ) : (
+              <button type="submit" name="intent" value="reopen" className="button" disabled={busy}>
+                Reopen selected
+              </button>
+            )}
+          </div>
+          <FormError message={actionData?.error} />
+          {actionData?.done && (
+            <p className="notice" role="status">
+              {actionData.done}
+            </p>
+          )}
+          <IssueTable
+            caption={`${current.label} issues`}
+            projectId={projectId}
+            issues={issues.nodes}
+            now={now}
+            activeIndex={activeIndex}
+          />
+          <KeyboardTriage
+            ids={ids}
+            activeIndex={activeIndex}
+            setActiveIndex={setActiveIndex}
+            pathOf={pathOf}
+            canTriage={current.value === 'OPEN'}
+          />
+        </Form>
+      )}
+
+      <div className="pager">
+        {after && <Link to={`?status=${current.param}`}>Back to the newest</Link>}
+        {issues.pageInfo.hasNextPage && issues.pageInfo.endCursor && (
+          <Link
+            rel="next"
+            className="button"
+            to={`?${new URLSearchParams({ status: current.param, after: issues.pageInfo.endCursor })}`}
+          >
+            Load more
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}
