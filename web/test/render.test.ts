@@ -91,6 +91,7 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
   if (token !== VALID_TOKEN) return fail('UNAUTHENTICATED', 'Sign in first.');
   switch (body.operationName) {
     case 'Viewer':
+    case 'OrgProjects':
       return { data: { viewer } };
     case 'Project':
       return { data: { project: body.variables.id === project.id ? project : null } };
@@ -317,6 +318,17 @@ describe('issues page', () => {
     assert.equal(response.status, 302);
     assert.match(response.headers.get('Location') ?? '', /^\/login/);
     assert.match(response.headers.get('Set-Cookie') ?? '', /tracker_session=;.*Expires=Thu, 01 Jan 1970/i);
+  });
+
+  test("an organization's billing link (usage-warning emails) opens billing under one of its projects", async () => {
+    const cookie = await signIn();
+    const response = await get('/orgs/acme/billing', cookie);
+    assert.equal(response.status, 302);
+    assert.equal(response.headers.get('Location'), '/projects/p1/billing');
+    assert.equal((await get('/orgs/someone-else/billing', cookie)).status, 404);
+    const signedOut = await get('/orgs/acme/billing');
+    assert.equal(signedOut.status, 302);
+    assert.equal(signedOut.headers.get('Location'), '/login?redirectTo=%2Forgs%2Facme%2Fbilling');
   });
 
   test('answers 404 for a project that is missing or not yours', async () => {
