@@ -63,41 +63,42 @@ export function vitalsWhere(q: VitalsQuery): { sql: string; params: unknown[] } 
   return { sql: clauses.join(' AND '), params };
 }
 
-/**
- * One row per (report, measured metric): the five columns turned into (name, value) rows, so
- * one GROUP BY computes every metric. Aggregates skip the NULLs of metrics a page view lacked
- * (INP needs an interaction).
- */
-export const METRIC_ROWS_SQL = `CROSS JOIN LATERAL (VALUES ${VITAL_NAMES.map(
-  (n) => `('${n}', r.${VITAL_COLUMNS[n]})`,
-).join(', ')}) AS m(name, value)`;
-
-/** Joins the thresholds (three array parameters starting at `$first`) to the metric rows as `t`. */
-export function thresholdsJoinSql(first: number): { sql: string; params: unknown[] } {
-  return {
-    sql: `JOIN unnest($${first}::text[], $${first + 1}::float8[], $${first + 2}::float8[]) AS t(name, good, poor)
-      ON t.name = m.name`,
-    params: [
-      [...VITAL_NAMES],
-      VITAL_NAMES.map((n) => VITAL_THRESHOLDS[n].good),
-      VITAL_NAMES.map((n) => VITAL_THRESHOLDS[n].poor),
-    ],
-  };
-}
+const literal = (n: number) => `${n}::float8`;
 
 /**
+ * The figures of every metric as columns of one aggregate row: `page_views`, and per metric
+ * (column `c`, e.g. `lcp`) `c_count`, `c_pct` (p50, p75, p95 as an array: one sort per metric),
+ * `c_good`, `c_ni`, `c_poor`. Column-wise rather than one row per (report, metric): a single
+ * pass with no sort by metric name (which spilled to disk at 300,000 rows).
+ *
  * Percentiles are PostgreSQL's `percentile_cont`: the continuous percentile, interpolating
  * linearly between the two nearest ranks (for n sorted values, position (n − 1)·p, counted
- * from 0), as NumPy's default and Excel's PERCENTILE.INC. The shares follow web-vitals'
- * rating: good ≤ good threshold < needs improvement ≤ poor threshold < poor.
+ * from 0), as NumPy's default and Excel's PERCENTILE.INC; aggregates skip the NULLs of metrics
+ * a page view lacked (INP needs an interaction). The ratings follow web-vitals: good ≤ good
+ * threshold < needs improvement ≤ poor threshold < poor. The thresholds are our constants
+ * (VITAL_THRESHOLDS), written into the SQL as literals.
  */
-export const METRIC_STATS_SQL = `count(m.value)::int AS count,
-  percentile_cont(0.5) WITHIN GROUP (ORDER BY m.value) AS p50,
-  percentile_cont(0.75) WITHIN GROUP (ORDER BY m.value) AS p75,
-  percentile_cont(0.95) WITHIN GROUP (ORDER BY m.value) AS p95,
-  count(*) FILTER (WHERE m.value <= t.good)::int AS good,
-  count(*) FILTER (WHERE m.value > t.good AND m.value <= t.poor)::int AS needs_improvement,
-  count(*) FILTER (WHERE m.value > t.poor)::int AS poor`;
+export const METRIC_STATS_SQL = [
+  'count(*)::int AS page_views',
+  ...VITAL_NAMES.map((n) => {
+    const c = `r.${VITAL_COLUMNS[n]}`;
+    const a = VITAL_COLUMNS[n];
+    const { good, poor } = VITAL_THRESHOLDS[n];
+    return `count(${c})::int AS ${a}_count,
+  percentile_cont(ARRAY[0.5, 0.75, 0.95]::float8[]) WITHIN GROUP (ORDER BY ${c}) AS ${a}_pct,
+  count(*) FILTER (WHERE ${c} <= ${literal(good)})::int AS ${a}_good,
+  count(*) FILTER (WHERE ${c} > ${literal(good)} AND ${c} <= ${literal(poor)})::int AS ${a}_ni,
+  count(*) FILTER (WHERE ${c} > ${literal(poor)})::int AS ${a}_poor`;
+  }),
+].join(',\n  ');
+
+/** p75 of every metric as columns `c_p75`, and `page_views`: one bucket of a series. */
+export const METRIC_P75_SQL = [
+  'count(*)::int AS page_views',
+  ...VITAL_NAMES.map(
+    (n) => `percentile_cont(0.75) WITHIN GROUP (ORDER BY r.${VITAL_COLUMNS[n]}) AS ${VITAL_COLUMNS[n]}_p75`,
+  ),
+].join(',\n  ');
 
 /** One metric's figures over a set of page views. Percentiles are null when nothing was measured. */
 export interface VitalStats {
@@ -112,30 +113,34 @@ export interface VitalStats {
   poor: number;
 }
 
-export interface MetricStatsRow {
-  name: VitalName;
-  count: number;
-  p50: number | null;
-  p75: number | null;
-  p95: number | null;
-  good: number;
-  needs_improvement: number;
-  poor: number;
+/** A row selected with METRIC_STATS_SQL. */
+export type MetricStatsRow = Record<string, unknown> & { page_views: number };
+
+/** An array column as the driver gave it: node-postgres parses float8[]; anything else may be text. */
+function numbers(value: unknown): Array<number | null> {
+  if (value == null) return [];
+  if (Array.isArray(value)) return value.map((v) => (v == null ? null : Number(v)));
+  return String(value)
+    .replace(/^\{|\}$/g, '')
+    .split(',')
+    .map((v) => (v === 'NULL' ? null : Number(v)));
 }
 
-/** All five metrics in VITAL_NAMES order, the unmeasured ones with zero counts. */
-export function toVitalStats(rows: MetricStatsRow[]): VitalStats[] {
+/** All five metrics in VITAL_NAMES order, the unmeasured ones with zero counts and null percentiles. */
+export function toVitalStats(row: MetricStatsRow | undefined): VitalStats[] {
   return VITAL_NAMES.map((metric) => {
-    const r = rows.find((row) => row.name === metric);
+    const a = VITAL_COLUMNS[metric];
+    const count = Number(row?.[`${a}_count`] ?? 0);
+    const [p50 = null, p75 = null, p95 = null] = count > 0 ? numbers(row?.[`${a}_pct`]) : [];
     return {
       metric,
-      count: r ? Number(r.count) : 0,
-      p50: r?.p50 == null ? null : Number(r.p50),
-      p75: r?.p75 == null ? null : Number(r.p75),
-      p95: r?.p95 == null ? null : Number(r.p95),
-      good: r ? Number(r.good) : 0,
-      needsImprovement: r ? Number(r.needs_improvement) : 0,
-      poor: r ? Number(r.poor) : 0,
+      count,
+      p50,
+      p75,
+      p95,
+      good: Number(row?.[`${a}_good`] ?? 0),
+      needsImprovement: Number(row?.[`${a}_ni`] ?? 0),
+      poor: Number(row?.[`${a}_poor`] ?? 0),
     };
   });
 }

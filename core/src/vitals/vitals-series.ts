@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import { queryRows } from '../db/query-rows';
 import { AppError } from '../errors';
 import { VITAL_NAMES, type VitalName } from '../events/vitals.schema';
-import { METRIC_ROWS_SQL, vitalsWhere, type VitalsQuery } from './vitals-query';
+import { VITAL_COLUMNS } from './thresholds';
+import { METRIC_P75_SQL, vitalsWhere, type VitalsQuery } from './vitals-query';
 
 export const VITALS_INTERVAL_SECONDS = { hour: 3600, day: 86_400 } as const;
 export type VitalsInterval = keyof typeof VITALS_INTERVAL_SECONDS;
@@ -37,20 +38,11 @@ export async function vitalsSeries(ds: DataSource, q: VitalsQuery, interval: Vit
   const n = where.params.length;
   // date_bin aligns on `from` ($2), so the buckets match the ones built below.
   const bucket = `date_bin(make_interval(secs => $${n + 1}), r.received_at, $2::timestamptz)`;
-  const [views, values] = await Promise.all([
-    queryRows<{ bucket: Date; n: number }>(
-      ds,
-      `SELECT ${bucket} AS bucket, count(*)::int AS n FROM vitals_reports r WHERE ${where.sql} GROUP BY 1`,
-      [...where.params, seconds],
-    ),
-    queryRows<{ bucket: Date; name: VitalName; p75: number }>(
-      ds,
-      `SELECT ${bucket} AS bucket, m.name, percentile_cont(0.75) WITHIN GROUP (ORDER BY m.value) AS p75
-       FROM vitals_reports r ${METRIC_ROWS_SQL}
-       WHERE ${where.sql} AND m.value IS NOT NULL GROUP BY 1, 2`,
-      [...where.params, seconds],
-    ),
-  ]);
+  const rows = await queryRows<Record<string, unknown> & { bucket: Date; page_views: number }>(
+    ds,
+    `SELECT ${bucket} AS bucket, ${METRIC_P75_SQL} FROM vitals_reports r WHERE ${where.sql} GROUP BY 1`,
+    [...where.params, seconds],
+  );
   const buckets: VitalsBucket[] = [];
   const index = new Map<number, VitalsBucket>();
   for (let i = 0; i < count; i++) {
@@ -63,13 +55,14 @@ export async function vitalsSeries(ds: DataSource, q: VitalsQuery, interval: Vit
     buckets.push(b);
     index.set(start.getTime(), b);
   }
-  for (const v of views) {
-    const b = index.get(new Date(v.bucket).getTime());
-    if (b) b.pageViews = Number(v.n);
-  }
-  for (const v of values) {
-    const b = index.get(new Date(v.bucket).getTime());
-    if (b) b.p75[v.name] = Number(v.p75);
+  for (const row of rows) {
+    const b = index.get(new Date(row.bucket).getTime());
+    if (!b) continue;
+    b.pageViews = Number(row.page_views);
+    for (const m of VITAL_NAMES) {
+      const v = row[`${VITAL_COLUMNS[m]}_p75`];
+      b.p75[m] = v == null ? null : Number(v);
+    }
   }
   return buckets;
 }
