@@ -6,6 +6,7 @@ import { Billing1795600000000 } from './1795600000000-billing';
 import { Accounts1795700000000 } from './1795700000000-accounts';
 import { Retention1795800000000 } from './1795800000000-retention';
 import { Usage1795900000000 } from './1795900000000-usage';
+import { IssueQueries1796100000000 } from './1796100000000-issue-queries';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Accounts1795700000000,
   Retention1795800000000,
   Usage1795900000000,
+  IssueQueries1796100000000,
 ];

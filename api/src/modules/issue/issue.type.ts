@@ -1,4 +1,5 @@
 import type { Event, Issue, SymbolicatedFrame } from '@tracker/core';
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 export enum IssueStatusEnum {
@@ -15,6 +16,41 @@ export enum LevelEnum {
   INFO = 'info',
 }
 registerEnumType(LevelEnum, { name: 'Level' });
+
+export enum IssueSortEnum {
+  LAST_SEEN = 'last_seen',
+  FIRST_SEEN = 'first_seen',
+  EVENTS = 'events',
+  USERS = 'users',
+}
+registerEnumType(IssueSortEnum, {
+  name: 'IssueSort',
+  description: 'Descending; ties broken by id.',
+  valuesConfig: {
+    LAST_SEEN: { description: 'Most recent activity first (the default).' },
+    FIRST_SEEN: { description: 'Newest issues first.' },
+    EVENTS: { description: 'Most events first.' },
+    USERS: { description: 'Most users affected first.' },
+  },
+});
+
+@ObjectType('EventTag')
+export class EventTagType {
+  @Field(() => String)
+  key: string;
+
+  @Field(() => String)
+  value: string;
+}
+
+@ObjectType('SdkInfo')
+export class SdkInfoType {
+  @Field(() => String)
+  name: string;
+
+  @Field(() => String)
+  version: string;
+}
 
 @ObjectType('MinifiedFrame', { description: 'The frame as the engine printed it, before source maps.' })
 export class MinifiedFrameType {
@@ -69,13 +105,16 @@ export class FrameType {
   context: SourceContextType | null;
 }
 
-@ObjectType('Event')
+@ObjectType('Event', { description: 'One error or message as the worker stored it.' })
 export class EventType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Pass to `event(id)`.' })
   id: string;
 
   @Field(() => ID, { description: 'The id the SDK chose (or ingest assigned).' })
   eventId: string;
+
+  @Field(() => ID)
+  issueId: string;
 
   @Field(() => String)
   message: string;
@@ -86,6 +125,9 @@ export class EventType {
   @Field(() => LevelEnum)
   level: LevelEnum;
 
+  @Field(() => Boolean, { nullable: true, description: 'As the SDK reported it; false for uncaught errors.' })
+  handled: boolean | null;
+
   @Field(() => String)
   environment: string;
 
@@ -95,17 +137,41 @@ export class EventType {
   @Field(() => String, { nullable: true })
   url: string | null;
 
-  @Field(() => String, { description: 'ISO 8601.' })
+  @Field(() => String, { description: 'When it happened (the client clock, clamped to ingest time). ISO 8601.' })
   timestamp: string;
 
-  @Field(() => [FrameType])
+  @Field(() => String, { description: 'When ingest accepted it. ISO 8601.' })
+  receivedAt: string;
+
+  @Field(() => [FrameType], { description: 'Innermost first; de-minified where a source map matched.' })
   frames: FrameType[];
+
+  @Field(() => String, { nullable: true, description: 'The raw stack text the SDK sent.' })
+  stack: string | null;
+
+  @Field(() => [EventTagType], { description: 'Sorted by key.' })
+  tags: EventTagType[];
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  context: Record<string, unknown> | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'As sent: id, email and any other keys.' })
+  user: Record<string, unknown> | null;
+
+  @Field(() => SdkInfoType, { nullable: true })
+  sdk: SdkInfoType | null;
+
+  @Field(() => [String], { nullable: true, description: 'The custom grouping fingerprint, when the SDK sent one.' })
+  fingerprint: string[] | null;
 }
 
 @ObjectType('Issue', { description: 'Events grouped by fingerprint.' })
 export class IssueType {
   @Field(() => ID)
   id: string;
+
+  @Field(() => ID)
+  projectId: string;
 
   @Field(() => String)
   title: string;
@@ -167,6 +233,7 @@ export class IssueReleaseType {
 export function toIssueType(i: Issue): IssueType {
   return {
     id: i.id,
+    projectId: i.projectId,
     title: i.title,
     type: i.type,
     culprit: i.culprit,
@@ -185,15 +252,26 @@ export function toIssueType(i: Issue): IssueType {
 
 export function toEventType(e: Event): EventType {
   return {
-    id: e.id,
+    id: String(e.id),
     eventId: e.eventId,
+    issueId: e.issueId,
     message: e.message,
     type: e.type,
     level: e.level as LevelEnum,
+    handled: e.handled,
     environment: e.environment,
     release: e.release,
     url: e.url,
     timestamp: e.timestamp.toISOString(),
+    receivedAt: e.receivedAt.toISOString(),
+    stack: e.stack,
+    tags: Object.entries(e.tags ?? {})
+      .map(([key, value]) => ({ key, value: String(value) }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+    context: e.context,
+    user: e.user,
+    sdk: e.sdk,
+    fingerprint: e.fingerprint,
     frames: e.frames.map((f: SymbolicatedFrame) => ({
       filename: f.filename,
       function: f.function,

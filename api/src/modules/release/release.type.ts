@@ -14,10 +14,18 @@ export class ReleaseType {
 
   @Field(() => String, { description: 'ISO 8601; registering the version again moves it.' })
   deployedAt: string;
+
+  projectId: string;
 }
 
 export function toReleaseType(r: Release): ReleaseType {
-  return { id: r.id, version: r.version, environment: r.environment, deployedAt: r.deployedAt.toISOString() };
+  return {
+    id: r.id,
+    version: r.version,
+    environment: r.environment,
+    deployedAt: r.deployedAt.toISOString(),
+    projectId: r.projectId,
+  };
 }
 
 @ObjectType('UploadToken', {
