@@ -1,3 +1,4 @@
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import { authenticateBearer } from '@tracker/core';
@@ -35,7 +36,10 @@ export async function createApollo(
     introspection: options.introspection ?? true,
     // CSRF prevention is on by default in Apollo 5; said here so nobody turns it off by accident.
     csrfPrevention: true,
-    plugins: options.plugins ?? [],
+    // Apollo's cache-control plugin is on unless disabled, and it runs a hook for every resolved
+    // field; this API sets no cache hints (answers are per user), so it was pure cost: about a
+    // third of the CPU of a 50-issue page (docs/issue-queries.md).
+    plugins: [ApolloServerPluginCacheControlDisabled(), ...(options.plugins ?? [])],
   });
   await apollo.start();
   return apollo;

@@ -33,7 +33,7 @@ export interface Loaders {
   /** An issue's releases, most recently seen first. */
   releasesByIssue: DataLoader<string, IssueRelease[]>;
   /** Key `${hours}:${issueId}`: a page of sparklines is one query per distinct `hours`. */
-  seriesByIssue: DataLoader<string, SeriesPoint[]>;
+  seriesByIssue: DataLoader<string, Array<{ ts: string; count: number }>>;
   environmentsByIssue: DataLoader<
     string,
     Array<{ environment: string; firstSeen: Date; lastSeen: Date; eventCount: number }>
@@ -74,7 +74,10 @@ export function createLoaders(ds: DataSource): Loaders {
       return ids.map((id) => byId.get(id) ?? null);
     }),
     releasesByIssue: new DataLoader(async (ids) => {
-      const rows = await ds.manager.find(IssueRelease, { where: { issueId: In([...ids]) }, order: { lastSeen: 'DESC' } });
+      const rows = await ds.manager.find(IssueRelease, {
+        where: { issueId: In([...ids]) },
+        order: { lastSeen: 'DESC' },
+      });
       return ids.map((id) => rows.filter((r) => r.issueId === id));
     }),
     seriesByIssue: new DataLoader(async (keys) => {
@@ -84,9 +87,17 @@ export function createLoaders(ds: DataSource): Loaders {
         const [hours, id] = key.split(':');
         byHours.set(Number(hours), [...(byHours.get(Number(hours)) ?? []), id]);
       }
-      const found = new Map<string, SeriesPoint[]>();
+      const found = new Map<string, Array<{ ts: string; count: number }>>();
       for (const [hours, ids] of byHours) {
-        for (const [id, points] of await findHourlySeries(ds, ids, hours, now)) found.set(`${hours}:${id}`, points);
+        // Every issue of the batch has the same hours: format each once (a page is 50 × 24 points).
+        let stamps: string[] | undefined;
+        for (const [id, points] of await findHourlySeries(ds, ids, hours, now)) {
+          stamps ??= points.map((p: SeriesPoint) => p.ts.toISOString());
+          found.set(
+            `${hours}:${id}`,
+            points.map((p: SeriesPoint, i: number) => ({ ts: stamps![i], count: p.count })),
+          );
+        }
       }
       return keys.map((k) => found.get(k) ?? []);
     }),

@@ -54,8 +54,7 @@ export class IssueDetailResolver {
     if (!Number.isInteger(hours) || hours < 1 || hours > MAX_SERIES_HOURS) {
       throw new AppError('BAD_USER_INPUT', `hours: must be between 1 and ${MAX_SERIES_HOURS}`);
     }
-    const points = await ctx.loaders.seriesByIssue.load(`${hours}:${issue.id}`);
-    return points.map((p) => ({ ts: p.ts.toISOString(), count: p.count }));
+    return ctx.loaders.seriesByIssue.load(`${hours}:${issue.id}`);
   }
 
   @FieldResolver(() => [IssueEnvironmentType], { description: 'Environments its events came from; latest first.' })

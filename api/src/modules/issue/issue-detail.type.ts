@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { EventType, PageInfo } from './issue.type';
 
-@ObjectType('TagValueCount')
+@ObjectType('TagValueCount', { simpleResolvers: true })
 export class TagValueCountType {
   @Field(() => String)
   value: string;
@@ -11,6 +11,7 @@ export class TagValueCountType {
 }
 
 @ObjectType('TagBreakdown', {
+  simpleResolvers: true,
   description:
     "One tag key over the issue's newest events (at most 10,000 of them): its most frequent values (at most 10).",
 })
@@ -25,7 +26,7 @@ export class TagBreakdownType {
   values: TagValueCountType[];
 }
 
-@ObjectType('SeriesPoint', { description: 'Events in one hour.' })
+@ObjectType('SeriesPoint', { simpleResolvers: true, description: 'Events in one hour.' })
 export class SeriesPointType {
   @Field(() => String, { description: 'Start of the hour, UTC, ISO 8601.' })
   ts: string;
@@ -34,7 +35,7 @@ export class SeriesPointType {
   count: number;
 }
 
-@ObjectType('IssueEnvironment', { description: 'An environment an issue had events in.' })
+@ObjectType('IssueEnvironment', { simpleResolvers: true, description: 'An environment an issue had events in.' })
 export class IssueEnvironmentType {
   @Field(() => String)
   environment: string;
@@ -49,7 +50,7 @@ export class IssueEnvironmentType {
   eventCount: number;
 }
 
-@ObjectType('EventEdge')
+@ObjectType('EventEdge', { simpleResolvers: true })
 export class EventEdge {
   @Field(() => String)
   cursor: string;
@@ -58,7 +59,7 @@ export class EventEdge {
   node: EventType;
 }
 
-@ObjectType('EventConnection')
+@ObjectType('EventConnection', { simpleResolvers: true })
 export class EventConnection {
   @Field(() => [EventType])
   nodes: EventType[];

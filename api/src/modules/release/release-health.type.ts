@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 
 @ObjectType('ReleaseHealth', {
+  simpleResolvers: true,
   description:
     'Health of one release in its environment, from the events that carried it. Pro and Business only: on Free ' +
     'the field answers an error with extensions.code PLAN_REQUIRED.',
