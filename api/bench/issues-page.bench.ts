@@ -229,7 +229,7 @@ ${table(
   ],
 )}
 
-Statements per request and their server-side execution time (\`EXPLAIN ANALYZE\` of the exact SQL and parameters one request sent, after the run): the page sends ${plans.page.length}, the detail ${plans.detail.length}. Indexes and why: [docs/issue-queries.md](issue-queries.md).
+Statements per request and their server-side execution time (\`EXPLAIN ANALYZE\` of the exact SQL and parameters the same operation sent when run once more in the bench process through the same resolvers, after the timed rounds; the session lookup every request makes, the baseline's included, is not listed): the page sends ${plans.page.length}, the detail ${plans.detail.length}. Indexes and why: [docs/issue-queries.md](issue-queries.md).
 
 ${planTable('page', plans.page)}
 
@@ -314,7 +314,8 @@ async function explainRequest(ds: DataSource, request: () => Promise<unknown>): 
 
 function shortSql(sql: string): string {
   const flat = sql.replace(/\s+/g, ' ').trim();
-  const from = /\bFROM "?([a-z_]+)"?/i.exec(flat)?.[1] ?? '?';
+  // The first table after a FROM (not `extract(epoch FROM timestamp)`).
+  const from = [...flat.matchAll(/\bFROM "?([a-z_]+)"?/gi)].map((m) => m[1]).find((t) => t !== 'timestamp') ?? '?';
   return `\`${from}\`: ${flat.slice(0, 90).replace(/\|/g, '\\|').replace(/`/g, "'")}…`;
 }
 
@@ -325,12 +326,20 @@ function planTable(name: string, plans: Plan[]): string {
   )}`;
 }
 
+/** Long lines (a page's 50 ids) cut: the plan's shape is what matters. */
+function clip(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line.length > 240 ? `${line.slice(0, 240)}…` : line))
+    .join('\n');
+}
+
 function planDetails(page: Plan[], detail: Plan[]): string {
   const block = (title: string, plans: Plan[]) =>
     plans
       .map(
         (p, i) =>
-          `<details><summary>${title} statement ${i + 1} (${p.ms.toFixed(3)} ms)</summary>\n\n\`\`\`sql\n${p.sql.trim()}\n\`\`\`\n\n\`\`\`\n${p.text}\n\`\`\`\n\n</details>`,
+          `<details><summary>${title} statement ${i + 1} (${p.ms.toFixed(3)} ms)</summary>\n\n\`\`\`sql\n${clip(p.sql.trim())}\n\`\`\`\n\n\`\`\`\n${clip(p.text)}\n\`\`\`\n\n</details>`,
       )
       .join('\n\n');
   return `${block('page', page)}\n\n${block('detail', detail)}`;

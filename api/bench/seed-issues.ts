@@ -87,7 +87,7 @@ export async function seedIssues(
            JOIN bench_issue i ON i.k = s % $4
            CROSS JOIN LATERAL (SELECT now() - ((s * 7919) % 2592000 || ' seconds')::interval AS ts) t
            CROSS JOIN LATERAL (SELECT CASE WHEN i.k % 10 < 7 THEN 'production' WHEN i.k % 10 < 9 THEN 'staging'
-                                      WHEN s % 2 = 0 THEN 'production' ELSE 'staging' END AS env) e`,
+                                      WHEN (s / $4) % 2 = 0 THEN 'production' ELSE 'staging' END AS env) e`,
         [projectId, start, end, n.issues],
       );
       process.stdout.write(`\r  events ${end.toLocaleString('en-US')} / ${n.events.toLocaleString('en-US')}`);
@@ -96,9 +96,9 @@ export async function seedIssues(
     for (const i of indexes) await c.query(i.def);
 
     await c.query(
-      `INSERT INTO issue_environments (issue_id, environment, first_seen, last_seen, event_count)
-         SELECT issue_id, environment, min(timestamp), max(timestamp), count(*) FROM events
-          WHERE project_id = $1 GROUP BY 1, 2`,
+      `INSERT INTO issue_environments (issue_id, project_id, environment, first_seen, last_seen, event_count)
+         SELECT issue_id, $1, environment, min(timestamp), max(timestamp), count(*) FROM events
+          WHERE project_id = $1 GROUP BY 1, 3`,
       [projectId],
     );
     await c.query(

@@ -109,12 +109,23 @@ async function recordRegressions(em: EntityManager, triggers: AlertTrigger[]): P
  * page's environment filter probes, instead of the issue's events.
  */
 async function recordIssueEnvironments(em: EntityManager, events: LifecycleEvent[]): Promise<void> {
-  const agg = new Map<string, { issueId: string; environment: string; first: Date; last: Date; n: number }>();
+  const agg = new Map<
+    string,
+    { issueId: string; projectId: string; environment: string; first: Date; last: Date; n: number }
+  >();
   for (const e of events) {
     const k = `${e.issueId}\u0000${e.environment}`;
     const a = agg.get(k);
-    if (!a) agg.set(k, { issueId: e.issueId, environment: e.environment, first: e.timestamp, last: e.timestamp, n: 1 });
-    else {
+    if (!a) {
+      agg.set(k, {
+        issueId: e.issueId,
+        projectId: e.projectId,
+        environment: e.environment,
+        first: e.timestamp,
+        last: e.timestamp,
+        n: 1,
+      });
+    } else {
       a.n += 1;
       if (e.timestamp < a.first) a.first = e.timestamp;
       if (e.timestamp > a.last) a.last = e.timestamp;
@@ -123,8 +134,8 @@ async function recordIssueEnvironments(em: EntityManager, events: LifecycleEvent
   // Sorted, so two workers upserting overlapping rows take their locks in the same order.
   const rows = [...agg.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
   await em.query(
-    `INSERT INTO issue_environments (issue_id, environment, first_seen, last_seen, event_count)
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::bigint[])
+    `INSERT INTO issue_environments (issue_id, project_id, environment, first_seen, last_seen, event_count)
+     SELECT * FROM unnest($1::uuid[], $6::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::bigint[])
      ON CONFLICT (issue_id, environment) DO UPDATE SET
        first_seen = least(issue_environments.first_seen, excluded.first_seen),
        last_seen = greatest(issue_environments.last_seen, excluded.last_seen),
@@ -135,6 +146,7 @@ async function recordIssueEnvironments(em: EntityManager, events: LifecycleEvent
       rows.map((r) => r.first.toISOString()),
       rows.map((r) => r.last.toISOString()),
       rows.map((r) => r.n),
+      rows.map((r) => r.projectId),
     ],
   );
 }

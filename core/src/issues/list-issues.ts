@@ -70,13 +70,15 @@ export async function listIssues(ds: DataSource, input: ListIssuesInput): Promis
   const where = ['i.project_id = $1'];
   if (input.status) where.push(`i.status = ${p(input.status)}`);
   if (input.level) where.push(`i.level = ${p(input.level)}`);
+  let environmentParam: string | null = null;
   if (input.environment) {
+    environmentParam = p(input.environment);
     where.push(
-      `EXISTS (SELECT 1 FROM issue_environments ie WHERE ie.issue_id = i.id AND ie.environment = ${p(input.environment)})`,
+      `EXISTS (SELECT 1 FROM issue_environments ie WHERE ie.issue_id = i.id AND ie.environment = ${environmentParam})`,
     );
   }
   if (input.release) {
-    const env = input.environment ? ` AND ir.environment = ${p(input.environment)}` : '';
+    const env = environmentParam ? ` AND ir.environment = ${environmentParam}` : '';
     where.push(
       `EXISTS (SELECT 1 FROM issue_releases ir WHERE ir.issue_id = i.id AND ir.release = ${p(input.release)}${env})`,
     );
@@ -97,6 +99,12 @@ export async function listIssues(ds: DataSource, input: ListIssuesInput): Promis
     );
   }
   const filters = where.join(' AND ');
+  // Filtered by environment alone, the count is an index-only count of issue_environments
+  // (it carries project_id), not a join of every issue with it: the page's dominant cost.
+  const onlyEnvironment =
+    environmentParam && where.length === 2
+      ? `SELECT count(*) AS total_count FROM issue_environments ie WHERE ie.project_id = $1 AND ie.environment = ${environmentParam}`
+      : null;
 
   let keyset = '';
   if (input.after) {
@@ -108,7 +116,7 @@ export async function listIssues(ds: DataSource, input: ListIssuesInput): Promis
   const rows = await queryRows<IssueRow & { total_count: string; sort_key: string }>(
     ds,
     `SELECT t.total_count, pg.*
-       FROM (SELECT count(*) AS total_count FROM issues i WHERE ${filters}) t
+       FROM (${onlyEnvironment ?? `SELECT count(*) AS total_count FROM issues i WHERE ${filters}`}) t
        LEFT JOIN LATERAL (
          SELECT i.*, ${sortKeySql(sort)} AS sort_key FROM issues i WHERE ${filters}${keyset} ORDER BY i.${column} DESC, i.id DESC LIMIT ${limit}
        ) pg ON true

@@ -44,8 +44,8 @@ export async function mergeIssues(ds: DataSource, userId: string, targetId: stri
       [t, s],
     );
     await em.query(
-      `INSERT INTO issue_environments (issue_id, environment, first_seen, last_seen, event_count)
-       SELECT $1, environment, first_seen, last_seen, event_count FROM issue_environments WHERE issue_id = $2
+      `INSERT INTO issue_environments (issue_id, project_id, environment, first_seen, last_seen, event_count)
+       SELECT $1, project_id, environment, first_seen, last_seen, event_count FROM issue_environments WHERE issue_id = $2
        ON CONFLICT (issue_id, environment) DO UPDATE SET
          first_seen = least(issue_environments.first_seen, excluded.first_seen),
          last_seen = greatest(issue_environments.last_seen, excluded.last_seen),

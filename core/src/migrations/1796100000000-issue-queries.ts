@@ -7,7 +7,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `issue_environments`: the environments an issue's events came from, maintained by the worker
  *   like `issue_releases` (one upsert per batch). Filtering the issues page by environment
  *   probes its primary key instead of scanning events; its `first_seen` per environment is also
- *   what "issues introduced by a release" compares with. Backfilled from the events.
+ *   what "issues introduced by a release" compares with. It carries project_id (always the
+ *   issue's) so the page's count with only an environment filter needs no join. Backfilled from
+ *   the events.
  * - `issue_aliases`: after a merge, the source issue's grouping key names the target, so later
  *   events of that key join the target (the worker's issue upsert consults it).
  * - `issue_regressions`: which release (and environment) reopened an issue, for release health;
@@ -22,14 +24,18 @@ export class IssueQueries1796100000000 implements MigrationInterface {
     await q.query(`
       CREATE TABLE issue_environments (
         issue_id uuid NOT NULL REFERENCES issues (id) ON DELETE CASCADE,
+        project_id uuid NOT NULL,
         environment text NOT NULL,
         first_seen timestamptz NOT NULL,
         last_seen timestamptz NOT NULL,
         event_count bigint NOT NULL,
         PRIMARY KEY (issue_id, environment)
       );
-      INSERT INTO issue_environments (issue_id, environment, first_seen, last_seen, event_count)
-        SELECT issue_id, environment, min(timestamp), max(timestamp), count(*) FROM events GROUP BY issue_id, environment;
+      INSERT INTO issue_environments (issue_id, project_id, environment, first_seen, last_seen, event_count)
+        SELECT issue_id, project_id, environment, min(timestamp), max(timestamp), count(*) FROM events
+         GROUP BY issue_id, project_id, environment;
+      -- totalCount of the page filtered by environment alone: an index-only count, no join.
+      CREATE INDEX issue_environments_project_env_idx ON issue_environments (project_id, environment);
 
       CREATE TABLE issue_aliases (
         project_id uuid NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
