@@ -2,7 +2,8 @@ import { AppError, findEventForUser, findTagBreakdown, listIssueEvents, MAX_SERI
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { requirePrincipal, type Context } from '../../context';
 import { EventConnection, IssueEnvironmentType, SeriesPointType, TagBreakdownType } from './issue-detail.type';
-import { EventType, IssueType, toEventType } from './issue.type';
+import { EventType, toEventType } from './event.type';
+import { IssueType } from './issue.type';
 
 /** What the issue page shows beyond the list's fields; series and environments batch per request. */
 @Resolver(() => IssueType)

@@ -1,5 +1,6 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { EventType, PageInfo } from './issue.type';
+import { EventType } from './event.type';
+import { PageInfo } from './issue.type';
 
 @ObjectType('TagValueCount', { simpleResolvers: true })
 export class TagValueCountType {

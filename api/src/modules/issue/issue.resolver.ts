@@ -14,16 +14,15 @@ import { requirePrincipal, type Context } from '../../context';
 import { FeedbackType, toFeedbackType } from './feedback.type';
 import { ReleaseType, toReleaseType } from '../release/release.type';
 import {
-  EventType,
   IssueConnection,
   IssueReleaseType,
   IssueSortEnum,
   IssueStatusEnum,
   LevelEnum,
   IssueType,
-  toEventType,
   toIssueType,
 } from './issue.type';
+import { EventType, toEventType } from './event.type';
 
 @Resolver(() => IssueType)
 export class IssueResolver {
