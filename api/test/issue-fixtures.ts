@@ -14,7 +14,7 @@ import {
   type ErrorEventInput,
   type PlanId,
 } from '@tracker/core';
-import { createTestPostgres, type TestPostgres } from '@tracker/core/testing';
+import { createTempDir, createTestPostgres, type TestPostgres } from '@tracker/core/testing';
 import { createApollo } from '../src/api.plugin';
 import { createContext, type Context } from '../src/context';
 
@@ -34,9 +34,11 @@ export interface IssueFixture {
 
 let accounts = 0;
 
-export async function createIssueFixture(): Promise<IssueFixture> {
-  const pg: TestPostgres = await createTestPostgres();
-  const db = await openDatabase({ databaseUrl: pg.url, dataDir: '' }, { migrate: true });
+/** PostgreSQL by default; `pglite` opens the embedded database in a temporary folder instead. */
+export async function createIssueFixture(kind: 'postgres' | 'pglite' = 'postgres'): Promise<IssueFixture> {
+  const pg: TestPostgres | undefined = kind === 'postgres' ? await createTestPostgres() : undefined;
+  const dir = kind === 'pglite' ? createTempDir() : undefined;
+  const db = await openDatabase({ databaseUrl: pg?.url, dataDir: dir?.path ?? '' }, { migrate: true });
   const apollo = await createApollo();
   const config = loadConfig({ TRACKER_PUBLIC_URL: 'https://tracker.example.com' });
 
@@ -95,7 +97,8 @@ export async function createIssueFixture(): Promise<IssueFixture> {
     async close() {
       await apollo.stop();
       await db.close();
-      await pg.drop();
+      await pg?.drop();
+      dir?.remove();
     },
   };
 }
