@@ -5,8 +5,8 @@ import { lockIssuesWithRole } from './lock-issues';
 
 /**
  * Merges `sourceId` into `targetId` (same project), in one transaction:
- * - the source's events, distinct users, releases, environments, regressions and feedback move
- *   to the target; the target's counters are recomputed from what it now holds;
+ * - the source's events, distinct users, releases, environments, regressions, feedback and alert
+ *   deliveries move to the target; the target's counters are recomputed from what it now holds;
  * - the source's grouping key (and any key that was merged into the source before) becomes an
  *   alias of the target in `issue_aliases`, which the worker's issue upsert consults: later
  *   events of that key join the target instead of re-creating the source;
@@ -54,6 +54,8 @@ export async function mergeIssues(ds: DataSource, userId: string, targetId: stri
     );
     await em.query('UPDATE feedback SET issue_id = $1 WHERE issue_id = $2', [t, s]);
     await em.query('UPDATE issue_regressions SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    // The alert delivery log stays (its payloads are snapshots of the source at the time).
+    await em.query('UPDATE alert_deliveries SET issue_id = $1 WHERE issue_id = $2', [t, s]);
     await em.query('UPDATE issue_aliases SET issue_id = $1 WHERE issue_id = $2', [t, s]);
     await em.query(
       `INSERT INTO issue_aliases (project_id, fingerprint, issue_id) VALUES ($1, $2, $3)
