@@ -1,3 +1,4 @@
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import { AppError, authenticateBearer, createDatabaseUsageReader, type Principal } from '@tracker/core';
@@ -61,7 +62,14 @@ export async function createApollo(
     csrfPrevention: true,
     // Parsing is the one step before the limits below; a bound on tokens keeps it cheap.
     parseOptions: { maxTokens: MAX_QUERY_TOKENS },
-    plugins: [queryLimitsPlugin<Context>(schema), ...(options.plugins ?? [])],
+    // Apollo's cache-control plugin is on unless disabled, and it runs a hook for every resolved
+    // field; this API sets no cache hints (answers are per user), so it was pure cost: about a
+    // third of the CPU of a 50-issue page (docs/issue-queries.md).
+    plugins: [
+      ApolloServerPluginCacheControlDisabled(),
+      queryLimitsPlugin<Context>(schema),
+      ...(options.plugins ?? []),
+    ],
   });
   await apollo.start();
   return apollo;

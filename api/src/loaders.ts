@@ -1,6 +1,9 @@
 import DataLoader from 'dataloader';
 import {
   findFeedbackForIssues,
+  findHourlySeries,
+  findIssueEnvironments,
+  findReleaseHealth,
   findLatestEvents,
   findPrimaryKeys,
   listProjects,
@@ -10,8 +13,11 @@ import {
   Release,
   type Event,
   type Feedback,
+  type PlanId,
   type Project,
   type ProjectKey,
+  type ReleaseHealth,
+  type SeriesPoint,
 } from '@tracker/core';
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
@@ -26,9 +32,25 @@ export interface Loaders {
   releaseById: DataLoader<string, Release | null>;
   /** An issue's releases, most recently seen first. */
   releasesByIssue: DataLoader<string, IssueRelease[]>;
+  /** Key `${hours}:${issueId}`: a page of sparklines is one query per distinct `hours`. */
+  seriesByIssue: DataLoader<string, Array<{ ts: string; count: number }>>;
+  environmentsByIssue: DataLoader<
+    string,
+    Array<{ environment: string; firstSeen: Date; lastSeen: Date; eventCount: number }>
+  >;
+  /** The plan of the project's organization (release health is gated on it). */
+  planByProject: DataLoader<string, PlanId | null>;
+  releaseHealth: DataLoader<string, ReleaseHealth | null>;
 }
 
 export function createLoaders(ds: DataSource): Loaders {
+  // The statement also computes the deploy before each release (for "against the previous
+  // release"): primed, so asking for it next costs no second query.
+  const releaseHealth: Loaders['releaseHealth'] = new DataLoader(async (ids) => {
+    const found = await findReleaseHealth(ds, ids);
+    for (const [id, health] of found) if (!ids.includes(id)) releaseHealth.prime(id, health);
+    return ids.map((id) => found.get(id) ?? null);
+  });
   return {
     latestEvent: new DataLoader(async (ids) => {
       const found = await findLatestEvents(ds, ids);
@@ -52,9 +74,46 @@ export function createLoaders(ds: DataSource): Loaders {
       return ids.map((id) => byId.get(id) ?? null);
     }),
     releasesByIssue: new DataLoader(async (ids) => {
-      const rows = await ds.manager.find(IssueRelease, { where: { issueId: In([...ids]) }, order: { lastSeen: 'DESC' } });
+      const rows = await ds.manager.find(IssueRelease, {
+        where: { issueId: In([...ids]) },
+        order: { lastSeen: 'DESC' },
+      });
       return ids.map((id) => rows.filter((r) => r.issueId === id));
     }),
+    seriesByIssue: new DataLoader(async (keys) => {
+      const now = new Date();
+      const byHours = new Map<number, string[]>();
+      for (const key of keys) {
+        const [hours, id] = key.split(':');
+        byHours.set(Number(hours), [...(byHours.get(Number(hours)) ?? []), id]);
+      }
+      const found = new Map<string, Array<{ ts: string; count: number }>>();
+      for (const [hours, ids] of byHours) {
+        // Every issue of the batch has the same hours: format each once (a page is 50 × 24 points).
+        let stamps: string[] | undefined;
+        for (const [id, points] of await findHourlySeries(ds, ids, hours, now)) {
+          stamps ??= points.map((p: SeriesPoint) => p.ts.toISOString());
+          found.set(
+            `${hours}:${id}`,
+            points.map((p: SeriesPoint, i: number) => ({ ts: stamps![i], count: p.count })),
+          );
+        }
+      }
+      return keys.map((k) => found.get(k) ?? []);
+    }),
+    environmentsByIssue: new DataLoader(async (ids) => {
+      const found = await findIssueEnvironments(ds, ids);
+      return ids.map((id) => found.get(id) ?? []);
+    }),
+    planByProject: new DataLoader(async (ids) => {
+      const rows: Array<{ id: string; plan: PlanId }> = await ds.query(
+        'SELECT p.id, o.plan FROM projects p JOIN organizations o ON o.id = p.organization_id WHERE p.id = ANY($1::uuid[])',
+        [[...ids]],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r.plan]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+    releaseHealth,
     organizationsByUser: new DataLoader(async (userIds) => {
       const memberships = await ds.manager.find(Membership, {
         where: { userId: In([...userIds]) },

@@ -4,6 +4,8 @@ import { buildSchema } from 'type-graphql';
 import { AlertResolver } from './modules/alert/alert.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { IssueResolver } from './modules/issue/issue.resolver';
+import { IssueDetailResolver } from './modules/issue/issue-detail.resolver';
+import { ReleaseHealthResolver } from './modules/release/release-health.resolver';
 import { OrganizationResolver } from './modules/organization/organization.resolver';
 import { ProjectResolver } from './modules/project/project.resolver';
 import { ReleaseResolver } from './modules/release/release.resolver';
@@ -21,7 +23,9 @@ export const RESOLVERS = [
   OrganizationResolver,
   ProjectResolver,
   IssueResolver,
+  IssueDetailResolver,
   ReleaseResolver,
+  ReleaseHealthResolver,
   AlertResolver,
   BillingResolver,
   MemberResolver,

@@ -33,6 +33,7 @@ type Kind =
   | 'organization'
   | 'project'
   | 'issue'
+  | 'event'
   | 'alertRule'
   | 'uploadToken'
   | 'apiToken'
@@ -49,6 +50,8 @@ interface Tenant {
   issue: string;
   /** A second issue, for bulk calls. */
   issue2: string;
+  /** An event of `issue` (its GraphQL id). */
+  event: string;
   alertRule: string;
   uploadToken: string;
   apiToken: string;
@@ -101,6 +104,7 @@ const CASES: Record<string, Case> = {
   projectKeys: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
   issues: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
   issue: { ids: { id: 'issue' }, args: (b) => ({ id: b.issue }) },
+  event: { ids: { id: 'event' }, args: (b) => ({ id: b.event }) },
   releases: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
   uploadTokens: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
   alertRules: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
@@ -170,6 +174,11 @@ const CASES: Record<string, Case> = {
     args: async (b, make) => ({ id: await make.issue(b), until: '2999-01-01T00:00:00Z' }),
   },
   reopenIssue: { ids: { id: 'issue' }, args: async (b, make) => ({ id: await make.issue(b) }) },
+  deleteIssue: { ids: { id: 'issue' }, args: async (b, make) => ({ id: await make.issue(b) }) },
+  mergeIssues: {
+    ids: { targetId: 'issue', sourceId: 'issue' },
+    args: async (b, make) => ({ targetId: await make.issue(b), sourceId: await make.issue(b) }),
+  },
 
   // Mutation: releases and upload tokens
   markRelease: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project, version: unique('1.0') }) },
@@ -360,6 +369,12 @@ describe('tenant isolation (generated from the schema)', () => {
       [t.project],
     );
     [t.issue, t.issue2] = issues.map((i) => i.id);
+    const events: Array<{ id: string }> = await db.ds.query(
+      `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment)
+       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production') RETURNING id::text AS id`,
+      [t.project, t.issue, randomUUID()],
+    );
+    t.event = events[0].id;
     await ok(
       `mutation($p: ID!) { markRelease(projectId: $p, version: "0.1.0") { version } }`,
       { p: t.project },
@@ -395,7 +410,9 @@ describe('tenant isolation (generated from the schema)', () => {
       [A.project, A.userId],
     );
     idsOfA = new Set([
-      ...Object.values(A).filter((v) => typeof v === 'string' && v !== A.token && v !== A.memberToken),
+      // Not the event's id: a small integer as text, it would match counters of any row. Its row
+      // names A's issue, which is enough.
+      ...Object.values(A).filter((v) => typeof v === 'string' && v !== A.token && v !== A.memberToken && v !== A.event),
       ...extra.map((r) => r.id),
     ]);
   });

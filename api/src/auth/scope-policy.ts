@@ -22,6 +22,8 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   'deleteProject',
   'rotateProjectKey',
   'disableProjectKey',
+  // issues: deleting one takes its events and feedback with it (merging is triage: `write`)
+  'deleteIssue',
   // upload tokens (secrets that write releases and source maps)
   'createUploadToken',
   'revokeUploadToken',

@@ -30,6 +30,7 @@ export async function applyLifecycle(
 ): Promise<AlertTrigger[]> {
   if (events.length === 0) return [];
   await recordIssueReleases(em, events);
+  await recordIssueEnvironments(em, events);
   const triggers: AlertTrigger[] = [];
 
   // NEW_ISSUE fires once per created issue, for its first event in the batch.
@@ -79,7 +80,75 @@ export async function applyLifecycle(
     }
     if (state !== initial) await writeLifecycleState(em, row.id, state);
   }
+  await recordRegressions(em, triggers);
   return triggers;
+}
+
+/**
+ * Which release reopened an issue, for release health's "regressions". Rare (only when an
+ * issue regresses), so a batch without a regression pays nothing.
+ */
+async function recordRegressions(em: EntityManager, triggers: AlertTrigger[]): Promise<void> {
+  const regressed = triggers.filter((t) => t.kind === 'REGRESSED_ISSUE');
+  if (regressed.length === 0) return;
+  await em.query(
+    `INSERT INTO issue_regressions (issue_id, project_id, release, environment, regressed_at)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[])`,
+    [
+      regressed.map((t) => t.issueId),
+      regressed.map((t) => t.projectId),
+      regressed.map((t) => t.event.release),
+      regressed.map((t) => t.event.environment),
+      regressed.map(() => new Date().toISOString()),
+    ],
+  );
+}
+
+/**
+ * issue_environments: one upsert for the batch, per (issue, environment). What the issues
+ * page's environment filter probes, instead of the issue's events.
+ */
+async function recordIssueEnvironments(em: EntityManager, events: LifecycleEvent[]): Promise<void> {
+  const agg = new Map<
+    string,
+    { issueId: string; projectId: string; environment: string; first: Date; last: Date; n: number }
+  >();
+  for (const e of events) {
+    const k = `${e.issueId}\u0000${e.environment}`;
+    const a = agg.get(k);
+    if (!a) {
+      agg.set(k, {
+        issueId: e.issueId,
+        projectId: e.projectId,
+        environment: e.environment,
+        first: e.timestamp,
+        last: e.timestamp,
+        n: 1,
+      });
+    } else {
+      a.n += 1;
+      if (e.timestamp < a.first) a.first = e.timestamp;
+      if (e.timestamp > a.last) a.last = e.timestamp;
+    }
+  }
+  // Sorted, so two workers upserting overlapping rows take their locks in the same order.
+  const rows = [...agg.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+  await em.query(
+    `INSERT INTO issue_environments (issue_id, project_id, environment, first_seen, last_seen, event_count)
+     SELECT * FROM unnest($1::uuid[], $6::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::bigint[])
+     ON CONFLICT (issue_id, environment) DO UPDATE SET
+       first_seen = least(issue_environments.first_seen, excluded.first_seen),
+       last_seen = greatest(issue_environments.last_seen, excluded.last_seen),
+       event_count = issue_environments.event_count + excluded.event_count`,
+    [
+      rows.map((r) => r.issueId),
+      rows.map((r) => r.environment),
+      rows.map((r) => r.first.toISOString()),
+      rows.map((r) => r.last.toISOString()),
+      rows.map((r) => r.n),
+      rows.map((r) => r.projectId),
+    ],
+  );
 }
 
 function factsOf(e: LifecycleEvent): AlertTrigger['event'] {

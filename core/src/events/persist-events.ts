@@ -241,13 +241,27 @@ async function upsertIssues(
   const sorted = [...firstByIssue.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
 
   // `xmax = 0` is true only for a row this statement inserted: how we learn which issues are new.
+  // A key merged into another issue (issue_aliases, written by mergeIssues) goes to that issue,
+  // locked like an upserted one; in the same statement, so the common case costs no round trip.
   const rows = await queryRows<{ id: string; project_id: string; fingerprint: string; created: boolean }>(
     em,
-    `INSERT INTO issues (project_id, fingerprint, title, type, culprit, level, first_seen, last_seen)
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-       $7::timestamptz[], $7::timestamptz[])
-     ON CONFLICT (project_id, fingerprint) DO UPDATE SET fingerprint = excluded.fingerprint
-     RETURNING id, project_id, fingerprint, (xmax = 0) AS created`,
+    `WITH k AS (
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+         AS k(project_id, fingerprint, title, type, culprit, level, seen)
+     ), aliased AS (
+       SELECT i.id, k.project_id, k.fingerprint FROM k
+         JOIN issue_aliases a ON a.project_id = k.project_id AND a.fingerprint = k.fingerprint
+         JOIN issues i ON i.id = a.issue_id
+        ORDER BY i.id FOR UPDATE OF i
+     ), upserted AS (
+       INSERT INTO issues (project_id, fingerprint, title, type, culprit, level, first_seen, last_seen)
+       SELECT k.project_id, k.fingerprint, k.title, k.type, k.culprit, k.level, k.seen, k.seen FROM k
+        WHERE NOT EXISTS (SELECT 1 FROM issue_aliases a WHERE a.project_id = k.project_id AND a.fingerprint = k.fingerprint)
+       ON CONFLICT (project_id, fingerprint) DO UPDATE SET fingerprint = excluded.fingerprint
+       RETURNING id, project_id, fingerprint, (xmax = 0) AS created
+     )
+     SELECT id, project_id, fingerprint, created FROM upserted
+     UNION ALL SELECT id, project_id, fingerprint, false FROM aliased`,
     [
       sorted.map((e) => e.projectId),
       sorted.map((e) => e.groupingKey),

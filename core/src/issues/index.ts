@@ -1,6 +1,14 @@
+export { deleteIssue } from './delete-issue';
 export { findIssueForUser, findLatestEvents } from './find-issue';
-export { listIssues, MAX_PAGE_SIZE } from './list-issues';
-export type { IssuePage, ListIssuesInput } from './list-issues';
+export { issueFromRow } from './issue-row';
+export type { IssueRow } from './issue-row';
+export { findEventForUser, findHourlySeries, listIssueEvents, MAX_EVENTS_PAGE, MAX_SERIES_HOURS } from './issue-events';
+export type { EventPage, SeriesPoint } from './issue-events';
+export { findIssueEnvironments, findTagBreakdown, TAG_SAMPLE_EVENTS, TOP_TAG_VALUES } from './issue-facets';
+export type { TagBreakdown } from './issue-facets';
+export { listIssues, MAX_PAGE_SIZE, MAX_SEARCH_CHARS } from './list-issues';
+export type { IssuePage, IssueSort, ListIssuesInput } from './list-issues';
+export { mergeIssues } from './merge-issues';
 export {
   lifecycleStateOf,
   MAX_BULK_ISSUES,

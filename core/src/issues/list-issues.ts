@@ -1,12 +1,39 @@
 import type { DataSource } from 'typeorm';
+import { queryRows } from '../db/query-rows';
 import { AppError } from '../errors';
-import { Issue, type IssueStatus } from '../entities';
+import type { Issue, IssueStatus, Level } from '../entities';
+import { isUuid } from '../projects/find-project';
+import { issueFromRow, type IssueRow } from './issue-row';
 
 export const MAX_PAGE_SIZE = 100;
+/** Longer search text is refused: it is a substring match, not a query language. */
+export const MAX_SEARCH_CHARS = 200;
+
+export type IssueSort = 'last_seen' | 'first_seen' | 'events' | 'users';
+
+/** The column each sort order walks, descending, with `id` as the tie-breaker. */
+const SORT_COLUMN: Record<IssueSort, string> = {
+  last_seen: 'last_seen',
+  first_seen: 'first_seen',
+  events: 'event_count',
+  users: 'user_count',
+};
 
 export interface ListIssuesInput {
   projectId: string;
   status?: IssueStatus;
+  /** Issues with at least one event in this environment. */
+  environment?: string | null;
+  /** Issues with at least one event carrying this release (in `environment`, when given). */
+  release?: string | null;
+  level?: Level | null;
+  firstSeenFrom?: Date | null;
+  firstSeenTo?: Date | null;
+  lastSeenFrom?: Date | null;
+  lastSeenTo?: Date | null;
+  /** Case-insensitive substring of the title or of any of the issue's event messages. */
+  search?: string | null;
+  sort?: IssueSort;
   first?: number;
   after?: string | null;
 }
@@ -20,8 +47,11 @@ export interface IssuePage {
 }
 
 /**
- * Newest activity first, keyset-paginated on (last_seen, id): stable while new events move
- * issues around, and as fast on page 100 as on page 1 (no OFFSET).
+ * One project's issues, filtered, sorted descending and keyset-paginated on (sort key, id):
+ * stable while new events move issues around, and as fast on page 100 as on page 1 (no OFFSET).
+ *
+ * The page and `totalCount` come from one statement, so they read one snapshot: two statements
+ * (or two in parallel on two connections) could disagree when the worker commits in between.
  * The caller has already checked that the user may see the project.
  */
 export async function listIssues(ds: DataSource, input: ListIssuesInput): Promise<IssuePage> {
@@ -29,39 +59,114 @@ export async function listIssues(ds: DataSource, input: ListIssuesInput): Promis
   if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
     throw new AppError('BAD_USER_INPUT', `first: must be between 1 and ${MAX_PAGE_SIZE}`);
   }
-  const base = ds.manager.createQueryBuilder(Issue, 'i').where('i.project_id = :projectId', { projectId: input.projectId });
-  if (input.status) base.andWhere('i.status = :status', { status: input.status });
+  const sort = input.sort ?? 'last_seen';
+  const column = SORT_COLUMN[sort];
+  const params: unknown[] = [input.projectId];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
 
-  const page = base.clone();
-  if (input.after) {
-    const [lastSeen, id] = decodeCursor(input.after);
-    page.andWhere('(i.last_seen, i.id) < (:lastSeen, :id)', { lastSeen, id });
+  const where = ['i.project_id = $1'];
+  if (input.status) where.push(`i.status = ${p(input.status)}`);
+  if (input.level) where.push(`i.level = ${p(input.level)}`);
+  let environmentParam: string | null = null;
+  if (input.environment) {
+    environmentParam = p(input.environment);
+    where.push(
+      `EXISTS (SELECT 1 FROM issue_environments ie WHERE ie.issue_id = i.id AND ie.environment = ${environmentParam})`,
+    );
   }
-  const [rows, totalCount] = await Promise.all([
-    page.orderBy('i.last_seen', 'DESC').addOrderBy('i.id', 'DESC').take(first + 1).getMany(),
-    base.getCount(),
-  ]);
-  const issues = rows.slice(0, first);
+  if (input.release) {
+    const env = environmentParam ? ` AND ir.environment = ${environmentParam}` : '';
+    where.push(
+      `EXISTS (SELECT 1 FROM issue_releases ir WHERE ir.issue_id = i.id AND ir.release = ${p(input.release)}${env})`,
+    );
+  }
+  if (input.firstSeenFrom) where.push(`i.first_seen >= ${p(input.firstSeenFrom.toISOString())}`);
+  if (input.firstSeenTo) where.push(`i.first_seen < ${p(input.firstSeenTo.toISOString())}`);
+  if (input.lastSeenFrom) where.push(`i.last_seen >= ${p(input.lastSeenFrom.toISOString())}`);
+  if (input.lastSeenTo) where.push(`i.last_seen < ${p(input.lastSeenTo.toISOString())}`);
+  const search = input.search?.trim();
+  if (search) {
+    if (search.length > MAX_SEARCH_CHARS) {
+      throw new AppError('BAD_USER_INPUT', `search: at most ${MAX_SEARCH_CHARS} characters`);
+    }
+    const pattern = p(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    // The title is checked first; an issue's messages only when it does not match.
+    where.push(
+      `(i.title ILIKE ${pattern} OR EXISTS (SELECT 1 FROM events e WHERE e.issue_id = i.id AND e.message ILIKE ${pattern}))`,
+    );
+  }
+  const filters = where.join(' AND ');
+  // Filtered by environment alone, the count is an index-only count of issue_environments
+  // (it carries project_id), not a join of every issue with it: the page's dominant cost.
+  const onlyEnvironment =
+    environmentParam && where.length === 2
+      ? `SELECT count(*) AS total_count FROM issue_environments ie WHERE ie.project_id = $1 AND ie.environment = ${environmentParam}`
+      : null;
+
+  let keyset = '';
+  if (input.after) {
+    const [value, id] = decodeCursor(input.after, sort);
+    const cast = sort === 'last_seen' || sort === 'first_seen' ? 'timestamptz' : 'bigint';
+    keyset = ` AND (i.${column}, i.id) < (${p(value)}::${cast}, ${p(id)}::uuid)`;
+  }
+  const limit = p(first + 1);
+  const rows = await queryRows<IssueRow & { total_count: string; sort_key: string }>(
+    ds,
+    `SELECT t.total_count, pg.*
+       FROM (${onlyEnvironment ?? `SELECT count(*) AS total_count FROM issues i WHERE ${filters}`}) t
+       LEFT JOIN LATERAL (
+         SELECT i.*, ${sortKeySql(sort)} AS sort_key FROM issues i WHERE ${filters}${keyset} ORDER BY i.${column} DESC, i.id DESC LIMIT ${limit}
+       ) pg ON true
+      ORDER BY pg.${column} DESC, pg.id DESC`,
+    params,
+  );
+  const totalCount = Number(rows[0]?.total_count ?? 0);
+  const issues = rows
+    .filter((r) => r.id !== null)
+    .slice(0, first)
+    .map((r) => Object.assign(issueFromRow(r), { sortKey: r.sort_key }));
   return {
     issues,
-    cursors: issues.map(encodeCursor),
-    hasNextPage: rows.length > first,
+    cursors: issues.map((i) => encodeCursor(i, sort)),
+    hasNextPage: rows.filter((r) => r.id !== null).length > first,
     totalCount,
   };
 }
 
-function encodeCursor(issue: Issue): string {
-  return Buffer.from(JSON.stringify([issue.lastSeen.toISOString(), issue.id])).toString('base64url');
+/**
+ * Opaque to clients: the sort order, the row's sort key as PostgreSQL has it (microseconds, not
+ * the millisecond ISO string clients see: a rounded key would skip or repeat rows), and its id.
+ */
+function sortKeySql(sort: IssueSort): string {
+  const column = `i.${SORT_COLUMN[sort]}`;
+  return sort === 'last_seen' || sort === 'first_seen'
+    ? `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+    : `${column}::text`;
 }
 
-function decodeCursor(cursor: string): [string, string] {
+function encodeCursor(issue: Issue & { sortKey?: string }, sort: IssueSort): string {
+  return Buffer.from(JSON.stringify([sort, issue.sortKey, issue.id])).toString('base64url');
+}
+
+const TIME_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const COUNT_KEY = /^\d{1,18}$/;
+
+function decodeCursor(cursor: string, sort: IssueSort): [string, string] {
   try {
-    const [lastSeen, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof lastSeen === 'string' && !Number.isNaN(Date.parse(lastSeen)) && typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id)) {
-      return [lastSeen, id];
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(decoded) && decoded.length === 3) {
+      const [cursorSort, value, id] = decoded as [unknown, unknown, unknown];
+      const isTime = sort === 'last_seen' || sort === 'first_seen';
+      const valueOk =
+        typeof value === 'string' &&
+        (isTime ? TIME_KEY.test(value) && !Number.isNaN(Date.parse(`${value.slice(0, 23)}Z`)) : COUNT_KEY.test(value));
+      if (cursorSort === sort && valueOk && typeof id === 'string' && isUuid(id)) return [value, id];
     }
   } catch {
     // fall through
   }
-  throw new AppError('BAD_USER_INPUT', 'after: not a cursor returned by this API');
+  throw new AppError('BAD_USER_INPUT', 'after: not a cursor returned by this API for this sort order');
 }

@@ -9,6 +9,7 @@ import { Usage1795900000000 } from './1795900000000-usage';
 import { UsageMeters1795950000000 } from './1795950000000-usage-meters';
 import { ReadApiIndexes1796050000000 } from './1796050000000-read-api-indexes';
 import { UsageWarnings1796100000000 } from './1796100000000-usage-warnings';
+import { IssueQueries1796150000000 } from './1796150000000-issue-queries';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   UsageMeters1795950000000,
   ReadApiIndexes1796050000000,
   UsageWarnings1796100000000,
+  IssueQueries1796150000000,
 ];

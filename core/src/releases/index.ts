@@ -1,3 +1,4 @@
 export * from './releases';
 export * from './source-maps';
 export * from './upload-tokens';
+export * from './release-health';

@@ -2,7 +2,8 @@ import { listFeedback, requireProjectForUser } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { requirePrincipal, type Context } from '../../context';
 import { FeedbackType, toFeedbackType } from '../issue/feedback.type';
-import { EventType, IssueType, toEventType, toIssueType } from '../issue/issue.type';
+import { EventType, toEventType } from '../issue/event.type';
+import { IssueType, toIssueType } from '../issue/issue.type';
 import { FeedbackConnection } from './feedback-connection.type';
 import { feedbackLoaders } from './feedback.loaders';
 

@@ -1,7 +1,10 @@
 import type { Feedback } from '@tracker/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 
-@ObjectType('Feedback', { description: 'What a user wrote about an error (SDK captureFeedback).' })
+@ObjectType('Feedback', {
+  simpleResolvers: true,
+  description: 'What a user wrote about an error (SDK captureFeedback).',
+})
 export class FeedbackType {
   @Field(() => ID)
   id: string;

@@ -1,7 +1,9 @@
 import {
   AppError,
+  deleteIssue,
   findIssueForUser,
   listIssues,
+  mergeIssues,
   reopenIssue,
   requireProjectForUser,
   resolveIssues,
@@ -12,28 +14,68 @@ import { requirePrincipal, type Context } from '../../context';
 import { FeedbackType, toFeedbackType } from './feedback.type';
 import { ReleaseType, toReleaseType } from '../release/release.type';
 import {
-  EventType,
   IssueConnection,
   IssueReleaseType,
+  IssueSortEnum,
   IssueStatusEnum,
+  LevelEnum,
   IssueType,
-  toEventType,
   toIssueType,
 } from './issue.type';
+import { EventType, toEventType } from './event.type';
 
 @Resolver(() => IssueType)
 export class IssueResolver {
-  @Query(() => IssueConnection, { description: 'Most recently seen first. At most 100 per page.' })
+  @Query(() => IssueConnection, {
+    description:
+      "One project's issues, filtered and sorted (most recently seen first by default), at most 100 per page. " +
+      'Times are ISO 8601; ranges include their start and exclude their end. `totalCount` counts every issue ' +
+      'matching the filters, read in the same snapshot as the page.',
+  })
   async issues(
     @Arg('projectId', () => ID) projectId: string,
     @Arg('status', () => IssueStatusEnum, { nullable: true }) status: IssueStatusEnum | null,
     @Arg('first', () => Int, { defaultValue: 25 }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('after', () => String, { nullable: true, description: 'An endCursor or edge cursor of the same sort.' })
+    after: string | null,
+    @Arg('environment', () => String, { nullable: true, description: 'Issues with events in this environment.' })
+    environment: string | null,
+    @Arg('release', () => String, {
+      nullable: true,
+      description: 'Issues with events carrying this release (in `environment`, when given).',
+    })
+    release: string | null,
+    @Arg('level', () => LevelEnum, { nullable: true }) level: LevelEnum | null,
+    @Arg('firstSeenFrom', () => String, { nullable: true }) firstSeenFrom: string | null,
+    @Arg('firstSeenTo', () => String, { nullable: true }) firstSeenTo: string | null,
+    @Arg('lastSeenFrom', () => String, { nullable: true }) lastSeenFrom: string | null,
+    @Arg('lastSeenTo', () => String, { nullable: true }) lastSeenTo: string | null,
+    @Arg('search', () => String, {
+      nullable: true,
+      description:
+        "Case-insensitive text in the title or in any of the issue's event messages (at most 200 characters).",
+    })
+    search: string | null,
+    @Arg('sort', () => IssueSortEnum, { defaultValue: IssueSortEnum.LAST_SEEN }) sort: IssueSortEnum,
     @Ctx() ctx: Context,
   ): Promise<IssueConnection> {
     const { user } = requirePrincipal(ctx);
     await requireProjectForUser(ctx.ds, user.id, projectId);
-    const page = await listIssues(ctx.ds, { projectId, status: status ?? undefined, first, after });
+    const page = await listIssues(ctx.ds, {
+      projectId,
+      status: status ?? undefined,
+      first,
+      after,
+      environment,
+      release,
+      level,
+      firstSeenFrom: parseTime('firstSeenFrom', firstSeenFrom),
+      firstSeenTo: parseTime('firstSeenTo', firstSeenTo),
+      lastSeenFrom: parseTime('lastSeenFrom', lastSeenFrom),
+      lastSeenTo: parseTime('lastSeenTo', lastSeenTo),
+      search,
+      sort,
+    });
     const nodes = page.issues.map(toIssueType);
     return {
       nodes,
@@ -118,9 +160,43 @@ export class IssueResolver {
     return toIssueType(await snoozeIssue(ctx.ds, user.id, id, time));
   }
 
+  @Mutation(() => ID, {
+    description:
+      'Deletes the issue with its events and feedback; returns its id. Owners and admins. ' +
+      'A later event with the same grouping key starts a new issue.',
+  })
+  async deleteIssue(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<string> {
+    const { user } = requirePrincipal(ctx);
+    return deleteIssue(ctx.ds, user.id, id);
+  }
+
+  @Mutation(() => IssueType, {
+    description:
+      "Moves the source issue's events, users, releases and feedback into the target (same project), recomputes " +
+      "the target's counts and deletes the source. Later events of the source's grouping key join the target. " +
+      'The target keeps its status and title. Cannot be undone.',
+  })
+  async mergeIssues(
+    @Arg('targetId', () => ID) targetId: string,
+    @Arg('sourceId', () => ID) sourceId: string,
+    @Ctx() ctx: Context,
+  ): Promise<IssueType> {
+    const { user } = requirePrincipal(ctx);
+    return toIssueType(await mergeIssues(ctx.ds, user.id, targetId, sourceId));
+  }
+
   @Mutation(() => IssueType, { description: 'Back to open (not a regression).' })
   async reopenIssue(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<IssueType> {
     const { user } = requirePrincipal(ctx);
     return toIssueType(await reopenIssue(ctx.ds, user.id, id));
   }
+}
+
+function parseTime(name: string, value: string | null | undefined): Date | null {
+  if (value == null) return null;
+  const time = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}(T|$)/.test(value) || Number.isNaN(time.getTime())) {
+    throw new AppError('BAD_USER_INPUT', `${name}: must be an ISO 8601 date or date-time`);
+  }
+  return time;
 }

@@ -1,7 +1,7 @@
 import type { Release, UploadToken } from '@tracker/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 
-@ObjectType('Release', { description: 'One version deployed to one environment.' })
+@ObjectType('Release', { simpleResolvers: true, description: 'One version deployed to one environment.' })
 export class ReleaseType {
   @Field(() => ID)
   id: string;
@@ -14,13 +14,22 @@ export class ReleaseType {
 
   @Field(() => String, { description: 'ISO 8601; registering the version again moves it.' })
   deployedAt: string;
+
+  projectId: string;
 }
 
 export function toReleaseType(r: Release): ReleaseType {
-  return { id: r.id, version: r.version, environment: r.environment, deployedAt: r.deployedAt.toISOString() };
+  return {
+    id: r.id,
+    version: r.version,
+    environment: r.environment,
+    deployedAt: r.deployedAt.toISOString(),
+    projectId: r.projectId,
+  };
 }
 
 @ObjectType('UploadToken', {
+  simpleResolvers: true,
   description: 'Uploads source maps and registers releases. The secret is shown only once.',
 })
 export class UploadTokenType {
@@ -54,7 +63,7 @@ export function toUploadTokenType(t: UploadToken): UploadTokenType {
   };
 }
 
-@ObjectType('CreatedUploadToken')
+@ObjectType('CreatedUploadToken', { simpleResolvers: true })
 export class CreatedUploadTokenType {
   @Field(() => String, { description: 'The secret (etu_…). Store it now: it is never shown again.' })
   token: string;

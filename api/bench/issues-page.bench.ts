@@ -1,0 +1,351 @@
+/**
+ * Issues page and issue detail latency over GraphQL/HTTP with 1,000,000 events over 10,000
+ * issues in a fresh PostgreSQL database, against a trivial query (`{ __typename }`) on the same
+ * server in the same run (the baseline: HTTP, Apollo, authentication, no data).
+ *
+ * The server is a real Tracker (server/src/main.ts with `--roles api`, PostgreSQL mode) in a
+ * forked child process; the client, here, sends one request at a time over a keep-alive
+ * connection, so the figures are latencies, not throughput. The three queries alternate in every round, so
+ * slow drift of the shared machine hits them alike.
+ *
+ * Seeding is SQL (generate_series), not the worker: 1,000,000 events through the worker would
+ * take minutes and measure the worker. The derived tables the worker maintains (issue counters,
+ * issue_users, issue_releases, issue_environments) are filled from the events the same way the
+ * worker would leave them.
+ *
+ * Run: `npm run bench -w @tracker/api` (or `npm run bench` at the root).
+ * Env: TRACKER_BENCH_EVENTS (default 1000000), TRACKER_BENCH_ISSUES (default 10000),
+ *      TRACKER_BENCH_ROUNDS (measured rounds, default 300), TRACKER_BENCH_STRICT=1 (exit 1 above
+ *      target), TRACKER_BENCH_NO_DOC=1 (do not rewrite docs/benchmarks.md).
+ *
+ * The server is started from server/'s source by path, not imported: server depends on api, and
+ * a package dependency back would be a cycle for npm and turbo.
+ *
+ * After the timed rounds, the same two operations run once more in this process through the
+ * same resolvers (createApollo), with TypeORM's query logger captured: each statement they send
+ * is then run under EXPLAIN (ANALYZE, BUFFERS) and the plans go into the doc.
+ */
+import { fork } from 'node:child_process';
+import { createServer } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
+import { authenticate, createProject, loadConfig, openDatabase, signUp } from '@tracker/core';
+import {
+  createTempDir,
+  createTestPostgres,
+  describeMachine,
+  envFlag,
+  envNumber,
+  fmt,
+  loadAverage,
+  machineLine,
+  table,
+  writeDocSection,
+} from '@tracker/core/testing';
+import type { DataSource, Logger } from 'typeorm';
+import { createApollo } from '../src/api.plugin';
+import { createContext } from '../src/context';
+import { seedIssues } from './seed-issues';
+
+const EVENTS = envNumber('BENCH_EVENTS', 1_000_000);
+const ISSUES = envNumber('BENCH_ISSUES', 10_000);
+const ROUNDS = envNumber('BENCH_ROUNDS', 300);
+const WARMUP_ROUNDS = 30;
+const TARGET_P95_MS = 50;
+const STRICT = envFlag('BENCH_STRICT');
+
+const BASELINE = `{ __typename }`;
+
+/** The issues page: 50 rows, last seen first, one environment, with a 24-hour sparkline per row. */
+const PAGE = `query Page($p: ID!) { issues(projectId: $p, first: 50, environment: "production", sort: LAST_SEEN) {
+  totalCount pageInfo { hasNextPage endCursor }
+  nodes { id title culprit status level isRegression eventCount userCount firstSeen lastSeen
+          releases { version environment } series(hours: 24) { count } }
+} }`;
+
+/** The issue page: everything it shows, with the first 20 events. */
+const DETAIL = `query Detail($id: ID!) { issue(id: $id) {
+  id title culprit type status level isRegression eventCount userCount firstSeen lastSeen
+  resolvedInRelease { version }
+  releases { version environment firstSeen lastSeen eventCount }
+  environments { environment eventCount }
+  tags { key count values { value count } }
+  series(hours: 24) { ts count }
+  events(first: 20) { totalCount pageInfo { hasNextPage endCursor } nodes { id timestamp message environment release } }
+  feedback { message email }
+  latestEvent { id message tags { key value } user context url
+    frames { filename function lineno colno minified { filename lineno colno } context { line } } }
+} }`;
+
+type Target = 'baseline' | 'page' | 'detail';
+
+function percentile(sorted: number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+async function main(): Promise<void> {
+  const machine = describeMachine();
+  const started = new Date();
+  const loadAtStart = loadAverage();
+  console.log(`issues-page: ${machineLine(machine)}; load average ${loadAtStart}`);
+  const pg = await createTestPostgres();
+  const dir = createTempDir('tracker-bench-');
+  const config = loadConfig({ DATABASE_URL: pg.url, TRACKER_DATA_DIR: dir.path, TRACKER_LOG_LEVEL: 'silent' });
+  const db = await openDatabase(config, { migrate: true });
+  let server: ReturnType<typeof fork> | undefined;
+  try {
+    const ds = db.ds;
+    const account = await signUp(
+      ds,
+      { email: 'bench@example.com', password: 'bench password', organizationName: 'Bench' },
+      'pro',
+    );
+    const { project } = await createProject(ds, account.user.id, account.organization.id, 'Web');
+    const seedStart = performance.now();
+    const seeded = await seedIssues(ds, project.id, { events: EVENTS, issues: ISSUES });
+    const seedSeconds = (performance.now() - seedStart) / 1000;
+    console.log(`seeded ${fmt(seeded.events)} events over ${fmt(seeded.issues)} issues in ${seedSeconds.toFixed(0)} s`);
+
+    const port = await freePort();
+    // fork reuses this process's execArgv (--conditions=@tracker/source --import tsx).
+    server = fork(resolve(__dirname, '../../server/src/main.ts'), ['--roles', 'api'], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        DATABASE_URL: pg.url,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        TRACKER_DATA_DIR: dir.path,
+        TRACKER_LOG_LEVEL: 'warn',
+        REDIS_URL: '',
+      },
+      stdio: 'inherit',
+    });
+    const base = `http://127.0.0.1:${port}`;
+    await waitForReady(`${base}/readyz`);
+    const url = `${base}/graphql`;
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${account.token}` };
+    async function post(query: string, variables: Record<string, unknown>): Promise<any> {
+      const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+      const body = (await res.json()) as { data?: any; errors?: unknown };
+      if (res.status !== 200 || body.errors) throw new Error(`GraphQL: ${res.status} ${JSON.stringify(body.errors)}`);
+      return body.data;
+    }
+
+    const first = await post(PAGE, { p: project.id });
+    const pageIds: string[] = first.issues.nodes.map((n: { id: string }) => n.id);
+    if (pageIds.length !== 50) throw new Error(`the page has ${pageIds.length} rows, not 50`);
+    const totalCount: number = first.issues.totalCount;
+    let detailIndex = 0;
+    const requests: Record<Target, () => Promise<unknown>> = {
+      baseline: () => post(BASELINE, {}),
+      page: () => post(PAGE, { p: project.id }),
+      // The issues a person opens: those on the page, in turn.
+      detail: () => post(DETAIL, { id: pageIds[detailIndex++ % pageIds.length] }),
+    };
+    const orders: Target[][] = [
+      ['baseline', 'page', 'detail'],
+      ['detail', 'page', 'baseline'],
+      ['page', 'baseline', 'detail'],
+    ];
+    const times: Record<Target, number[]> = { baseline: [], page: [], detail: [] };
+    for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+      for (const target of orders[round % orders.length]) {
+        const t0 = performance.now();
+        await requests[target]();
+        const ms = performance.now() - t0;
+        if (round >= WARMUP_ROUNDS) times[target].push(ms);
+      }
+    }
+    const stats = Object.fromEntries(
+      (Object.keys(times) as Target[]).map((t) => {
+        const sorted = [...times[t]].sort((a, b) => a - b);
+        return [t, { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1)! }];
+      }),
+    ) as Record<Target, { p50: number; p95: number; max: number }>;
+    for (const t of Object.keys(stats) as Target[]) {
+      console.log(`${t}: p50 ${stats[t].p50.toFixed(2)} ms, p95 ${stats[t].p95.toFixed(2)} ms`);
+    }
+    const met = stats.page.p95 < TARGET_P95_MS && stats.detail.p95 < TARGET_P95_MS;
+    console.log(`target p95 < ${TARGET_P95_MS} ms for page and detail: ${met ? 'MET' : 'MISSED'}`);
+
+    // The statements each operation sends, captured at TypeORM's query runner, then EXPLAINed.
+    const apollo = await createApollo();
+    const principal = await authenticate(ds, account.token);
+    const execute = async (query: string, variables: Record<string, unknown>) => {
+      const r = await apollo.executeOperation(
+        { query, variables },
+        { contextValue: createContext({ ds, config }, principal) },
+      );
+      if (r.body.kind !== 'single' || r.body.singleResult.errors)
+        throw new Error(`in-process: ${JSON.stringify(r.body)}`);
+    };
+    const plans = {
+      page: await explainRequest(ds, () => execute(PAGE, { p: project.id })),
+      detail: await explainRequest(ds, () => execute(DETAIL, { id: pageIds[0] })),
+    };
+    await apollo.stop();
+    for (const [name, list] of Object.entries(plans)) {
+      for (const p of list) console.log(`${name}: ${p.ms.toFixed(2)} ms  ${shortSql(p.sql)}`);
+    }
+
+    if (!envFlag('BENCH_NO_DOC')) {
+      const ms = (n: number) => n.toFixed(2);
+      const ratio = (t: Target, p: 'p50' | 'p95') => (stats[t][p] / stats.baseline[p]).toFixed(1);
+      writeDocSection(
+        'issues-page',
+        `## Issues page and issue detail over GraphQL (\`api/bench/issues-page.bench.ts\`)
+
+- **Date**: ${started.toISOString()}
+- **Machine**: ${machineLine(machine)}; PostgreSQL ${seeded.serverVersion}; 1-minute load average ${loadAtStart} at the start, ${loadAverage()} at the end${Math.max(loadAtStart, loadAverage()) > machine.nproc ? ' (**other work was competing for the cores**)' : ''}
+- **Command**: \`npm run bench\` at the root, which runs (in \`api/\`) \`TSX_TSCONFIG_PATH=../tsconfig.json node --conditions=@tracker/source --import tsx bench/issues-page.bench.ts\`
+- **Data**: a fresh PostgreSQL database, ${fmt(seeded.events)} events over ${fmt(seeded.issues)} issues of one project (${fmt(seeded.eventsBytes / seeded.events)} bytes per event row on disk, ${seeded.tableSize} for \`events\` with its indexes), seeded with \`generate_series\` SQL in ${seedSeconds.toFixed(0)} s: 30 days of events, 5 releases, 2 environments (70% of issues production only, 20% staging only, 10% both), 3 tag values, a user on 80% of events; then \`VACUUM ANALYZE\`. The environment filter matches ${fmt(totalCount)} issues.
+- **Server**: a real Tracker, \`server/src/main.ts --roles api\` (PostgreSQL mode, \`NODE_ENV=production\`) in a forked child process, over HTTP on 127.0.0.1 with a session token (so every request, the baseline included, authenticates).
+- **Client**: one request at a time (Node's fetch, keep-alive); ${WARMUP_ROUNDS} warm-up rounds, then ${ROUNDS} measured rounds of the three queries in rotating order.
+- **Queries**: baseline \`{ __typename }\`; the issues page — 50 rows, \`environment: "production"\`, sorted by last seen, with \`totalCount\`, per row the list fields, releases and a 24-hour sparkline (\`series(hours: 24)\`); issue detail — every field of the issue page (releases, environments, tag breakdown, 24-hour series, the first 20 events, feedback, latest event with frames), for each of the page's 50 issues in turn.
+- **Target**: p95 under ${TARGET_P95_MS} ms for the page and the detail: **${met ? 'met' : 'missed'}**.
+
+${table(
+  ['query', 'p50 ms', 'p95 ms', 'max ms', 'p50 / baseline', 'p95 / baseline'],
+  [
+    ['baseline `{ __typename }`', ms(stats.baseline.p50), ms(stats.baseline.p95), ms(stats.baseline.max), '1.0', '1.0'],
+    [
+      'issues page (50 rows)',
+      ms(stats.page.p50),
+      ms(stats.page.p95),
+      ms(stats.page.max),
+      ratio('page', 'p50'),
+      ratio('page', 'p95'),
+    ],
+    [
+      'issue detail',
+      ms(stats.detail.p50),
+      ms(stats.detail.p95),
+      ms(stats.detail.max),
+      ratio('detail', 'p50'),
+      ratio('detail', 'p95'),
+    ],
+  ],
+)}
+
+Statements per request and their server-side execution time (\`EXPLAIN ANALYZE\` of the exact SQL and parameters the same operation sent when run once more in the bench process through the same resolvers, after the timed rounds; the session lookup every request makes, the baseline's included, is not listed): the page sends ${plans.page.length}, the detail ${plans.detail.length}. Indexes and why: [docs/issue-queries.md](issue-queries.md).
+
+${planTable('page', plans.page)}
+
+${planTable('detail', plans.detail)}
+
+${planDetails(plans.page, plans.detail)}`,
+      );
+    }
+    if (STRICT && !met) process.exitCode = 1;
+  } finally {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((done) => server!.once('exit', done));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    await db.close();
+    await pg.drop();
+    dir.remove();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      s.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitForReady(url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not become ready`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+interface Plan {
+  sql: string;
+  ms: number;
+  text: string;
+}
+
+async function explainRequest(ds: DataSource, request: () => Promise<unknown>): Promise<Plan[]> {
+  const holder = ds as unknown as { logger: Logger };
+  const original = holder.logger;
+  const captured: Array<{ sql: string; params: unknown[] }> = [];
+  holder.logger = new Proxy(original, {
+    get(target, prop, receiver) {
+      if (prop === 'logQuery') {
+        return (sql: string, params?: unknown[]) => {
+          captured.push({ sql, params: params ?? [] });
+          return target.logQuery(sql, params);
+        };
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+  try {
+    await request();
+  } finally {
+    holder.logger = original;
+  }
+  const plans: Plan[] = [];
+  for (const { sql, params } of captured) {
+    if (!/^\s*(SELECT|WITH)/i.test(sql)) continue;
+    const rows: Array<{ 'QUERY PLAN': string }> = await ds.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+    const text = rows.map((r) => r['QUERY PLAN']).join('\n');
+    const m = /Execution Time: ([\d.]+) ms/.exec(text);
+    plans.push({ sql, ms: m ? Number(m[1]) : NaN, text });
+  }
+  return plans;
+}
+
+function shortSql(sql: string): string {
+  const flat = sql.replace(/\s+/g, ' ').trim();
+  // The first table after a FROM (not `extract(epoch FROM timestamp)`).
+  const from = [...flat.matchAll(/\bFROM "?([a-z_]+)"?/gi)].map((m) => m[1]).find((t) => t !== 'timestamp') ?? '?';
+  return `\`${from}\`: ${flat.slice(0, 90).replace(/\|/g, '\\|').replace(/`/g, "'")}…`;
+}
+
+function planTable(name: string, plans: Plan[]): string {
+  return `**${name}**\n\n${table(
+    ['#', 'statement', 'execution ms'],
+    plans.map((p, i) => [String(i + 1), shortSql(p.sql), p.ms.toFixed(3)]),
+  )}`;
+}
+
+/** Long lines (a page's 50 ids) cut: the plan's shape is what matters. */
+function clip(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line.length > 240 ? `${line.slice(0, 240)}…` : line))
+    .join('\n');
+}
+
+function planDetails(page: Plan[], detail: Plan[]): string {
+  const block = (title: string, plans: Plan[]) =>
+    plans
+      .map(
+        (p, i) =>
+          `<details><summary>${title} statement ${i + 1} (${p.ms.toFixed(3)} ms)</summary>\n\n\`\`\`sql\n${clip(p.sql.trim())}\n\`\`\`\n\n\`\`\`\n${clip(p.text)}\n\`\`\`\n\n</details>`,
+      )
+      .join('\n\n');
+  return `${block('page', page)}\n\n${block('detail', detail)}`;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,69 @@
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+
+@ObjectType('ReleaseHealth', {
+  simpleResolvers: true,
+  description:
+    'Health of one release in its environment, from the events that carried it. Pro and Business only: on Free ' +
+    'the field answers an error with extensions.code PLAN_REQUIRED.',
+})
+export class ReleaseHealthType {
+  @Field(() => Int, { description: 'Issues whose first event in this environment carried this release.' })
+  issuesIntroduced: number;
+
+  @Field(() => Int, {
+    description: 'Issues an event of this release reopened: resolved ones that regressed, and snoozes that ended.',
+  })
+  regressions: number;
+
+  @Field(() => Int, {
+    description: 'Distinct users (user.id, else user.email) named by events of this release in this environment.',
+  })
+  usersSeen: number;
+
+  @Field(() => Int, {
+    description: 'Of usersSeen, those with at least one `fatal` or unhandled (`handled: false`) event.',
+  })
+  crashedUsers: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Crash-free users: (usersSeen − crashedUsers) / usersSeen, from 0 to 1. Users are known only from the error ' +
+      'events that name them (Tracker records no sessions), so this is the share of affected users whose errors ' +
+      'in this release were all handled and below `fatal`; users who met no error are not counted. Null when no ' +
+      'event of the release named a user.',
+  })
+  crashFreeUsers: number | null;
+
+  @Field(() => String, { description: 'Start of the measured window: the deploy time. ISO 8601.' })
+  windowStart: string;
+
+  @Field(() => String, {
+    description: 'End of the window: the next deploy in this environment, or now for the newest. ISO 8601.',
+  })
+  windowEnd: string;
+
+  @Field(() => Int, { description: 'Events of this release timestamped inside the window.' })
+  windowEvents: number;
+
+  @Field(() => Float, { nullable: true, description: 'windowEvents per hour of window; null for an empty window.' })
+  eventsPerHour: number | null;
+
+  @Field(() => ID, { nullable: true, description: 'The deploy before this one in the same environment.' })
+  previousReleaseId: string | null;
+
+  @Field(() => String, { nullable: true })
+  previousVersion: string | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "The previous release's eventsPerHour over its own window (its deploy to this one).",
+  })
+  previousEventsPerHour: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: 'eventsPerHour / previousEventsPerHour: above 1, more events per hour than the previous release.',
+  })
+  eventsPerHourRatio: number | null;
+}

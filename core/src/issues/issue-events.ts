@@ -1,0 +1,185 @@
+import type { DataSource } from 'typeorm';
+import { queryRows } from '../db/query-rows';
+import { Event } from '../entities';
+import { AppError } from '../errors';
+
+export const MAX_EVENTS_PAGE = 100;
+
+export interface EventPage {
+  events: Event[];
+  cursors: string[];
+  hasNextPage: boolean;
+  totalCount: number;
+}
+
+/**
+ * One issue's events, newest first, keyset-paginated on (timestamp, id) over the
+ * (issue_id, timestamp DESC, id DESC) index. `totalCount` is the issue's counter, kept by the
+ * worker in the same transaction as the events, rather than a count of a possibly huge set.
+ * The caller has already checked that the user may see the issue.
+ */
+export async function listIssueEvents(
+  ds: DataSource,
+  issue: { id: string; eventCount: number },
+  input: { first?: number; after?: string | null },
+): Promise<EventPage> {
+  const first = input.first ?? 25;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_EVENTS_PAGE) {
+    throw new AppError('BAD_USER_INPUT', `first: must be between 1 and ${MAX_EVENTS_PAGE}`);
+  }
+  const params: unknown[] = [issue.id, first + 1];
+  let keyset = '';
+  if (input.after) {
+    const [timestamp, id] = decodeEventCursor(input.after);
+    params.push(timestamp, id);
+    keyset = ' AND (e.timestamp, e.id) < ($3::timestamptz, $4::bigint)';
+  }
+  const rows = await queryRows<EventRow & { sort_key: string }>(
+    ds,
+    `SELECT e.*, to_char(e.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key
+       FROM events e WHERE e.issue_id = $1${keyset}
+      ORDER BY e.timestamp DESC, e.id DESC LIMIT $2`,
+    params,
+  );
+  const page = rows.slice(0, first);
+  const events = page.map(eventFromRow);
+  return {
+    events,
+    cursors: page.map((r) => encodeEventCursor(r.sort_key, String(r.id))),
+    hasNextPage: rows.length > first,
+    totalCount: issue.eventCount,
+  };
+}
+
+function encodeEventCursor(timestamp: string, id: string): string {
+  return Buffer.from(JSON.stringify([timestamp, id])).toString('base64url');
+}
+
+function decodeEventCursor(cursor: string): [string, string] {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(decoded) && decoded.length === 2) {
+      const [t, id] = decoded as [unknown, unknown];
+      if (
+        typeof t === 'string' &&
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(t) &&
+        !Number.isNaN(Date.parse(`${t.slice(0, 23)}Z`)) &&
+        typeof id === 'string' &&
+        /^\d{1,18}$/.test(id)
+      ) {
+        return [t, id];
+      }
+    }
+  } catch {
+    // fall through
+  }
+  throw new AppError('BAD_USER_INPUT', 'after: not a cursor returned by this API');
+}
+
+interface EventRow {
+  id: string;
+  project_id: string;
+  issue_id: string;
+  event_id: string;
+  timestamp: Date;
+  received_at: Date;
+  level: Event['level'];
+  type: string;
+  message: string;
+  environment: string;
+  release: string | null;
+  url: string | null;
+  handled: boolean | null;
+  stack: string | null;
+  frames: Event['frames'];
+  tags: Event['tags'];
+  context: Event['context'];
+  user: Event['user'];
+  sdk: Event['sdk'];
+  fingerprint: Event['fingerprint'];
+}
+
+function eventFromRow(r: EventRow): Event {
+  return Object.assign(new Event(), {
+    id: String(r.id),
+    projectId: r.project_id,
+    issueId: r.issue_id,
+    eventId: r.event_id,
+    timestamp: new Date(r.timestamp),
+    receivedAt: new Date(r.received_at),
+    level: r.level,
+    type: r.type,
+    message: r.message,
+    environment: r.environment,
+    release: r.release,
+    url: r.url,
+    handled: r.handled,
+    stack: r.stack,
+    frames: r.frames,
+    tags: r.tags,
+    context: r.context,
+    user: r.user,
+    sdk: r.sdk,
+    fingerprint: r.fingerprint,
+  });
+}
+
+/** The event if the user belongs to its project's organization; null otherwise. */
+export async function findEventForUser(ds: DataSource, userId: string, id: string): Promise<Event | null> {
+  if (!/^\d{1,18}$/.test(id)) return null;
+  return ds.manager
+    .createQueryBuilder(Event, 'e')
+    .innerJoin('projects', 'p', 'p.id = e.project_id')
+    .innerJoin('memberships', 'm', 'm.organization_id = p.organization_id AND m.user_id = :userId', { userId })
+    .where('e.id = :id', { id })
+    .getOne();
+}
+
+export const MAX_SERIES_HOURS = 24 * 30;
+
+export interface SeriesPoint {
+  /** Start of the hour (UTC). */
+  ts: Date;
+  count: number;
+}
+
+/**
+ * Events per hour for each issue over the last `hours` whole hours up to and including the
+ * current one, zero-filled, oldest first. One statement for any number of issues (a page of
+ * sparklines), over the (issue_id, timestamp) index.
+ */
+export async function findHourlySeries(
+  ds: DataSource,
+  issueIds: readonly string[],
+  hours: number,
+  now = new Date(),
+): Promise<Map<string, SeriesPoint[]>> {
+  if (!Number.isInteger(hours) || hours < 1 || hours > MAX_SERIES_HOURS) {
+    throw new AppError('BAD_USER_INPUT', `hours: must be between 1 and ${MAX_SERIES_HOURS}`);
+  }
+  const end = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
+  const start = new Date(end.getTime() - (hours - 1) * 3_600_000);
+  const out = new Map<string, SeriesPoint[]>();
+  for (const id of issueIds) {
+    out.set(
+      id,
+      Array.from({ length: hours }, (_, i) => ({ ts: new Date(start.getTime() + i * 3_600_000), count: 0 })),
+    );
+  }
+  if (issueIds.length === 0) return out;
+  const rows = await queryRows<{ issue_id: string; hour: number; n: string }>(
+    ds,
+    `SELECT issue_id, floor(extract(epoch FROM timestamp) / 3600)::int8 AS hour, count(*) AS n
+       FROM events
+      WHERE issue_id = ANY($1::uuid[]) AND timestamp >= $2 AND timestamp < $3
+      GROUP BY 1, 2`,
+    [issueIds, start.toISOString(), new Date(end.getTime() + 3_600_000).toISOString()],
+  );
+  const startHour = start.getTime() / 3_600_000;
+  for (const r of rows) {
+    const points = out.get(r.issue_id);
+    const index = Number(r.hour) - startHour;
+    if (points && index >= 0 && index < hours) points[index].count = Number(r.n);
+  }
+  return out;
+}

@@ -1,0 +1,80 @@
+import type { DataSource } from 'typeorm';
+import { Issue } from '../entities';
+import { AppError } from '../errors';
+import { lockIssuesWithRole } from './lock-issues';
+
+/**
+ * Merges `sourceId` into `targetId` (same project), in one transaction:
+ * - the source's events, distinct users, releases, environments, regressions, feedback and alert
+ *   deliveries move to the target; the target's counters are recomputed from what it now holds;
+ * - the source's grouping key (and any key that was merged into the source before) becomes an
+ *   alias of the target in `issue_aliases`, which the worker's issue upsert consults: later
+ *   events of that key join the target instead of re-creating the source;
+ * - the source issue is deleted. The target keeps its own lifecycle state, title and level.
+ *
+ * Chosen over keeping the source as a hidden "merged" row: every issue query would then need
+ * to filter it out, and the worker would still need a redirect. Not undoable (no unmerge).
+ * The caller sees NOT_FOUND for an issue of another organization, as for a missing one.
+ */
+export async function mergeIssues(ds: DataSource, userId: string, targetId: string, sourceId: string): Promise<Issue> {
+  if (targetId === sourceId) throw new AppError('BAD_USER_INPUT', 'sourceId: must differ from targetId');
+  const merged = await ds.transaction(async (em) => {
+    const locked = await lockIssuesWithRole(em, userId, [targetId, sourceId]);
+    const target = locked.find((i) => i.id === targetId);
+    const source = locked.find((i) => i.id === sourceId);
+    if (!target || !source) throw new AppError('NOT_FOUND', 'Issue not found');
+    if (target.project_id !== source.project_id) {
+      throw new AppError('BAD_USER_INPUT', 'sourceId: must be an issue of the same project as targetId');
+    }
+    const t = target.id;
+    const s = source.id;
+    await em.query('UPDATE events SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    await em.query(
+      `INSERT INTO issue_users (issue_id, user_key) SELECT $1, user_key FROM issue_users WHERE issue_id = $2
+       ON CONFLICT DO NOTHING`,
+      [t, s],
+    );
+    await em.query(
+      `INSERT INTO issue_releases (issue_id, environment, release, first_seen, last_seen, event_count)
+       SELECT $1, environment, release, first_seen, last_seen, event_count FROM issue_releases WHERE issue_id = $2
+       ON CONFLICT (issue_id, environment, release) DO UPDATE SET
+         first_seen = least(issue_releases.first_seen, excluded.first_seen),
+         last_seen = greatest(issue_releases.last_seen, excluded.last_seen),
+         event_count = issue_releases.event_count + excluded.event_count`,
+      [t, s],
+    );
+    await em.query(
+      `INSERT INTO issue_environments (issue_id, project_id, environment, first_seen, last_seen, event_count)
+       SELECT $1, project_id, environment, first_seen, last_seen, event_count FROM issue_environments WHERE issue_id = $2
+       ON CONFLICT (issue_id, environment) DO UPDATE SET
+         first_seen = least(issue_environments.first_seen, excluded.first_seen),
+         last_seen = greatest(issue_environments.last_seen, excluded.last_seen),
+         event_count = issue_environments.event_count + excluded.event_count`,
+      [t, s],
+    );
+    await em.query('UPDATE feedback SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    await em.query('UPDATE issue_regressions SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    // The alert delivery log stays (its payloads are snapshots of the source at the time).
+    await em.query('UPDATE alert_deliveries SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    await em.query('UPDATE issue_aliases SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    await em.query(
+      `INSERT INTO issue_aliases (project_id, fingerprint, issue_id) VALUES ($1, $2, $3)
+       ON CONFLICT (project_id, fingerprint) DO UPDATE SET issue_id = excluded.issue_id`,
+      [source.project_id, source.fingerprint, t],
+    );
+    // Counters from what the target now holds; first/last seen from both issues when the
+    // events are gone (retention) and only the counters remember them.
+    await em.query(
+      `UPDATE issues i SET
+         event_count = (SELECT count(*) FROM events WHERE issue_id = i.id),
+         user_count = (SELECT count(*) FROM issue_users WHERE issue_id = i.id),
+         first_seen = least(i.first_seen, s.first_seen),
+         last_seen = greatest(i.last_seen, s.last_seen)
+       FROM issues s WHERE i.id = $1 AND s.id = $2`,
+      [t, s],
+    );
+    await em.query('DELETE FROM issues WHERE id = $1', [s]);
+    return t;
+  });
+  return (await ds.manager.findOneBy(Issue, { id: merged }))!;
+}

@@ -1,0 +1,118 @@
+import type { DataSource } from 'typeorm';
+import { queryRows } from '../db/query-rows';
+
+/**
+ * Release health of one release record (a version deployed to one environment). All figures are
+ * about events whose `release` is the version and whose `environment` is the record's.
+ */
+export interface ReleaseHealth {
+  releaseId: string;
+  /** Issues whose first event in this environment carried this release. */
+  issuesIntroduced: number;
+  /** Issues this release reopened (DESIGN §5 regressions, snoozes that ended included). */
+  regressions: number;
+  /** Distinct users (user.id, else user.email) named by the release's events. */
+  usersSeen: number;
+  /** Of those, users with at least one `fatal` or unhandled (`handled: false`) event in it. */
+  crashedUsers: number;
+  /** (usersSeen − crashedUsers) / usersSeen; null when no event named a user. */
+  crashFreeUsers: number | null;
+  /** From the deploy to the next deploy in the same environment (or now). */
+  windowStart: Date;
+  windowEnd: Date;
+  /** Events carrying the release, timestamped inside the window. */
+  windowEvents: number;
+  /** windowEvents per hour of window; null for an empty window. */
+  eventsPerHour: number | null;
+  /** The deploy before it in the same environment; null for the first. */
+  previousReleaseId: string | null;
+}
+
+interface Row {
+  id: string;
+  prev_id: string | null;
+  deployed_at: Date;
+  window_end: Date;
+  window_events: string;
+  users_seen: string | null;
+  crashed_users: string | null;
+  introduced: string;
+  regressions: string;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Health of the given releases and of the deploy before each (for "against the previous
+ * release"), in one statement for a whole list. Reads the releases' events through
+ * events_project_release_idx; the other figures come from issue_releases, issue_environments
+ * and issue_regressions, which the worker maintains.
+ */
+export async function findReleaseHealth(
+  ds: DataSource,
+  releaseIds: readonly string[],
+  now = new Date(),
+): Promise<Map<string, ReleaseHealth>> {
+  const out = new Map<string, ReleaseHealth>();
+  if (releaseIds.length === 0) return out;
+  const rows = await queryRows<Row>(
+    ds,
+    `WITH asked AS (SELECT id, project_id, environment FROM releases WHERE id = ANY($1::uuid[])),
+     w AS (
+       SELECT r.id, r.project_id, r.version, r.environment, r.deployed_at,
+              lead(r.deployed_at) OVER win AS next_at, lag(r.id) OVER win AS prev_id
+         FROM releases r
+        WHERE (r.project_id, r.environment) IN (SELECT project_id, environment FROM asked)
+       WINDOW win AS (PARTITION BY r.project_id, r.environment ORDER BY r.deployed_at, r.id)
+     ),
+     wanted AS (
+       SELECT * FROM w
+        WHERE id IN (SELECT id FROM asked) OR id IN (SELECT prev_id FROM w WHERE id IN (SELECT id FROM asked))
+     )
+     SELECT wd.id, wd.prev_id, wd.deployed_at, greatest(wd.deployed_at, coalesce(wd.next_at, $2::timestamptz)) AS window_end,
+       (SELECT count(*) FROM events e
+         WHERE e.project_id = wd.project_id AND e.release = wd.version AND e.environment = wd.environment
+           AND e.timestamp >= wd.deployed_at AND e.timestamp < coalesce(wd.next_at, $2::timestamptz)) AS window_events,
+       u.users_seen, u.crashed_users,
+       (SELECT count(*) FROM issue_releases ir
+          JOIN issues i ON i.id = ir.issue_id
+          JOIN issue_environments ie ON ie.issue_id = ir.issue_id AND ie.environment = ir.environment
+         WHERE ir.release = wd.version AND ir.environment = wd.environment AND i.project_id = wd.project_id
+           AND ir.first_seen = ie.first_seen) AS introduced,
+       (SELECT count(DISTINCT g.issue_id) FROM issue_regressions g
+         WHERE g.project_id = wd.project_id AND g.release = wd.version AND g.environment = wd.environment) AS regressions
+     FROM wanted wd
+     LEFT JOIN LATERAL (
+       SELECT count(DISTINCT x.uk) AS users_seen, count(DISTINCT x.uk) FILTER (WHERE x.crash) AS crashed_users
+         FROM (SELECT coalesce('id:' || nullif(e."user" ->> 'id', ''),
+                               'email:' || lower(trim(nullif(e."user" ->> 'email', '')))) AS uk,
+                      (e.level = 'fatal' OR e.handled IS FALSE) AS crash
+                 FROM events e
+                WHERE e.project_id = wd.project_id AND e.release = wd.version AND e.environment = wd.environment) x
+        WHERE x.uk IS NOT NULL
+     ) u ON true`,
+    [releaseIds, now.toISOString()],
+  );
+  for (const r of rows) {
+    const windowStart = new Date(r.deployed_at);
+    const windowEnd = new Date(r.window_end);
+    const hours = (windowEnd.getTime() - windowStart.getTime()) / HOUR_MS;
+    const usersSeen = Number(r.users_seen ?? 0);
+    const crashedUsers = Number(r.crashed_users ?? 0);
+    const windowEvents = Number(r.window_events);
+    out.set(r.id, {
+      releaseId: r.id,
+      issuesIntroduced: Number(r.introduced),
+      regressions: Number(r.regressions),
+      usersSeen,
+      crashedUsers,
+      crashFreeUsers: usersSeen === 0 ? null : (usersSeen - crashedUsers) / usersSeen,
+      windowStart,
+      windowEnd,
+      windowEvents,
+      eventsPerHour: hours > 0 ? windowEvents / hours : null,
+      previousReleaseId: r.prev_id,
+    });
+  }
+  return out;
+}
