@@ -471,7 +471,7 @@ describe('issues page', () => {
 
 describe('security headers', () => {
   test('every page carries a nonce-based CSP without unsafe-inline, and every inline script has the nonce', async () => {
-    for (const path of ['/login', '/projects/p1/issues']) {
+    for (const path of ['/login', '/projects/p1/issues', '/projects/p1/performance', '/projects/p1/logs?live=1']) {
       const response = await get(path, path === '/login' ? undefined : await signIn());
       assert.equal(response.status, 200, path);
       const csp = response.headers.get('Content-Security-Policy') ?? '';
@@ -639,5 +639,70 @@ describe('performance page', () => {
     assert.match(html, /No Web Vitals in this range/);
     assert.match(html, /vitals: true/);
     assert.doesNotMatch(html, /trend-chart/);
+  });
+});
+
+describe('logs page', () => {
+  test('renders newest logs with messages and context as text, and an Older link carrying the filters', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/logs', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.ok(html.indexOf('payment failed') < html.indexOf('checkout opened'), 'newest first, as the API orders');
+    assert.ok(html.includes('payment failed &lt;img src=x onerror=alert(1)&gt;'));
+    assert.doesNotMatch(html, /<img/i);
+    assert.doesNotMatch(html, /<script>alert\(2\)/i, 'context JSON cannot close a script element');
+    assert.match(html, /&quot;attempt&quot;: 2/, 'context pretty-printed as text');
+    assert.match(html, /href="\/projects\/p1\/logs\?after=log-cursor-2"[^>]*>Older</);
+    assert.match(
+      html,
+      /aria-pressed="false"[^>]*href="\/projects\/p1\/logs\?live=1"|href="\/projects\/p1\/logs\?live=1"[^>]*aria-pressed="false"/,
+    );
+    const call = received.findLast((r) => r.body.operationName === 'ProjectLogs');
+    assert.deepEqual(call?.body.variables, {
+      projectId: 'p1',
+      filter: { levels: null, text: null, environment: null, release: null },
+      first: 50,
+      after: null,
+    });
+  });
+
+  test('passes text, levels, environment, release and cursor to the API; unknown levels are dropped', async () => {
+    const cookie = await signIn();
+    const response = await get(
+      '/projects/p1/logs?q=+timeout+&level=warn&level=error&level=%3Cb%3E&environment=production&release=1.0.0&after=log-cursor-2&live=1',
+      cookie,
+    );
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    const call = received.findLast((r) => r.body.operationName === 'ProjectLogs');
+    assert.deepEqual(call?.body.variables, {
+      projectId: 'p1',
+      filter: { levels: ['WARN', 'ERROR'], text: 'timeout', environment: 'production', release: '1.0.0' },
+      first: 50,
+      after: 'log-cursor-2',
+    });
+    assert.match(
+      html,
+      /name="level" checked="" value="warn"|value="warn" checked=""|checked="" name="level" value="warn"/,
+    );
+    assert.match(html, />Older logs</);
+    assert.match(html, />Newest</);
+    assert.match(html, />Live: off</, 'an older page is not live');
+  });
+
+  test('live tail: the toggle turns on and off through the URL', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/logs?live=1&level=error', cookie)).text();
+    assert.match(html, />Live: on</);
+    assert.match(html, /Following new logs/);
+    assert.match(html, /href="\/projects\/p1\/logs\?level=error"/, 'the toggle turns it off, keeping filters');
+  });
+
+  test('empty states tell a filtered search from no logs at all', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/logs?q=nothing', cookie)).text();
+    assert.match(html, /No logs match these filters\./);
+    assert.doesNotMatch(html, />Older</);
   });
 });
