@@ -706,3 +706,34 @@ describe('logs page', () => {
     assert.doesNotMatch(html, />Older</);
   });
 });
+
+describe('feedback page', () => {
+  test('lists message, email, time and the linked issue and event, all as text', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/feedback', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.ok(html.includes('It broke &lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;'));
+    assert.doesNotMatch(html, /<script>alert\(2\)/i);
+    assert.doesNotMatch(html, /<img/i);
+    assert.match(html, /bo@example\.com/);
+    assert.match(html, /No email/);
+    assert.match(html, /href="\/projects\/p1\/issues\/i2"[^>]*>&lt;img src=x onerror=alert\(1\)&gt;</);
+    assert.doesNotMatch(html, /href="javascript:/i, 'the event URL stays text');
+    assert.ok(html.includes('javascript:alert(6)'));
+    assert.match(html, /<time[^>]*>3 minutes ago<\/time>/);
+    assert.match(html, /\((<!-- -->)?26(<!-- -->)?\)/, 'the total');
+    assert.match(html, /href="\/projects\/p1\/feedback\?after=fb-cursor-2"[^>]*>Older</);
+    const call = received.findLast((r) => r.body.operationName === 'ProjectFeedback');
+    assert.deepEqual(call?.body.variables, { projectId: 'p1', first: 25, after: null });
+  });
+
+  test('passes the cursor on and says when a page is empty', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/feedback?after=fb-cursor-2', cookie)).text();
+    const call = received.findLast((r) => r.body.operationName === 'ProjectFeedback');
+    assert.deepEqual(call?.body.variables, { projectId: 'p1', first: 25, after: 'fb-cursor-2' });
+    assert.match(html, /No older feedback\./);
+    assert.match(html, /href="\/projects\/p1\/feedback"[^>]*>Newest</);
+  });
+});
