@@ -264,7 +264,16 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
     case 'BillingDetails':
       return {
         data: {
-          organization: { id: 'o1', name: 'Acme' },
+          organization: {
+            id: 'o1',
+            name: 'Acme',
+            usage: {
+              period: '2026-11',
+              periodEnd: '2026-12-01T00:00:00.000Z',
+              events: { used: 4321, limit: 5000, remaining: 679 },
+              logs: { used: 60000, limit: 50000, remaining: 0 },
+            },
+          },
           billing: {
             configured: false,
             plan: 'free',
@@ -572,6 +581,20 @@ describe('settings and billing', () => {
     const html = await response.text();
     assert.match(html, /Payments are not configured on this installation/);
     assert.doesNotMatch(html, /Upgrade to/);
+  });
+
+  test('billing shows events and logs used against the limit, with meters and the reset date', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/billing', cookie)).text();
+    assert.match(html, /Usage this month/);
+    assert.match(html, /the counts reset (<!-- -->)?1 Dec 2026, 00:00 UTC/);
+    assert.match(html, /<meter id="usage-events"[^>]*min="0" max="5000" value="4321" low="4000"/);
+    assert.match(html, /4,321(<!-- -->)? of (<!-- -->)?5,000(<!-- -->)? used · (<!-- -->)?679(<!-- -->)? remaining/);
+    assert.match(html, /<meter id="usage-logs"[^>]*max="50000" value="50000"/, 'an overrun fills the bar, no more');
+    assert.match(html, /60,000(<!-- -->)? of (<!-- -->)?50,000(<!-- -->)? used · (<!-- -->)?0(<!-- -->)? remaining/);
+    assert.match(html, /new ones are refused until the reset/);
+    const call = received.findLast((r) => r.body.operationName === 'BillingDetails');
+    assert.deepEqual(call?.body.variables, { organizationId: 'o1' });
   });
 
   test('billing of a project that is not yours is a 404', async () => {
