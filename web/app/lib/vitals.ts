@@ -44,7 +44,8 @@ const milliseconds = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 /** Milliseconds as "2,340 ms"; CLS is a unitless score, "0.105". Unmeasured: "—". */
 export function formatVital(metric: VitalMetric, value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';
-  if (metric === 'CLS') return value.toFixed(3).replace(/0{1,2}$/, '');
+  // Three decimals at most, trailing zeros dropped: 0, 0.1, 0.105.
+  if (metric === 'CLS') return String(Number(value.toFixed(3)));
   return `${milliseconds.format(value)} ms`;
 }
 
