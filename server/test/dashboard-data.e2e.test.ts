@@ -181,7 +181,7 @@ describe('dashboard data pages in a real browser (postgres+redis)', () => {
     assert.match(await row.innerText(), new RegExp(ms(report.lcp)));
     assert.equal(await page.locator('svg.trend-chart').count(), 5);
     assert.ok((await page.locator('svg.trend-chart circle').count()) >= 2, 'a point for LCP and FCP at least');
-    await screenshot(page, 'performance');
+    await screenshot(page, 'performance-data');
 
     // The filters are GET parameters: the form sets them, and another environment has nothing.
     await page.getByLabel('Environment').fill('staging');
@@ -194,7 +194,7 @@ describe('dashboard data pages in a real browser (postgres+redis)', () => {
     assert.equal(await page.locator('.vital-card').count(), 5);
     await page.goto(`${base}/performance?release=shop%402.0.0`);
     await page.getByText('No Web Vitals in this range').waitFor();
-    await screenshot(page, 'performance-empty');
+    await screenshot(page, 'performance-filtered-empty');
     assertInert('performance');
   });
 
@@ -246,7 +246,7 @@ describe('dashboard data pages in a real browser (postgres+redis)', () => {
     page.off('request', onRequest);
     assert.equal(documents, 0, 'revalidated in place, no page load');
     assert.match(await page.locator('.log').first().innerText(), /tail me/);
-    await screenshot(page, 'logs');
+    await screenshot(page, 'logs-data');
     await page.getByRole('link', { name: 'Live: on' }).click();
     await page.getByRole('link', { name: 'Live: off' }).waitFor();
     assertInert('logs');
@@ -296,7 +296,7 @@ describe('dashboard data pages in a real browser (postgres+redis)', () => {
     await page.waitForURL((u) => u.pathname.startsWith(`${base}/issues/`));
     await page.getByText('I was charged twice').first().waitFor();
     await page.goto(`${base}/feedback`);
-    await screenshot(page, 'feedback');
+    await screenshot(page, 'feedback-data');
     assertInert('feedback');
   });
 
