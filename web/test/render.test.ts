@@ -78,6 +78,130 @@ const hostileIssue = {
   feedback: [{ id: 'f1', message: '<script>alert(5)</script>', email: null, receivedAt: '2026-01-01T00:00:00Z' }],
 };
 
+const vitalStats = (metric: string, p75: number | null, good: number, poor: number, count = 40) => ({
+  metric,
+  count,
+  p75,
+  goodShare: count ? 0.5 : null,
+  needsImprovementShare: count ? 0.3 : null,
+  poorShare: count ? 0.2 : null,
+  thresholds: { good, poor },
+});
+
+/** Vitals for any filter but `environment: "empty"`, which has no page views (the empty state). */
+function vitalsAnswer(variables: Record<string, unknown>) {
+  const filter = variables.filter as { environment?: string | null; from: string; to: string };
+  const empty = filter.environment === 'empty';
+  const hour = (h: number) => new Date(Date.parse(filter.from) + h * 3_600_000).toISOString();
+  return {
+    vitals: {
+      from: filter.from,
+      to: filter.to,
+      pageViews: empty ? 0 : 40,
+      metrics: [
+        vitalStats('LCP', empty ? null : 2100, 2500, 4000, empty ? 0 : 40),
+        vitalStats('INP', empty ? null : 350, 200, 500, empty ? 0 : 12),
+        vitalStats('CLS', empty ? null : 0.31, 0.1, 0.25, empty ? 0 : 40),
+        vitalStats('FCP', empty ? null : 1200, 1800, 3000, empty ? 0 : 40),
+        vitalStats('TTFB', empty ? null : 90, 800, 1800, empty ? 0 : 40),
+      ],
+    },
+    vitalsByUrl: empty
+      ? []
+      : [
+          {
+            url: `https://shop.example/${XSS_TITLE}`,
+            pageViews: 31,
+            metrics: [
+              { metric: 'LCP', p75: 4100 },
+              { metric: 'INP', p75: null },
+              { metric: 'CLS', p75: 0.05 },
+              { metric: 'FCP', p75: 1000 },
+              { metric: 'TTFB', p75: 80 },
+            ],
+          },
+        ],
+    vitalsTimeSeries: {
+      interval: variables.interval,
+      buckets: [0, 1, 2].map((h) => ({
+        start: hour(h),
+        pageViews: h === 1 ? 0 : 20,
+        lcp: h === 1 ? null : 2000 + h * 100,
+        inp: null,
+        cls: h === 1 ? null : 0.02,
+        fcp: 1000,
+        ttfb: 90,
+      })),
+    },
+    releases: [{ version: XSS_TITLE, environment: 'production' }],
+  };
+}
+
+function logsAnswer(variables: Record<string, unknown>) {
+  const filter = variables.filter as { text?: string | null };
+  if (filter.text === 'nothing') return { logs: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } };
+  return {
+    logs: {
+      pageInfo: { hasNextPage: true, endCursor: 'log-cursor-2' },
+      nodes: [
+        {
+          id: 'l2',
+          level: 'ERROR',
+          message: `payment failed ${XSS_TITLE}`,
+          context: { html: XSS_CULPRIT, attempt: 2 },
+          tags: { region: 'eu' },
+          environment: 'production',
+          release: '1.0.0',
+          timestamp: new Date(Date.now() - 60_000).toISOString(),
+        },
+        {
+          id: 'l1',
+          level: 'INFO',
+          message: 'checkout opened',
+          context: null,
+          tags: {},
+          environment: 'production',
+          release: null,
+          timestamp: new Date(Date.now() - 120_000).toISOString(),
+        },
+      ],
+    },
+  };
+}
+
+function feedbackAnswer(variables: Record<string, unknown>) {
+  if (variables.projectId !== project.id)
+    return { feedback: { totalCount: 0, pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } };
+  return {
+    feedback: {
+      totalCount: 26,
+      pageInfo: { hasNextPage: !variables.after, endCursor: variables.after ? null : 'fb-cursor-2' },
+      nodes: variables.after
+        ? []
+        : [
+            {
+              id: 'f1',
+              message: `It broke ${XSS_CULPRIT}`,
+              email: 'bo@example.com',
+              eventId: 'e1',
+              receivedAt: new Date(Date.now() - 3 * 60_000).toISOString(),
+              issue: { id: 'i2', title: XSS_TITLE },
+              event: { eventId: 'e1', release: '1.0.0', environment: 'production', url: 'javascript:alert(6)' },
+            },
+            {
+              id: 'f0',
+              message: 'No event attached',
+              email: null,
+              eventId: null,
+              receivedAt: new Date(Date.now() - 10 * 60_000).toISOString(),
+              issue: null,
+              event: null,
+            },
+          ],
+    },
+  };
+}
+
 /** The few operations the login and issues pages send, answered like the real API would. */
 function answer(body: GraphQLBody, authorization: string | undefined): Answer {
   const token = authorization?.replace(/^Bearer /, '');
@@ -140,7 +264,16 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
     case 'BillingDetails':
       return {
         data: {
-          organization: { id: 'o1', name: 'Acme' },
+          organization: {
+            id: 'o1',
+            name: 'Acme',
+            usage: {
+              period: '2026-11',
+              periodEnd: '2026-12-01T00:00:00.000Z',
+              events: { used: 4321, limit: 5000, remaining: 679 },
+              logs: { used: 60000, limit: 50000, remaining: 0 },
+            },
+          },
           billing: {
             configured: false,
             plan: 'free',
@@ -166,6 +299,12 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
           ],
         },
       };
+    case 'ProjectVitals':
+      return { data: vitalsAnswer(body.variables) };
+    case 'ProjectLogs':
+      return { data: logsAnswer(body.variables) };
+    case 'ProjectFeedback':
+      return { data: feedbackAnswer(body.variables) };
     default:
       return fail('BAD_USER_INPUT', `unexpected operation ${body.operationName}`);
   }
@@ -341,7 +480,7 @@ describe('issues page', () => {
 
 describe('security headers', () => {
   test('every page carries a nonce-based CSP without unsafe-inline, and every inline script has the nonce', async () => {
-    for (const path of ['/login', '/projects/p1/issues']) {
+    for (const path of ['/login', '/projects/p1/issues', '/projects/p1/performance', '/projects/p1/logs?live=1']) {
       const response = await get(path, path === '/login' ? undefined : await signIn());
       assert.equal(response.status, 200, path);
       const csp = response.headers.get('Content-Security-Policy') ?? '';
@@ -444,9 +583,180 @@ describe('settings and billing', () => {
     assert.doesNotMatch(html, /Upgrade to/);
   });
 
+  test('billing shows events and logs used against the limit, with meters and the reset date', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/billing', cookie)).text();
+    assert.match(html, /Usage this month/);
+    assert.match(html, /the counts reset (<!-- -->)?1 Dec 2026, 00:00 UTC/);
+    assert.match(html, /<meter id="usage-events"[^>]*min="0" max="5000" value="4321" low="4000"/);
+    assert.match(html, /4,321(<!-- -->)? of (<!-- -->)?5,000(<!-- -->)? used · (<!-- -->)?679(<!-- -->)? remaining/);
+    assert.match(html, /<meter id="usage-logs"[^>]*max="50000" value="50000"/, 'an overrun fills the bar, no more');
+    assert.match(html, /60,000(<!-- -->)? of (<!-- -->)?50,000(<!-- -->)? used · (<!-- -->)?0(<!-- -->)? remaining/);
+    assert.match(html, /new ones are refused until the reset/);
+    const call = received.findLast((r) => r.body.operationName === 'BillingDetails');
+    assert.deepEqual(call?.body.variables, { organizationId: 'o1' });
+  });
+
   test('billing of a project that is not yours is a 404', async () => {
     const cookie = await signIn();
     const response = await get('/projects/nope/billing', cookie);
     assert.equal(response.status, 404);
+  });
+});
+
+describe('performance page', () => {
+  test('renders p75 cards coloured by rating, the per-page table and the trend, with hostile URLs as text', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/performance', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /class="rating-good">2,100 ms</, 'LCP 2,100 ms is good (≤ 2,500)');
+    assert.match(html, /class="rating-needs-improvement">350 ms</, 'INP 350 ms needs improvement');
+    assert.match(html, /class="rating-poor">0\.31</, 'CLS 0.31 is poor (> 0.25), unitless');
+    assert.match(html, /Good 50%/);
+    assert.match(html, /Poor 20%/);
+    assert.match(html, /<rect class="fill-good" x="0" y="0" width="50" height="6">/);
+    assert.match(html, /vital-value rating-poor">4,100 ms/, 'the page table colours p75 too');
+    assert.ok(html.includes(`https://shop.example/&lt;img src=x onerror=alert(1)&gt;`));
+    assert.doesNotMatch(html, /<img/i);
+    assert.equal((html.match(/<svg[^>]*class="trend-chart"/g) ?? []).length, 5, 'a trend chart per metric');
+    assert.match(html, /<polyline class="trend-line" points="[\d.,]+"/, 'a line through measured buckets');
+    assert.doesNotMatch(html, /\sstyle="/);
+
+    const call = received.findLast((r) => r.body.operationName === 'ProjectVitals');
+    const filter = call?.body.variables.filter as {
+      environment: string | null;
+      release: string | null;
+      from: string;
+      to: string;
+    };
+    assert.equal(filter.environment, null);
+    assert.equal(filter.release, null);
+    assert.equal(Date.parse(filter.to) - Date.parse(filter.from), 7 * 24 * 3_600_000, 'default range: 7 days');
+    assert.equal(call?.body.variables.interval, 'HOUR');
+  });
+
+  test('passes environment, release and range to the API', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/performance?range=30d&environment=+staging+&release=1.4.0', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    const call = received.findLast((r) => r.body.operationName === 'ProjectVitals');
+    const filter = call?.body.variables.filter as {
+      environment: string | null;
+      release: string | null;
+      from: string;
+      to: string;
+    };
+    assert.equal(filter.environment, 'staging');
+    assert.equal(filter.release, '1.4.0');
+    assert.equal(Date.parse(filter.to) - Date.parse(filter.from), 30 * 24 * 3_600_000);
+    assert.equal(call?.body.variables.interval, 'DAY');
+    assert.match(html, /<option value="30d" selected="">/);
+    assert.match(html, /name="environment"[^>]*value="staging"/);
+  });
+
+  test('says how to turn vitals on when there are none', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/performance?environment=empty&range=nonsense', cookie)).text();
+    assert.match(html, /No Web Vitals in this range/);
+    assert.match(html, /vitals: true/);
+    assert.doesNotMatch(html, /trend-chart/);
+  });
+});
+
+describe('logs page', () => {
+  test('renders newest logs with messages and context as text, and an Older link carrying the filters', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/logs', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.ok(html.indexOf('payment failed') < html.indexOf('checkout opened'), 'newest first, as the API orders');
+    assert.ok(html.includes('payment failed &lt;img src=x onerror=alert(1)&gt;'));
+    assert.doesNotMatch(html, /<img/i);
+    assert.doesNotMatch(html, /<script>alert\(2\)/i, 'context JSON cannot close a script element');
+    assert.match(html, /&quot;attempt&quot;: 2/, 'context pretty-printed as text');
+    assert.match(html, /href="\/projects\/p1\/logs\?after=log-cursor-2"[^>]*>Older</);
+    assert.match(
+      html,
+      /aria-pressed="false"[^>]*href="\/projects\/p1\/logs\?live=1"|href="\/projects\/p1\/logs\?live=1"[^>]*aria-pressed="false"/,
+    );
+    const call = received.findLast((r) => r.body.operationName === 'ProjectLogs');
+    assert.deepEqual(call?.body.variables, {
+      projectId: 'p1',
+      filter: { levels: null, text: null, environment: null, release: null },
+      first: 50,
+      after: null,
+    });
+  });
+
+  test('passes text, levels, environment, release and cursor to the API; unknown levels are dropped', async () => {
+    const cookie = await signIn();
+    const response = await get(
+      '/projects/p1/logs?q=+timeout+&level=warn&level=error&level=%3Cb%3E&environment=production&release=1.0.0&after=log-cursor-2&live=1',
+      cookie,
+    );
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    const call = received.findLast((r) => r.body.operationName === 'ProjectLogs');
+    assert.deepEqual(call?.body.variables, {
+      projectId: 'p1',
+      filter: { levels: ['WARN', 'ERROR'], text: 'timeout', environment: 'production', release: '1.0.0' },
+      first: 50,
+      after: 'log-cursor-2',
+    });
+    assert.match(
+      html,
+      /name="level" checked="" value="warn"|value="warn" checked=""|checked="" name="level" value="warn"/,
+    );
+    assert.match(html, />Older logs</);
+    assert.match(html, />Newest</);
+    assert.match(html, />Live: off</, 'an older page is not live');
+  });
+
+  test('live tail: the toggle turns on and off through the URL', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/logs?live=1&level=error', cookie)).text();
+    assert.match(html, />Live: on</);
+    assert.match(html, /Following new logs/);
+    assert.match(html, /href="\/projects\/p1\/logs\?level=error"/, 'the toggle turns it off, keeping filters');
+  });
+
+  test('empty states tell a filtered search from no logs at all', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/logs?q=nothing', cookie)).text();
+    assert.match(html, /No logs match these filters\./);
+    assert.doesNotMatch(html, />Older</);
+  });
+});
+
+describe('feedback page', () => {
+  test('lists message, email, time and the linked issue and event, all as text', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/feedback', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.ok(html.includes('It broke &lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;'));
+    assert.doesNotMatch(html, /<script>alert\(2\)/i);
+    assert.doesNotMatch(html, /<img/i);
+    assert.match(html, /bo@example\.com/);
+    assert.match(html, /No email/);
+    assert.match(html, /href="\/projects\/p1\/issues\/i2"[^>]*>&lt;img src=x onerror=alert\(1\)&gt;</);
+    assert.doesNotMatch(html, /href="javascript:/i, 'the event URL stays text');
+    assert.ok(html.includes('javascript:alert(6)'));
+    assert.match(html, /<time[^>]*>3 minutes ago<\/time>/);
+    assert.match(html, /\((<!-- -->)?26(<!-- -->)?\)/, 'the total');
+    assert.match(html, /href="\/projects\/p1\/feedback\?after=fb-cursor-2"[^>]*>Older</);
+    const call = received.findLast((r) => r.body.operationName === 'ProjectFeedback');
+    assert.deepEqual(call?.body.variables, { projectId: 'p1', first: 25, after: null });
+  });
+
+  test('passes the cursor on and says when a page is empty', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/feedback?after=fb-cursor-2', cookie)).text();
+    const call = received.findLast((r) => r.body.operationName === 'ProjectFeedback');
+    assert.deepEqual(call?.body.variables, { projectId: 'p1', first: 25, after: 'fb-cursor-2' });
+    assert.match(html, /No older feedback\./);
+    assert.match(html, /href="\/projects\/p1\/feedback"[^>]*>Newest</);
   });
 });

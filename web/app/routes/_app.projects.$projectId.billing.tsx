@@ -1,13 +1,13 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { FormError } from '../components/field';
+import { UsageMeter, type Usage } from '../components/usage-meter';
 import { readString } from '../lib/form.server';
 import { formatDateTime } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { planName } from '../lib/plans';
 import { visibleText } from '../lib/visible-text';
 
-// TODO(issue 7): the usage meter against the quota goes here once the API exposes usage.
 const BILLING_QUERY = /* GraphQL */ `
   query Billing($projectId: ID!) {
     project(id: $projectId) {
@@ -20,6 +20,20 @@ const BILLING_DETAILS = /* GraphQL */ `
     organization(id: $organizationId) {
       id
       name
+      usage {
+        period
+        periodEnd
+        events {
+          used
+          limit
+          remaining
+        }
+        logs {
+          used
+          limit
+          remaining
+        }
+      }
     }
     billing(organizationId: $organizationId) {
       configured
@@ -70,7 +84,7 @@ export const meta: MetaFunction = () => [{ title: 'Billing · Tracker' }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const organizationId = await requireOrganizationId(args);
-  const result = await queryApi<{ organization: { id: string; name: string } | null; billing: Billing }>(
+  const result = await queryApi<{ organization: { id: string; name: string; usage: Usage } | null; billing: Billing }>(
     args,
     BILLING_DETAILS,
     {
@@ -156,6 +170,24 @@ export default function BillingPage() {
         )}
         <FormError message={actionData?.error} />
       </section>
+
+      {organization && (
+        <section className="card" aria-labelledby="usage-heading">
+          <h2 id="usage-heading">Usage this month</h2>
+          <p className="muted">
+            Period {organization.usage.period} (UTC); the counts reset {formatDateTime(organization.usage.periodEnd)}.
+            Over a limit, ingest answers 429 until then or until an upgrade.
+          </p>
+          <div className="usage-grid">
+            <UsageMeter
+              label="Events"
+              hint="errors, messages and Web Vitals reports"
+              meter={organization.usage.events}
+            />
+            <UsageMeter label="Logs" hint="structured log entries" meter={organization.usage.logs} />
+          </div>
+        </section>
+      )}
 
       <section className="card" aria-labelledby="plans-heading">
         <h2 id="plans-heading">Plans</h2>

@@ -1,15 +1,146 @@
-import type { MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '../components/coming-soon';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Link, useLoaderData, useParams } from '@remix-run/react';
+import { ExternalLink } from '../components/external-link';
+import { RelativeTime } from '../components/time';
+import { withParams } from '../lib/filters';
+import { formatNumber } from '../lib/format';
+import { queryApi } from '../lib/graphql.server';
+import { issuePath } from '../lib/paths';
+import { visibleText } from '../lib/visible-text';
 
-export const meta: MetaFunction = () => [{ title: 'User feedback · Tracker' }];
+export const meta: MetaFunction = () => [{ title: 'Feedback · Tracker' }];
 
-// TODO(issue 7): needs a project-level `feedback` query in api/schema.graphql (being added on another
-// branch); then this becomes a loader plus the page described below.
-export default function FeedbackPage() {
+const FEEDBACK_PAGE_SIZE = 25;
+
+const FEEDBACK_QUERY = /* GraphQL */ `
+  query ProjectFeedback($projectId: ID!, $first: Int!, $after: String) {
+    feedback(projectId: $projectId, first: $first, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        id
+        message
+        email
+        eventId
+        receivedAt
+        issue {
+          id
+          title
+        }
+        event {
+          eventId
+          release
+          environment
+          url
+        }
+      }
+    }
+  }
+`;
+
+type FeedbackRow = {
+  id: string;
+  message: string;
+  email: string | null;
+  eventId: string | null;
+  receivedAt: string;
+  issue: { id: string; title: string } | null;
+  event: { eventId: string; release: string | null; environment: string; url: string | null } | null;
+};
+type FeedbackData = {
+  feedback: {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    nodes: FeedbackRow[];
+  };
+};
+
+export async function loader(args: LoaderFunctionArgs) {
+  const url = new URL(args.request.url);
+  const after = url.searchParams.get('after') || null;
+  const { feedback } = await queryApi<FeedbackData>(args, FEEDBACK_QUERY, {
+    projectId: args.params.projectId,
+    first: FEEDBACK_PAGE_SIZE,
+    after,
+  });
+  return {
+    feedback,
+    olderPath:
+      feedback.pageInfo.hasNextPage && feedback.pageInfo.endCursor
+        ? withParams(url, { after: feedback.pageInfo.endCursor })
+        : null,
+    newestPath: after ? withParams(url, { after: null }) : null,
+    now: new Date().toISOString(),
+  };
+}
+
+/** The event a piece of feedback names: its issue link, release and page, or why there is none. */
+function AboutEvent({ projectId, row }: { projectId: string; row: FeedbackRow }) {
+  if (!row.eventId) return <span className="muted">Not about an event</span>;
+  if (!row.event || !row.issue) {
+    return (
+      <span className="muted">
+        Event <span className="mono">{visibleText(row.eventId)}</span> (not stored yet, or purged)
+      </span>
+    );
+  }
   return (
-    <ComingSoon title="User feedback">
-      Everything users wrote through the feedback widget, newest first. Feedback tied to an error is already shown on
-      its issue page.
-    </ComingSoon>
+    <span className="feedback-about">
+      <Link to={issuePath(projectId, row.issue.id)} className="issue-title">
+        {visibleText(row.issue.title)}
+      </Link>
+      <span className="muted">
+        Event <span className="mono">{visibleText(row.event.eventId)}</span> · {visibleText(row.event.environment)}
+        {row.event.release && <> · {visibleText(row.event.release)}</>}
+      </span>
+      {row.event.url && <ExternalLink url={row.event.url} />}
+    </span>
+  );
+}
+
+export default function FeedbackPage() {
+  const { feedback, olderPath, newestPath, now } = useLoaderData<typeof loader>();
+  const projectId = useParams().projectId ?? '';
+  return (
+    <section className="card" aria-labelledby="feedback-heading">
+      <h2 id="feedback-heading">
+        User feedback <span className="muted">({formatNumber(feedback.totalCount)})</span>
+      </h2>
+      {feedback.nodes.length === 0 ? (
+        <p className="empty">
+          {newestPath
+            ? 'No older feedback.'
+            : 'No feedback yet. Collect it with the SDK: Tracker.captureFeedback({ message, email, eventId }).'}
+        </p>
+      ) : (
+        <ul className="feedback-list feedback-page">
+          {feedback.nodes.map((row) => (
+            <li key={row.id}>
+              <p className="feedback-message">{visibleText(row.message)}</p>
+              <p className="feedback-meta">
+                <span>{row.email ? visibleText(row.email) : <span className="muted">No email</span>}</span>
+                <RelativeTime iso={row.receivedAt} now={now} />
+              </p>
+              <AboutEvent projectId={projectId} row={row} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <nav className="pager" aria-label="Pages">
+        {newestPath && (
+          <Link to={newestPath} className="button">
+            Newest
+          </Link>
+        )}
+        {olderPath && (
+          <Link to={olderPath} className="button">
+            Older
+          </Link>
+        )}
+      </nav>
+    </section>
   );
 }

@@ -1,14 +1,180 @@
-import type { MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '../components/coming-soon';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, Link, useLoaderData } from '@remix-run/react';
+import { LiveTail } from '../components/live-tail';
+import { RelativeTime } from '../components/time';
+import { readFilter, withParams } from '../lib/filters';
+import { queryApi } from '../lib/graphql.server';
+import { visibleText } from '../lib/visible-text';
 
 export const meta: MetaFunction = () => [{ title: 'Logs · Tracker' }];
 
-// TODO(issue 7): needs a project-level `logs` query in api/schema.graphql (being added on another
-// branch); then this becomes a loader plus the page described below.
+const LOGS_PAGE_SIZE = 50;
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+const LOGS_QUERY = /* GraphQL */ `
+  query ProjectLogs($projectId: ID!, $filter: LogFilter!, $first: Int!, $after: String) {
+    logs(projectId: $projectId, filter: $filter, first: $first, after: $after) {
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        id
+        level
+        message
+        context
+        tags
+        environment
+        release
+        timestamp
+      }
+    }
+  }
+`;
+
+type LogEntry = {
+  id: string;
+  level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  message: string;
+  context: Record<string, unknown> | null;
+  tags: Record<string, unknown>;
+  environment: string;
+  release: string | null;
+  timestamp: string;
+};
+type LogsData = { logs: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: LogEntry[] } };
+
+export async function loader(args: LoaderFunctionArgs) {
+  const url = new URL(args.request.url);
+  const levels = LEVELS.filter((l) => url.searchParams.getAll('level').includes(l));
+  const text = readFilter(url, 'q');
+  const environment = readFilter(url, 'environment');
+  const release = readFilter(url, 'release');
+  const after = url.searchParams.get('after') || null;
+  // Live tail only follows the newest page: an older page does not change.
+  const live = url.searchParams.get('live') === '1' && !after;
+  const { logs } = await queryApi<LogsData>(args, LOGS_QUERY, {
+    projectId: args.params.projectId,
+    filter: { levels: levels.length ? levels.map((l) => l.toUpperCase()) : null, text, environment, release },
+    first: LOGS_PAGE_SIZE,
+    after,
+  });
+  return {
+    levels,
+    text,
+    environment,
+    release,
+    after,
+    live,
+    logs,
+    olderPath:
+      logs.pageInfo.hasNextPage && logs.pageInfo.endCursor
+        ? withParams(url, { after: logs.pageInfo.endCursor, live: null })
+        : null,
+    newestPath: after ? withParams(url, { after: null }) : null,
+    livePath: withParams(url, { after: null, live: live ? null : '1' }),
+    now: new Date().toISOString(),
+  };
+}
+
+/** Context and tags are JSON from the SDK: shown as text, pretty-printed. */
+function JsonText({ value }: { value: unknown }) {
+  return <pre className="log-json">{visibleText(JSON.stringify(value, null, 2))}</pre>;
+}
+
 export default function LogsPage() {
+  const { levels, text, environment, release, after, live, logs, olderPath, newestPath, livePath, now } =
+    useLoaderData<typeof loader>();
+  const filtered = Boolean(levels.length || text || environment || release);
   return (
-    <ComingSoon title="Logs">
-      Structured logs sent with the SDKs, searchable by text and level, with a live tail.
-    </ComingSoon>
+    <div className="stack">
+      <LiveTail on={live} />
+      <Form method="get" className="card form form-inline filters" aria-label="Search logs">
+        <div className="field">
+          <label htmlFor="q">Message contains</label>
+          <input id="q" name="q" type="search" defaultValue={text ?? ''} maxLength={200} />
+        </div>
+        <fieldset className="field level-filter">
+          <legend>Levels</legend>
+          {LEVELS.map((l) => (
+            <label key={l}>
+              <input type="checkbox" name="level" value={l} defaultChecked={levels.includes(l)} /> {l}
+            </label>
+          ))}
+        </fieldset>
+        <div className="field">
+          <label htmlFor="environment">Environment</label>
+          <input id="environment" name="environment" defaultValue={environment ?? ''} placeholder="All" />
+        </div>
+        <div className="field">
+          <label htmlFor="release">Release</label>
+          <input id="release" name="release" defaultValue={release ?? ''} placeholder="All" />
+        </div>
+        {live && <input type="hidden" name="live" value="1" />}
+        <button type="submit" className="button">
+          Search
+        </button>
+      </Form>
+
+      <section className="card" aria-labelledby="logs-heading">
+        <div className="section-head">
+          <h2 id="logs-heading">{after ? 'Older logs' : 'Newest logs'}</h2>
+          <Link
+            to={livePath}
+            className={`button button-small live-toggle${live ? ' is-live' : ''}`}
+            aria-pressed={live}
+            preventScrollReset
+            replace
+          >
+            {live ? 'Live: on' : 'Live: off'}
+          </Link>
+        </div>
+        {live && (
+          <p className="hint" role="status">
+            Following new logs; refreshed every few seconds.
+          </p>
+        )}
+        {logs.nodes.length === 0 ? (
+          <p className="empty">
+            {filtered || after
+              ? 'No logs match these filters.'
+              : 'No logs yet. Send them with the SDK logger, e.g. Tracker.logger.info("checkout opened").'}
+          </p>
+        ) : (
+          <ol className="log-list">
+            {logs.nodes.map((log) => (
+              <li key={log.id} className={`log log-${log.level.toLowerCase()}`}>
+                <div className="log-head">
+                  <span className={`level level-${log.level.toLowerCase()}`}>{log.level.toLowerCase()}</span>
+                  <RelativeTime iso={log.timestamp} now={now} />
+                  <span className="muted">{visibleText(log.environment)}</span>
+                  {log.release && <span className="muted">{visibleText(log.release)}</span>}
+                </div>
+                <p className="log-message">{visibleText(log.message)}</p>
+                {(log.context || Object.keys(log.tags).length > 0) && (
+                  <details>
+                    <summary>Context and tags</summary>
+                    {log.context && <JsonText value={log.context} />}
+                    {Object.keys(log.tags).length > 0 && <JsonText value={log.tags} />}
+                  </details>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+        <nav className="pager" aria-label="Pages">
+          {newestPath && (
+            <Link to={newestPath} className="button">
+              Newest
+            </Link>
+          )}
+          {olderPath && (
+            <Link to={olderPath} className="button">
+              Older
+            </Link>
+          )}
+        </nav>
+      </section>
+    </div>
   );
 }

@@ -1,15 +1,220 @@
-import type { MetaFunction } from '@remix-run/node';
-import { ComingSoon } from '../components/coming-soon';
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, useLoaderData } from '@remix-run/react';
+import { TrendChart, VitalCard, VitalValue, type VitalStats } from '../components/vitals';
+import { readFilter } from '../lib/filters';
+import { formatDateTime, formatNumber } from '../lib/format';
+import { queryApi } from '../lib/graphql.server';
+import { visibleText } from '../lib/visible-text';
+import { METRICS, parseRange, RANGES, type VitalMetric } from '../lib/vitals';
 
 export const meta: MetaFunction = () => [{ title: 'Performance · Tracker' }];
 
-// TODO(issue 7): needs a project-level `vitals` query in api/schema.graphql (being added on another
-// branch); then this becomes a loader plus the page described below.
+/** The per-page table shows the busiest pages; the API allows up to 100. */
+const TOP_PAGES = 20;
+
+// One request for the whole page: summary, per-page figures, the series and the releases that
+// feed the filter suggestions. The same filter goes to all three vitals fields.
+const PERFORMANCE_QUERY = /* GraphQL */ `
+  query ProjectVitals($projectId: ID!, $filter: VitalsFilter!, $interval: VitalsInterval!, $first: Int!) {
+    vitals(projectId: $projectId, filter: $filter) {
+      from
+      to
+      pageViews
+      metrics {
+        metric
+        count
+        p75
+        goodShare
+        needsImprovementShare
+        poorShare
+        thresholds {
+          good
+          poor
+        }
+      }
+    }
+    vitalsByUrl(projectId: $projectId, filter: $filter, first: $first) {
+      url
+      pageViews
+      metrics {
+        metric
+        p75
+      }
+    }
+    vitalsTimeSeries(projectId: $projectId, filter: $filter, interval: $interval) {
+      interval
+      buckets {
+        start
+        pageViews
+        lcp
+        inp
+        cls
+        fcp
+        ttfb
+      }
+    }
+    releases(projectId: $projectId, first: 100) {
+      version
+      environment
+    }
+  }
+`;
+
+type Bucket = { start: string; pageViews: number } & Record<'lcp' | 'inp' | 'cls' | 'fcp' | 'ttfb', number | null>;
+type PerformanceData = {
+  vitals: { from: string; to: string; pageViews: number; metrics: VitalStats[] };
+  vitalsByUrl: { url: string; pageViews: number; metrics: { metric: VitalMetric; p75: number | null }[] }[];
+  vitalsTimeSeries: { interval: 'HOUR' | 'DAY'; buckets: Bucket[] };
+  releases: { version: string; environment: string }[];
+};
+
+export async function loader(args: LoaderFunctionArgs) {
+  const url = new URL(args.request.url);
+  const range = parseRange(url.searchParams.get('range'));
+  const environment = readFilter(url, 'environment');
+  const release = readFilter(url, 'release');
+  const to = new Date();
+  const from = new Date(to.getTime() - range.ms);
+  const result = await queryApi<PerformanceData>(args, PERFORMANCE_QUERY, {
+    projectId: args.params.projectId,
+    filter: { environment, release, from: from.toISOString(), to: to.toISOString() },
+    interval: range.interval,
+    first: TOP_PAGES,
+  });
+  return {
+    range: range.param,
+    environment,
+    release,
+    ...result,
+    environments: [...new Set(result.releases.map((r) => r.environment))].sort(),
+    versions: [...new Set(result.releases.map((r) => r.version))],
+  };
+}
+
 export default function PerformancePage() {
+  const { range, environment, release, vitals, vitalsByUrl, vitalsTimeSeries, environments, versions } =
+    useLoaderData<typeof loader>();
   return (
-    <ComingSoon title="Performance">
-      Web Vitals p75 cards (LCP, INP, CLS, FCP, TTFB), their good / needs-improvement / poor distribution, a per-page
-      table and a trend, as reported by the browser SDK.
-    </ComingSoon>
+    <div className="stack">
+      <Form method="get" className="card form form-inline filters" aria-label="Filters">
+        <div className="field">
+          <label htmlFor="range">Time range</label>
+          <select id="range" name="range" defaultValue={range}>
+            {RANGES.map((r) => (
+              <option key={r.param} value={r.param}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="environment">Environment</label>
+          <input
+            id="environment"
+            name="environment"
+            defaultValue={environment ?? ''}
+            list="environments"
+            placeholder="All"
+          />
+          <datalist id="environments">
+            {environments.map((e) => (
+              <option key={e} value={e} />
+            ))}
+          </datalist>
+        </div>
+        <div className="field">
+          <label htmlFor="release">Release</label>
+          <input id="release" name="release" defaultValue={release ?? ''} list="versions" placeholder="All" />
+          <datalist id="versions">
+            {versions.map((v) => (
+              <option key={v} value={v} />
+            ))}
+          </datalist>
+        </div>
+        <button type="submit" className="button">
+          Apply
+        </button>
+      </Form>
+
+      <p className="muted">
+        {formatNumber(vitals.pageViews)} page view{vitals.pageViews === 1 ? '' : 's'} from {formatDateTime(vitals.from)}{' '}
+        to {formatDateTime(vitals.to)}
+        {environment && <> in {visibleText(environment)}</>}
+        {release && <>, release {visibleText(release)}</>}. Values are the 75th percentile; ms except CLS.
+      </p>
+
+      {vitals.pageViews === 0 ? (
+        <section className="card empty">
+          <h2>No Web Vitals in this range</h2>
+          <p className="muted">
+            Turn them on in the browser SDK with <code>vitals: true</code>; each page view reports once, when the page
+            is hidden.
+          </p>
+        </section>
+      ) : (
+        <>
+          <div className="vital-grid">
+            {vitals.metrics.map((m) => (
+              <VitalCard key={m.metric} stats={m} />
+            ))}
+          </div>
+
+          <section className="card" aria-labelledby="pages-heading">
+            <h2 id="pages-heading">Pages</h2>
+            <div className="table-scroll">
+              <table className="data-table vitals-table">
+                <thead>
+                  <tr>
+                    <th scope="col">URL</th>
+                    <th scope="col" className="num">
+                      Page views
+                    </th>
+                    {METRICS.map((m) => (
+                      <th key={m} scope="col" className="num">
+                        {m}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {vitalsByUrl.map((page) => (
+                    <tr key={page.url}>
+                      <th scope="row" className="break mono">
+                        {visibleText(page.url)}
+                      </th>
+                      <td className="num">{formatNumber(page.pageViews)}</td>
+                      {METRICS.map((m) => (
+                        <td key={m} className="num">
+                          <VitalValue metric={m} value={page.metrics.find((x) => x.metric === m)?.p75 ?? null} />
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+
+          <section className="card" aria-labelledby="trend-heading">
+            <h2 id="trend-heading">Trend</h2>
+            <p className="hint">
+              p75 per {vitalsTimeSeries.interval === 'DAY' ? 'day' : 'hour'}; dashed lines mark good and poor.
+            </p>
+            <div className="trend-grid">
+              {METRICS.map((m) => (
+                <TrendChart
+                  key={m}
+                  metric={m}
+                  buckets={vitalsTimeSeries.buckets.map((b) => ({
+                    start: b.start,
+                    value: b[m.toLowerCase() as Lowercase<VitalMetric>],
+                  }))}
+                />
+              ))}
+            </div>
+          </section>
+        </>
+      )}
+    </div>
   );
 }
