@@ -104,7 +104,7 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     // as above, because this package type-checks without the DOM library.
     const found = await page.evaluate(`({
       img: document.querySelectorAll('main img').length,
-      svg: document.querySelectorAll('main svg').length,
+      svg: document.querySelectorAll('main svg:not(.sparkline)').length, // sparklines are ours
       scripts: [...document.querySelectorAll('script')].filter((s) => (s.textContent || '').trim().startsWith('alert(')).length,
       jsLinks: document.querySelectorAll('a[href^="javascript:" i]').length,
       handlers: [...document.querySelectorAll('main *')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
@@ -190,6 +190,18 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     const issuesPath = `/projects/${encodeURIComponent(projectId)}/issues`;
     await waitForIssues(issuesPath, 4);
     await screenshot(page, 'issues');
+    // Search narrows the list through the API; each row draws its 24-hour sparkline.
+    await page.getByLabel('Search').fill('bulk 3');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL((u) => u.searchParams.get('q') === 'bulk 3');
+    await waitFor('the filtered list', async () => (await page.locator('table.issues tbody tr').count()) === 1);
+    assert.equal(await page.locator('.issue-title').innerText(), 'Error: bulk 3');
+    assert.match(
+      (await page.locator('svg.sparkline').getAttribute('aria-label')) ?? '',
+      /^1 events? in the last 24 hours$/,
+    );
+    await page.getByRole('link', { name: 'Clear' }).click();
+    await waitFor('the whole list again', async () => (await page.locator('table.issues tbody tr').count()) === 4);
     // Keyboard: j selects the first row, r resolves it.
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     // The listener exists once React has hydrated; until then a key press does nothing.

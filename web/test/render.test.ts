@@ -37,6 +37,7 @@ const issue = (id: string, title: string, culprit: string | null) => ({
   eventCount: 1234,
   userCount: 7,
   lastSeen: new Date(Date.now() - 5 * 60_000).toISOString(),
+  series: [0, 2, 4].map((count, h) => ({ ts: new Date(Date.UTC(2026, 0, 1, h)).toISOString(), count })),
 });
 
 const frame = (fn: string, inApp: boolean) => ({
@@ -431,7 +432,16 @@ describe('issues page', () => {
     const calls = received.filter((r) => r.body.operationName === 'ProjectIssues');
     const last = calls[calls.length - 1];
     assert.equal(last.authorization, `Bearer ${VALID_TOKEN}`);
-    assert.deepEqual(last.body.variables, { projectId: 'p1', status: 'OPEN', first: 25, after: null });
+    assert.deepEqual(last.body.variables, {
+      projectId: 'p1',
+      status: 'OPEN',
+      first: 25,
+      after: null,
+      search: null,
+      environment: null,
+      release: null,
+      sort: 'LAST_SEEN',
+    });
   });
 
   test('passes the status tab and cursor to the API', async () => {
@@ -439,8 +449,58 @@ describe('issues page', () => {
     const response = await get('/projects/p1/issues?status=resolved&after=cursor-2', cookie);
     assert.equal(response.status, 200);
     const last = received.findLast((r) => r.body.operationName === 'ProjectIssues');
-    assert.deepEqual(last?.body.variables, { projectId: 'p1', status: 'RESOLVED', first: 25, after: 'cursor-2' });
+    assert.deepEqual(last?.body.variables, {
+      projectId: 'p1',
+      status: 'RESOLVED',
+      first: 25,
+      after: 'cursor-2',
+      search: null,
+      environment: null,
+      release: null,
+      sort: 'LAST_SEEN',
+    });
     assert.match(await response.text(), /<a[^>]*aria-current="page"[^>]*>Resolved<\/a>/);
+  });
+
+  test('passes search, environment, release and sort to the API and keeps them across tabs and pages', async () => {
+    const cookie = await signIn();
+    const response = await get(
+      '/projects/p1/issues?status=open&q=%20cart%20&environment=staging&release=1.2.3&sort=users&after=cursor-2',
+      cookie,
+    );
+    assert.equal(response.status, 200);
+    const last = received.findLast((r) => r.body.operationName === 'ProjectIssues');
+    assert.deepEqual(last?.body.variables, {
+      projectId: 'p1',
+      status: 'OPEN',
+      first: 25,
+      after: 'cursor-2',
+      search: 'cart',
+      environment: 'staging',
+      release: '1.2.3',
+      sort: 'USERS',
+    });
+    const html = await response.text();
+    const kept = 'q=cart&amp;environment=staging&amp;release=1.2.3&amp;sort=users';
+    assert.match(html, new RegExp(`href="[^"]*\\?status=resolved&amp;${kept}"`), 'the Resolved tab keeps the filters');
+    assert.match(html, new RegExp(`href="[^"]*\\?status=open&amp;${kept}&amp;after=cursor-2"[^>]*>Load more`));
+    assert.match(html, /<input[^>]*name="q"[^>]*value="cart"/);
+    assert.match(html, /<option value="users" selected="">Users affected<\/option>/);
+    // An unknown sort is the default one; hostile text in a filter is only ever an attribute value.
+    await get('/projects/p1/issues?sort=drop%20table&q=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E', cookie).then(
+      async (r) => assert.doesNotMatch(await r.text(), /<script>alert\(1\)/),
+    );
+    assert.equal(received.findLast((r) => r.body.operationName === 'ProjectIssues')?.body.variables.sort, 'LAST_SEEN');
+  });
+
+  test('draws a 24-hour sparkline per issue from its hourly series', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/issues', cookie)).text();
+    assert.match(html, /<th scope="col">Last 24 hours<\/th>/);
+    assert.match(
+      html,
+      /<svg class="sparkline"[^>]*aria-label="6 events in the last 3 hours"[^>]*><polyline points="0\.0,19\.0 48\.0,10\.0 96\.0,1\.0"/,
+    );
   });
 
   test('redirects a signed-out visitor to /login', async () => {

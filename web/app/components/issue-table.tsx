@@ -14,6 +14,8 @@ export type IssueRow = {
   eventCount: number;
   userCount: number;
   lastSeen: string;
+  /** Events per hour over the last 24 hours, oldest first (absent: no sparkline column). */
+  series?: { ts: string; count: number }[];
 };
 
 const numberFormat = new Intl.NumberFormat('en');
@@ -61,6 +63,7 @@ export function IssueTable({ caption, projectId, issues, now, activeIndex = -1 }
           <th scope="col" className="num">
             Users affected
           </th>
+          {issues.some((i) => i.series) && <th scope="col">Last 24 hours</th>}
           <th scope="col">Last seen</th>
         </tr>
       </thead>
@@ -87,6 +90,11 @@ export function IssueTable({ caption, projectId, issues, now, activeIndex = -1 }
             </th>
             <td className="num">{numberFormat.format(issue.eventCount)}</td>
             <td className="num">{numberFormat.format(issue.userCount)}</td>
+            {issue.series && (
+              <td>
+                <Sparkline points={issue.series} />
+              </td>
+            )}
             <td>
               <time dateTime={issue.lastSeen} title={issue.lastSeen}>
                 {formatRelativeTime(issue.lastSeen, now)}
@@ -96,5 +104,33 @@ export function IssueTable({ caption, projectId, issues, now, activeIndex = -1 }
         ))}
       </tbody>
     </table>
+  );
+}
+
+const SPARK_W = 96;
+const SPARK_H = 20;
+
+/**
+ * Events per hour as a small server-rendered SVG (attributes only: the CSP allows no inline
+ * style). The total is the accessible name; the shape is decoration.
+ */
+export function Sparkline({ points }: { points: { ts: string; count: number }[] }) {
+  const total = points.reduce((n, p) => n + p.count, 0);
+  const max = Math.max(1, ...points.map((p) => p.count));
+  const step = points.length > 1 ? SPARK_W / (points.length - 1) : SPARK_W;
+  const line = points
+    .map((p, i) => `${(i * step).toFixed(1)},${(SPARK_H - 1 - (p.count / max) * (SPARK_H - 2)).toFixed(1)}`)
+    .join(' ');
+  return (
+    <svg
+      className="sparkline"
+      width={SPARK_W}
+      height={SPARK_H}
+      viewBox={`0 0 ${SPARK_W} ${SPARK_H}`}
+      role="img"
+      aria-label={`${numberFormat.format(total)} events in the last ${points.length} hours`}
+    >
+      <polyline points={line} fill="none" stroke="currentColor" strokeWidth="1.5" />
+    </svg>
   );
 }

@@ -23,11 +23,37 @@ const STATUSES = [
 
 type Status = (typeof STATUSES)[number];
 
-// TODO(issue 7): environment / release filters, search, sort and the 24-hour sparkline slot in
-// here once `issues` takes those arguments in api/schema.graphql (being added on another branch).
+const SORTS = [
+  { param: 'last-seen', value: 'LAST_SEEN', label: 'Last seen' },
+  { param: 'first-seen', value: 'FIRST_SEEN', label: 'First seen' },
+  { param: 'events', value: 'EVENTS', label: 'Events' },
+  { param: 'users', value: 'USERS', label: 'Users affected' },
+] as const;
+
+/** The list's GET parameters besides status and cursor: kept across tabs and pages. */
+type Filters = { q: string; environment: string; release: string; sort: (typeof SORTS)[number]['param'] };
+
 const ISSUES_QUERY = /* GraphQL */ `
-  query ProjectIssues($projectId: ID!, $status: IssueStatus!, $first: Int!, $after: String) {
-    issues(projectId: $projectId, status: $status, first: $first, after: $after) {
+  query ProjectIssues(
+    $projectId: ID!
+    $status: IssueStatus!
+    $first: Int!
+    $after: String
+    $search: String
+    $environment: String
+    $release: String
+    $sort: IssueSort!
+  ) {
+    issues(
+      projectId: $projectId
+      status: $status
+      first: $first
+      after: $after
+      search: $search
+      environment: $environment
+      release: $release
+      sort: $sort
+    ) {
       totalCount
       pageInfo {
         hasNextPage
@@ -43,6 +69,10 @@ const ISSUES_QUERY = /* GraphQL */ `
         eventCount
         userCount
         lastSeen
+        series(hours: 24) {
+          ts
+          count
+        }
       }
     }
     all: issues(projectId: $projectId, first: 1) {
@@ -80,6 +110,24 @@ type IssuesData = {
   all: { totalCount: number };
 };
 
+/** Free-text parameters are trimmed and bounded (the API takes at most 200 characters of search). */
+function readFilters(url: URL): Filters {
+  const text = (name: string, max: number) => (url.searchParams.get(name) ?? '').trim().slice(0, max);
+  const sort = SORTS.find((s) => s.param === url.searchParams.get('sort'))?.param ?? 'last-seen';
+  return { q: text('q', 200), environment: text('environment', 100), release: text('release', 200), sort };
+}
+
+/** A list URL's query string with the given status and cursor and the current filters. */
+function listQuery(filters: Filters, status: string, after?: string | null): string {
+  const params = new URLSearchParams({ status });
+  if (filters.q) params.set('q', filters.q);
+  if (filters.environment) params.set('environment', filters.environment);
+  if (filters.release) params.set('release', filters.release);
+  if (filters.sort !== 'last-seen') params.set('sort', filters.sort);
+  if (after) params.set('after', after);
+  return `?${params}`;
+}
+
 /** `?status=` takes the tab name in any case; anything else shows open issues. */
 function parseStatus(param: string | null): Status {
   return STATUSES.find((s) => s.param === param?.toLowerCase()) ?? STATUSES[0];
@@ -89,15 +137,21 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const status = parseStatus(url.searchParams.get('status'));
   const after = url.searchParams.get('after') || null;
+  const filters = readFilters(url);
   const result = await queryApi<IssuesData>(args, ISSUES_QUERY, {
     projectId: args.params.projectId,
     status: status.value,
     first: ISSUES_PAGE_SIZE,
     after,
+    search: filters.q || null,
+    environment: filters.environment || null,
+    release: filters.release || null,
+    sort: SORTS.find((s) => s.param === filters.sort)!.value,
   });
   return {
     status: status.param,
     after,
+    filters,
     issues: result.issues,
     projectIssueCount: result.all.totalCount,
     now: new Date().toISOString(),
@@ -137,7 +191,8 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function IssuesPage() {
-  const { status, after, issues, projectIssueCount, now } = useLoaderData<typeof loader>();
+  const { status, after, filters, issues, projectIssueCount, now } = useLoaderData<typeof loader>();
+  const filtered = Boolean(filters.q || filters.environment || filters.release);
   const actionData = useActionData<typeof action>();
   const parent = useRouteLoaderData<typeof projectLoader>('routes/_app.projects.$projectId');
   const busy = useNavigation().state === 'submitting';
@@ -153,11 +208,55 @@ export default function IssuesPage() {
       </h2>
       <nav aria-label="Issue status" className="tabs tabs-secondary">
         {STATUSES.map((s) => (
-          <Link key={s.param} to={`?status=${s.param}`} aria-current={s.param === current.param ? 'page' : undefined}>
+          <Link
+            key={s.param}
+            to={listQuery(filters, s.param)}
+            aria-current={s.param === current.param ? 'page' : undefined}
+          >
             {s.label}
           </Link>
         ))}
       </nav>
+
+      {projectIssueCount > 0 && (
+        <Form method="get" className="filters" aria-label="Filter issues">
+          <input type="hidden" name="status" value={current.param} />
+          <label className="inline-field">
+            <span>Search</span>
+            <input type="search" name="q" defaultValue={filters.q} maxLength={200} placeholder="Title or message" />
+          </label>
+          <label className="inline-field">
+            <span>Environment</span>
+            <input type="text" name="environment" defaultValue={filters.environment} maxLength={100} />
+          </label>
+          <label className="inline-field">
+            <span>Release</span>
+            <input type="text" name="release" defaultValue={filters.release} maxLength={200} />
+          </label>
+          <label className="inline-field">
+            <span>Sort by</span>
+            <select name="sort" defaultValue={filters.sort}>
+              {SORTS.map((s) => (
+                <option key={s.param} value={s.param}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="button">
+            Apply
+          </button>
+          {(filtered || filters.sort !== 'last-seen') && <Link to={`?status=${current.param}`}>Clear</Link>}
+        </Form>
+      )}
+
+      {/* Outside the bulk form: resolving the last issues of a page removes the form itself. */}
+      <FormError message={actionData?.error} />
+      {actionData?.done && (
+        <p className="notice" role="status">
+          {actionData.done}
+        </p>
+      )}
 
       {projectIssueCount === 0 && parent ? (
         <div className="card">
@@ -166,7 +265,9 @@ export default function IssuesPage() {
           <SetupInstructions dsn={parent.project.dsn} />
         </div>
       ) : issues.nodes.length === 0 ? (
-        <p className="empty">No {current.label.toLowerCase()} issues.</p>
+        <p className="empty">
+          No {current.label.toLowerCase()} issues{filtered ? ' match these filters' : ''}.
+        </p>
       ) : (
         <Form method="post" className="bulk-form" aria-label="Bulk actions">
           <div className="toolbar">
@@ -198,12 +299,6 @@ export default function IssuesPage() {
               </button>
             )}
           </div>
-          <FormError message={actionData?.error} />
-          {actionData?.done && (
-            <p className="notice" role="status">
-              {actionData.done}
-            </p>
-          )}
           <IssueTable
             caption={`${current.label} issues`}
             projectId={projectId}
@@ -222,13 +317,9 @@ export default function IssuesPage() {
       )}
 
       <div className="pager">
-        {after && <Link to={`?status=${current.param}`}>Back to the newest</Link>}
+        {after && <Link to={listQuery(filters, current.param)}>Back to the first page</Link>}
         {issues.pageInfo.hasNextPage && issues.pageInfo.endCursor && (
-          <Link
-            rel="next"
-            className="button"
-            to={`?${new URLSearchParams({ status: current.param, after: issues.pageInfo.endCursor })}`}
-          >
+          <Link rel="next" className="button" to={listQuery(filters, current.param, issues.pageInfo.endCursor)}>
             Load more
           </Link>
         )}
