@@ -2,7 +2,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@tracker/core/testing';
 import { queryRows } from '@tracker/core';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Tracker } from '../src';
+import { MAX_JS_GZIP_BYTES, watchedPages } from './dashboard-browser';
 import { createTestEnv, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
 
 // The dashboard's data pages against a real Tracker (PostgreSQL + Redis, every role on one port)
@@ -19,10 +20,6 @@ import { createTestEnv, sendError, signUpWithProject, startTracker, waitFor, typ
 
 const BROWSER_BUNDLE = join(dirname(require.resolve('@tracker/browser/package.json')), 'dist', 'tracker.min.js');
 const PASSWORD = 'correct horse battery'; // signUpWithProject's
-const STEP_TIMEOUT_MS = 15_000;
-const ARTIFACTS = join(__dirname, '../../web/test-artifacts');
-const VIEWPORTS = { desktop: { width: 1280, height: 900 }, mobile: { width: 390, height: 844 } } as const;
-const MAX_JS_GZIP_BYTES = 150 * 1024;
 const HOSTILE = '<img src=x onerror=alert("log")> <script>alert("log")</script> invoice\u202Efdp.exe';
 
 /** The dashboard's display of a millisecond p75 ("2,340 ms"); one report's p75 is its value. */
@@ -38,12 +35,8 @@ describe('dashboard data pages in a real browser (postgres+redis)', () => {
   let account: Awaited<ReturnType<typeof signUpWithProject>>;
   let owner: { context: BrowserContext; page: Page };
   let base: string;
-  const dialogs: string[] = [];
-  const violations: string[] = [];
-  const pageErrors: string[] = [];
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     env = await createTestEnv('postgres+redis');
     tracker = await startTracker(env, { roles: ['ingest', 'worker', 'api', 'web'] });
     url = tracker.url;
@@ -76,49 +69,10 @@ describe('dashboard data pages in a real browser (postgres+redis)', () => {
     await env?.cleanup().catch(() => {});
   });
 
-  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser!.newContext({ baseURL: url, viewport: VIEWPORTS.desktop });
-    context.setDefaultTimeout(STEP_TIMEOUT_MS);
-    context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
-    await context.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
-    await context.exposeBinding('__reportCsp', (_source, text: string) => void violations.push(text));
-    await context.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => {
-      window.__reportCsp(e.violatedDirective + ' blocked ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber);
-    });`);
-    const page = await context.newPage();
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss().catch(() => {});
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    return { context, page };
-  }
-
-  function assertInert(where: string) {
-    assert.deepEqual(dialogs, [], `no dialog (${where})`);
-    assert.deepEqual(violations, [], `no CSP violation (${where})`);
-    assert.deepEqual(pageErrors, [], `no page error (${where})`);
-  }
-
-  async function screenshot(page: Page, name: string) {
-    for (const [label, viewport] of Object.entries(VIEWPORTS)) {
-      await page.setViewportSize(viewport);
-      const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
-      // The widest offenders, to say what overflowed if anything does.
-      const wide =
-        scrollWidth <= viewport.width
-          ? []
-          : await page.evaluate(
-              `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > ${viewport.width} && !e.closest('.tabs')).slice(0, 5).map((e) => e.tagName + '.' + e.getAttribute('class') + ' ' + Math.round(e.getBoundingClientRect().right))`,
-            );
-      assert.ok(
-        scrollWidth <= viewport.width,
-        `${name} at ${viewport.width}px is ${scrollWidth}px wide: ${JSON.stringify(wide)}`,
-      );
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${label}.png`), fullPage: true });
-    }
-    await page.setViewportSize(VIEWPORTS.desktop);
-  }
+  const { newPage, assertInert, screenshot } = watchedPages(
+    () => browser!,
+    () => url,
+  );
 
   async function sendLog(body: Record<string, unknown>) {
     const res = await fetch(`${url}/ingest/log`, {

@@ -1,7 +1,7 @@
 import { CHROMIUM_ARGS, CHROMIUM_PATH, createTempDir } from '@tracker/core/testing';
 import { setOrganizationPlan } from '@tracker/core';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Tracker } from '../src';
+import { MAX_JS_GZIP_BYTES, watchedPages } from './dashboard-browser';
 import { createTestEnv, sendError, startTracker, waitFor, type TestEnv } from './helpers';
 
 // The dashboard's pages through a real browser against a real Tracker (PostgreSQL + Redis, every
@@ -19,11 +20,6 @@ import { createTestEnv, sendError, startTracker, waitFor, type TestEnv } from '.
 // screenshots of every page at desktop and mobile widths (web/test-artifacts/, gitignored).
 
 const PASSWORD = 'correct horse battery staple';
-const STEP_TIMEOUT_MS = 15_000;
-const ARTIFACTS = join(__dirname, '../../web/test-artifacts');
-const VIEWPORTS = { desktop: { width: 1280, height: 900 }, mobile: { width: 390, height: 844 } } as const;
-/** The issue's benchmark target: under 150 KB of gzip JavaScript on any page. */
-const MAX_JS_GZIP_BYTES = 150 * 1024;
 
 /** Markup, script URLs, SVG handlers and bidi overrides: each must render as plain text. */
 const CORPUS = {
@@ -51,16 +47,12 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
   let tracker: Tracker | undefined;
   let browser: Browser | undefined;
   let url: string;
-  const dialogs: string[] = [];
-  const violations: string[] = [];
-  const pageErrors: string[] = [];
   let owner: { context: BrowserContext; page: Page };
   let projectId: string;
   let key: string;
   let hostileIssuePath: string;
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     env = await createTestEnv('postgres+redis');
     tracker = await startTracker(env, { roles: ['ingest', 'worker', 'api', 'web'] });
     url = tracker.url;
@@ -72,31 +64,10 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     await env?.cleanup().catch(() => {});
   });
 
-  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser!.newContext({ baseURL: url, viewport: VIEWPORTS.desktop });
-    context.setDefaultTimeout(STEP_TIMEOUT_MS);
-    context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
-    await context.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
-    // Every CSP violation of every document, reported before any page script runs.
-    await context.exposeBinding('__reportCsp', (_source, text: string) => void violations.push(text));
-    // A string, not a function: this package type-checks without the DOM library.
-    await context.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => {
-      window.__reportCsp(e.violatedDirective + ' blocked ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber);
-    });`);
-    const page = await context.newPage();
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss().catch(() => {});
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    return { context, page };
-  }
-
-  function assertInert(where: string) {
-    assert.deepEqual(dialogs, [], `no dialog (${where})`);
-    assert.deepEqual(violations, [], `no CSP violation (${where})`);
-    assert.deepEqual(pageErrors, [], `no page error (${where})`);
-  }
+  const { newPage, assertInert, screenshot } = watchedPages(
+    () => browser!,
+    () => url,
+  );
 
   async function assertNoInjectedElements(page: Page, where: string) {
     // An injected <script> would be its own element holding just the payload (the corpus text
@@ -110,17 +81,6 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
       handlers: [...document.querySelectorAll('main *')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
     })`);
     assert.deepEqual(found, { img: 0, svg: 0, scripts: 0, jsLinks: 0, handlers: 0 }, where);
-  }
-
-  async function screenshot(page: Page, name: string) {
-    for (const [label, viewport] of Object.entries(VIEWPORTS)) {
-      await page.setViewportSize(viewport);
-      // Nothing widens the page past the viewport (wide tables scroll inside their card).
-      const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
-      assert.ok(scrollWidth <= viewport.width, `${name} at ${viewport.width}px is ${scrollWidth}px wide`);
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${label}.png`), fullPage: true });
-    }
-    await page.setViewportSize(VIEWPORTS.desktop);
   }
 
   async function waitForIssues(path: string, count: number) {

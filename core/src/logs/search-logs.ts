@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { queryRows } from '../db/query-rows';
 import { AppError } from '../errors';
 import { LOG_LEVELS, type LogLevel } from '../events/log.schema';
+import type { PreparedLog } from '../events/prepare-log';
 import { parseInstant } from '../time/time-range';
 
 export const MAX_LOGS_PAGE = 100;
@@ -23,17 +24,8 @@ export interface SearchLogsInput {
   after?: string | null;
 }
 
-export interface LogRecord {
-  id: string;
-  level: LogLevel;
-  message: string;
-  context: Record<string, unknown> | null;
-  environment: string;
-  release: string | null;
-  tags: Record<string, string>;
-  timestamp: Date;
-  receivedAt: Date;
-}
+/** A stored log entry as the search answers it: what the worker persisted, without its project. */
+export type LogRecord = Omit<PreparedLog, 'projectId'>;
 
 export interface LogPage {
   logs: LogRecord[];

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData, useParams } from '@remix-run/react';
+import { CursorPager } from '../components/cursor-pager';
 import { ExternalLink } from '../components/external-link';
 import { RelativeTime } from '../components/time';
 import { withParams } from '../lib/filters';
@@ -129,18 +130,7 @@ export default function FeedbackPage() {
           ))}
         </ul>
       )}
-      <nav className="pager" aria-label="Pages">
-        {newestPath && (
-          <Link to={newestPath} className="button">
-            Newest
-          </Link>
-        )}
-        {olderPath && (
-          <Link to={olderPath} className="button">
-            Older
-          </Link>
-        )}
-      </nav>
+      <CursorPager newestPath={newestPath} olderPath={olderPath} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
+import { CursorPager } from '../components/cursor-pager';
 import { LiveTail } from '../components/live-tail';
 import { RelativeTime } from '../components/time';
 import { readFilter, withParams } from '../lib/filters';
@@ -162,18 +163,7 @@ export default function LogsPage() {
             ))}
           </ol>
         )}
-        <nav className="pager" aria-label="Pages">
-          {newestPath && (
-            <Link to={newestPath} className="button">
-              Newest
-            </Link>
-          )}
-          {olderPath && (
-            <Link to={olderPath} className="button">
-              Older
-            </Link>
-          )}
-        </nav>
+        <CursorPager newestPath={newestPath} olderPath={olderPath} />
       </section>
     </div>
   );
