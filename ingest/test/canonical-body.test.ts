@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { decodeJob, encodeJob, errorEventSchema, LEVELS, MAX_TAGS, type ErrorJob } from '@tracker/core';
+import { decodeJob, encodeJob, encodeJobBytes, errorEventSchema, LEVELS, MAX_TAGS, type ErrorJob } from '@tracker/core';
 import { withStringField } from '../src/http/canonical-body';
 import { isCanonicalErrorEvent } from '../src/http/error-event.canonical';
 
@@ -254,5 +254,36 @@ describe('canonical error events (the ingest fast path)', () => {
       assert.deepEqual(JSON.parse(fast), JSON.parse(encodeJob(job)), text);
       assert.deepEqual(decodeJob(fast), decodeJob(encodeJob(job)), text);
     }
+  });
+
+  test('a job built around the body bytes is the text job as UTF-8, decoded alike', () => {
+    const receivedAt = new Date().toISOString();
+    const bodies: Buffer[] = [
+      Buffer.from(JSON.stringify(minimal)),
+      Buffer.from(JSON.stringify(full, null, 2)),
+      Buffer.from(` \n${JSON.stringify({ ...minimal, message: 'héllo → 日本 😀' })}\n\t `),
+      // Invalid UTF-8 inside a string (a lone continuation byte, a truncated sequence): the
+      // edge validates the decoded text, the worker decodes the payload the same way.
+      Buffer.concat([Buffer.from('{"type":"Error","message":"a'), Buffer.from([0x80, 0xe6, 0x97]), Buffer.from('b","environment":"p"}')]),
+    ];
+    for (const bytes of bodies) {
+      const text = bytes.toString('utf8');
+      const body = JSON.parse(text) as Record<string, unknown>;
+      assert.ok(isCanonicalErrorEvent(body), text);
+      for (const given of [undefined, randomUUID()]) {
+        const eventId = given ?? randomUUID();
+        // A body that carries its own id, or one the edge adds the id to.
+        const sent = given === undefined ? bytes : Buffer.from(withStringField(text, 'eventId', given));
+        const sentText = sent.toString('utf8');
+        const event = { ...(errorEventSchema.parse(JSON.parse(sentText)) as ErrorJob['event']), eventId };
+        const job: ErrorJob = { v: 1, kind: 'error', projectId: PROJECT, receivedAt, event };
+        const added = given === undefined ? { name: 'eventId', value: eventId } : undefined;
+        const asBytes = encodeJobBytes(job, sent, added);
+        const asText = encodeJob(job, added ? withStringField(sentText, 'eventId', eventId) : sentText);
+        assert.equal(asBytes.toString('utf8'), asText, text);
+        assert.deepEqual(decodeJob(asBytes.toString('utf8')), decodeJob(encodeJob(job)), text);
+      }
+    }
+    assert.throws(() => encodeJobBytes({ v: 1, kind: 'error', projectId: PROJECT, receivedAt, event: {} as ErrorJob['event'] }, Buffer.from('"x"'), { name: 'eventId', value: 'x' }));
   });
 });

@@ -24,7 +24,12 @@ const COMPARED_HEADERS = [
   'retry-after',
 ];
 
-function post(baseUrl: string, headers: Record<string, string>, body: string, chunked: boolean): Promise<Answer> {
+function post(
+  baseUrl: string,
+  headers: Record<string, string>,
+  body: string | Buffer,
+  chunked: boolean,
+): Promise<Answer> {
   const url = new URL('/ingest/error', baseUrl);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -47,8 +52,9 @@ function post(baseUrl: string, headers: Record<string, string>, body: string, ch
     req.on('error', reject);
     if (chunked) {
       // Two writes without a length: node sends Transfer-Encoding: chunked.
-      req.write(body.slice(0, Math.floor(body.length / 2)));
-      req.end(body.slice(Math.floor(body.length / 2)));
+      const half = Math.floor(body.length / 2);
+      req.write(typeof body === 'string' ? body.slice(0, half) : body.subarray(0, half));
+      req.end(typeof body === 'string' ? body.slice(half) : body.subarray(half));
     } else {
       req.end(body);
     }
@@ -178,5 +184,47 @@ describe('ingest fast path answers exactly like the fastify route', () => {
       assert.ok(Date.now() < deadline, `issue not processed: ${JSON.stringify(rows)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+  });
+
+  test('bodies beyond ASCII, invalid UTF-8 included, are stored alike by both paths', async () => {
+    // The fast path enqueues the bytes it received (never re-encoded); fastify's route enqueues
+    // the decoded text. The worker must store the same event from either.
+    const headers = { 'content-type': 'application/json', authorization: `DSN ${key}` };
+    const bodies = [
+      Buffer.from(JSON.stringify({ ...VALID, message: 'héllo → 日本 😀', tags: { city: 'Zürich' } })),
+      Buffer.concat([
+        Buffer.from('{"type":"TypeError","environment":"production","message":"bad '),
+        Buffer.from([0xc3, 0x28, 0x80, 0xe6, 0x97]), // invalid sequences, a truncated one last
+        Buffer.from(' bytes"}'),
+      ]),
+    ];
+    const ids: Array<[string, string]> = [];
+    for (const body of bodies) {
+      const takenBefore = tracker.ingestFastPath!.taken;
+      const fast = await post(tracker.url, headers, body, false);
+      const slow = await post(tracker.url, headers, body, true);
+      assert.equal(tracker.ingestFastPath!.taken, takenBefore + 1);
+      assert.equal(fast.status, 202);
+      assert.equal(slow.status, 202);
+      ids.push([fast.body.id, slow.body.id]);
+    }
+    const stored = async (id: string) => {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const rows: Array<Record<string, unknown>> = await tracker.db.ds.query(
+          'SELECT message, type, environment, tags FROM events WHERE event_id = $1',
+          [id],
+        );
+        if (rows.length === 1) return rows[0];
+        assert.ok(Date.now() < deadline, `event ${id} not stored`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const [fastText, slowText] = await Promise.all(ids[0].map(stored));
+    assert.equal(fastText.message, 'héllo → 日本 😀');
+    assert.deepEqual(fastText, slowText);
+    const [fastBad, slowBad] = await Promise.all(ids[1].map(stored));
+    assert.equal(fastBad.message, `bad ${Buffer.from([0xc3, 0x28, 0x80, 0xe6, 0x97]).toString('utf8')} bytes`);
+    assert.deepEqual(fastBad, slowBad);
   });
 });

@@ -13,7 +13,7 @@ export type { ErrorEvent, ErrorEventInput } from './error-event.schema';
 export { feedbackSchema, MAX_FEEDBACK_CHARS } from './feedback.schema';
 export type { FeedbackBody } from './feedback.schema';
 export { findFeedbackForIssues, MAX_FEEDBACK_PER_ISSUE } from './find-feedback';
-export { decodeJob, encodeJob } from './job';
+export { decodeJob, encodeJob, encodeJobBytes } from './job';
 export type { ErrorJob, FeedbackJob, Job, LogJob, VitalsJob } from './job';
 export { LOG_LEVELS, logSchema, MAX_LOG_MESSAGE_CHARS } from './log.schema';
 export type { LogBody, LogLevel } from './log.schema';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { encodeJob, errorEventSchema, type ErrorEvent } from '@tracker/core';
+import { encodeJob, encodeJobBytes, errorEventSchema, type ErrorEvent, type ErrorJob } from '@tracker/core';
 import type { FastifyInstance } from 'fastify';
-import type { Queue } from '../queue';
+import type { Queue, QueuePayload } from '../queue';
 import { authenticateDsn } from './authenticate-dsn';
 import { withStringField } from './canonical-body';
 import { isCanonicalErrorEvent } from './error-event.canonical';
@@ -14,23 +14,28 @@ import type { IngestGate } from './quota';
  * An error event's queue payload and id, from the parsed body and (when the framework kept it)
  * the text it came from. Throws `BAD_USER_INPUT` naming the field. Shared by the fastify route
  * and the fast path (`fast-path.ts`), so both accept and refuse exactly the same bodies.
+ *
+ * `bytes`, when given, are the body as received and `text` their UTF-8 decoding: a canonical
+ * body is then enqueued as those bytes (`encodeJobBytes`), which saves encoding it again.
  */
 export function prepareErrorJob(
   projectId: string,
   body: unknown,
   text: string | undefined,
-): { payload: string; eventId: string } {
+  bytes?: Buffer,
+): { payload: QueuePayload; eventId: string } {
   const receivedAt = new Date().toISOString();
   let event: ErrorEvent & { eventId: string };
   if (text !== undefined && isCanonicalErrorEvent(body)) {
-    // Already exactly what the schema would return (most SDK events): enqueue the text as
+    // Already exactly what the schema would return (most SDK events): enqueue the body as
     // received, with the event id added when the client sent none. No zod, no re-serializing.
     const given = body.eventId;
     event = Object.assign(body, { eventId: given ?? randomUUID() });
-    const payload = encodeJob(
-      { v: 1, kind: 'error', projectId, receivedAt, event },
-      given === undefined ? withStringField(text, 'eventId', event.eventId) : text,
-    );
+    const job: ErrorJob = { v: 1, kind: 'error', projectId, receivedAt, event };
+    const payload =
+      bytes !== undefined
+        ? encodeJobBytes(job, bytes, given === undefined ? { name: 'eventId', value: event.eventId } : undefined)
+        : encodeJob(job, given === undefined ? withStringField(text, 'eventId', event.eventId) : text);
     return { payload, eventId: event.eventId };
   }
   const parsed = parseBody(errorEventSchema, body);

@@ -57,8 +57,8 @@ export function createIngestFastPath(deps: IngestFastPathDeps): IngestFastPath {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('error', () => undefined); // the client went away: nothing to answer
     req.on('end', () => {
-      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
-      accept(deps, key, text, res).catch((err) => fail(deps, res, err));
+      const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      accept(deps, key, bytes, res).catch((err) => fail(deps, res, err));
     });
     taken += 1;
     return true;
@@ -66,14 +66,30 @@ export function createIngestFastPath(deps: IngestFastPathDeps): IngestFastPath {
   return Object.defineProperty(fastPath, 'taken', { get: () => taken }) as IngestFastPath;
 }
 
-async function accept(deps: IngestFastPathDeps, key: KeyInfo, text: string, res: ServerResponse): Promise<void> {
-  const { payload, eventId } = prepareErrorJob(key.projectId, parseJsonText(text), text);
+async function accept(deps: IngestFastPathDeps, key: KeyInfo, bytes: Buffer, res: ServerResponse): Promise<void> {
+  const text = bytes.toString('utf8');
+  const { payload, eventId } = prepareErrorJob(key.projectId, parseJsonText(text), text, bytes);
   // Rate limit and event quota (DESIGN §6), after validation: a 400 consumes nothing.
   const admitted = deps.gate?.admit(key, 'events');
   if (admitted) await admitted;
   await deps.queue.enqueue([payload]);
-  send(res, 202, JSON.stringify({ id: eventId }));
+  const body = `{"id":"${eventId}"}`;
+  if (body.length !== ACCEPTED_BODY_LENGTH || res.headersSent || res.destroyed) {
+    send(res, 202, body);
+    return;
+  }
+  // Every 202 has the same headers (an event id is a UUID, so the body's length is fixed): a
+  // prebuilt list saves building and walking a header object per request.
+  res.writeHead(202, ACCEPTED_HEADERS);
+  res.end(body);
 }
+
+const ACCEPTED_BODY_LENGTH = `{"id":"${'0'.repeat(36)}"}`.length;
+const ACCEPTED_HEADERS = Object.entries({
+  ...CORS_HEADERS,
+  'content-type': 'application/json; charset=utf-8',
+  'content-length': String(ACCEPTED_BODY_LENGTH),
+}).flat();
 
 function fail(deps: IngestFastPathDeps, res: ServerResponse, err: Error): void {
   const wire = wireErrorOf(err);

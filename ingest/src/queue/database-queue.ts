@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { queryRows } from '@tracker/core';
 import type { DataSource } from 'typeorm';
-import { MAX_ATTEMPTS, type Queue, type QueueMessage } from './queue';
+import { MAX_ATTEMPTS, type Queue, type QueueMessage, type QueuePayload } from './queue';
 
 export interface DatabaseQueueOptions {
   topic?: string;
@@ -26,7 +26,7 @@ export class DatabaseQueue implements Queue {
   private readonly visibilityMs: number;
   private readonly pollMs: number;
   private readonly wakeups = new EventEmitter();
-  private pending: Array<{ payloads: string[]; resolve: () => void; reject: (e: unknown) => void }> = [];
+  private pending: Array<{ payloads: QueuePayload[]; resolve: () => void; reject: (e: unknown) => void }> = [];
   private flushScheduled = false;
   private closed = false;
 
@@ -55,7 +55,7 @@ export class DatabaseQueue implements Queue {
    * turns hundreds of single-row transactions into a few multi-row ones; each caller still
    * resolves only after its rows are committed.
    */
-  enqueue(payloads: string[]): Promise<void> {
+  enqueue(payloads: QueuePayload[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('queue closed'));
     return new Promise((resolve, reject) => {
       this.pending.push({ payloads, resolve, reject });
@@ -70,7 +70,8 @@ export class DatabaseQueue implements Queue {
     const batch = this.pending;
     this.pending = [];
     this.flushScheduled = false;
-    const payloads = batch.flatMap((b) => b.payloads);
+    // A text column: bytes are decoded here, as the worker would decode them from Redis.
+    const payloads = batch.flatMap((b) => b.payloads.map(asText));
     if (batch.length === 0) return;
     try {
       await this.ds.query('INSERT INTO queue_jobs (topic, payload) SELECT $1, unnest($2::text[])', [this.topic, payloads]);
@@ -161,4 +162,8 @@ export class DatabaseQueue implements Queue {
     this.wakeups.emit('job');
     if (this.pending.length > 0) await this.flush();
   }
+}
+
+function asText(payload: QueuePayload): string {
+  return typeof payload === 'string' ? payload : payload.toString('utf8');
 }

@@ -6,6 +6,12 @@ export interface QueueMessage {
 }
 
 /**
+ * What an edge enqueues: JSON text, or the same text as UTF-8 bytes (the fast path hands over
+ * the request body's bytes without decoding them again). Delivered messages are always text.
+ */
+export type QueuePayload = string | Buffer;
+
+/**
  * The one seam between the ingest edge and the worker. Two backends implement it: Redis
  * streams (production) and a table in the database (embedded mode). Both are at-least-once:
  * a message is delivered again until acked, so the consumer must be idempotent.
@@ -13,7 +19,7 @@ export interface QueueMessage {
 export interface Queue {
   readonly kind: 'redis' | 'database';
   /** Resolves once the payloads are stored durably enough to answer 202. */
-  enqueue(payloads: string[]): Promise<void>;
+  enqueue(payloads: QueuePayload[]): Promise<void>;
   /**
    * Up to `max` messages, waiting at most `waitMs` for the first. Messages whose consumer
    * died are delivered again here once they have been idle long enough.
