@@ -2,9 +2,11 @@ import { formatNumber } from '../lib/format';
 
 export type SeriesPoint = { ts: string; count: number };
 
-const W = 600;
-const H = 120;
-const PAD = { left: 40, right: 4, top: 8, bottom: 20 };
+// Drawn near the size it is shown at (half a desktop row, or a phone's width), so the 11 px tick
+// labels stay readable after scaling.
+const W = 360;
+const H = 100;
+const PAD = { left: 32, right: 4, top: 8, bottom: 20 };
 const BAR_GAP = 2;
 
 /** "14:00" from an hour's ISO start; UTC, so the server render and the browser agree. */

@@ -60,7 +60,7 @@ export function IssueEvents({ events, selectedId, newestPath, olderPath, now }: 
               const user = describeEventUser(e.user);
               return (
                 <tr key={e.id} className={selected ? 'is-selected' : undefined}>
-                  <th scope="row">
+                  <th scope="row" className="nowrap">
                     <Link
                       className="mono event-link"
                       to={`${withParams(location, { event: e.id })}#event-detail`}
@@ -72,9 +72,9 @@ export function IssueEvents({ events, selectedId, newestPath, olderPath, now }: 
                   <td className="nowrap">
                     <RelativeTime iso={e.timestamp} now={now} />
                   </td>
-                  <td className="mono break">{e.release ? visibleText(e.release) : '—'}</td>
-                  <td className="break">{visibleText(e.environment)}</td>
-                  <td className="break">{user ? visibleText(user) : <span className="muted">—</span>}</td>
+                  <td className="mono">{e.release ? visibleText(e.release) : '—'}</td>
+                  <td>{visibleText(e.environment)}</td>
+                  <td>{user ? visibleText(user) : <span className="muted">—</span>}</td>
                   <td>
                     <span className="event-list-message">{visibleText(e.message)}</span>
                   </td>
