@@ -11,12 +11,22 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Tracker } from '../src';
 import { MAX_JS_GZIP_BYTES, watchedPages } from './dashboard-browser';
-import { createTestEnv, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
+import {
+  chromeStack,
+  createTestEnv,
+  gqlOk,
+  sendError,
+  signUpWithProject,
+  startTracker,
+  waitFor,
+  type TestEnv,
+} from './helpers';
 
 // The dashboard's data pages against a real Tracker (PostgreSQL + Redis, every role on one port)
 // in Chromium: Web Vitals measured by the BUILT browser SDK on a real page of another origin show
 // on Performance; a log and feedback sent to the ingest edge show on Logs (also through the live
-// tail) and Feedback; Billing counts them. Screenshots at 1280 and 390 px go to web/test-artifacts/.
+// tail) and Feedback; an issue's tags, hourly chart and events (paged, one picked) show on its
+// page; Billing counts them. Screenshots at 1280 and 390 px go to web/test-artifacts/.
 
 const BROWSER_BUNDLE = join(dirname(require.resolve('@tracker/browser/package.json')), 'dist', 'tracker.min.js');
 const PASSWORD = 'correct horse battery'; // signUpWithProject's
@@ -35,6 +45,7 @@ describe('dashboard data pages in a real browser (postgres+redis)', () => {
   let account: Awaited<ReturnType<typeof signUpWithProject>>;
   let owner: { context: BrowserContext; page: Page };
   let base: string;
+  let issuePath: string;
 
   before(async () => {
     env = await createTestEnv('postgres+redis');
@@ -254,6 +265,85 @@ describe('dashboard data pages in a real browser (postgres+redis)', () => {
     assertInert('feedback');
   });
 
+  test("an issue page shows its tags, events per hour and events; an older page's event can be picked", async () => {
+    const { page } = owner;
+    // 26 events of one issue (one more than a page), a minute apart, the oldest carrying the
+    // hostile text; each has its own top frame so the picked event's stack is recognisable.
+    const sent = await Promise.all(
+      Array.from({ length: 26 }, (_, i) =>
+        sendError(url, account.key, {
+          type: 'CheckoutError',
+          message: i === 0 ? `checkout failed #0 ${HOSTILE}` : `checkout failed #${i}`,
+          fingerprint: ['checkout-e2e'],
+          environment: 'production',
+          release: 'shop@1.0.0',
+          timestamp: new Date(Date.now() - (26 - i) * 60_000).toISOString(),
+          stack: chromeStack(`checkoutStep${i}`, 100 + i),
+          tags: { browser: i < 20 ? 'Chrome' : 'Firefox', note: HOSTILE },
+          user: { id: `buyer-${i % 3}` },
+        }),
+      ),
+    );
+    assert.deepEqual(new Set(sent.map((r) => r.status)), new Set([202]));
+    const [{ issue_id: issueId }] = await waitFor('26 events stored', async () => {
+      const rows = await queryRows<{ issue_id: string; n: string }>(
+        tracker!.db.ds,
+        `SELECT issue_id, count(*) AS n FROM events WHERE project_id = $1 AND type = 'CheckoutError' GROUP BY 1`,
+        [account.project.id],
+      );
+      return rows.length === 1 && Number(rows[0].n) === 26 && rows;
+    });
+    issuePath = `${base}/issues/${issueId}`;
+    await page.goto(issuePath);
+
+    const browserTag = page.locator('.tag-table', { has: page.locator('caption', { hasText: 'browser' }) });
+    assert.match(
+      (await browserTag.locator('tr', { hasText: 'Chrome' }).innerText()).replace(/\s+/g, ' '),
+      /Chrome 77% 20/,
+    );
+    assert.match(
+      (await browserTag.locator('tr', { hasText: 'Firefox' }).innerText()).replace(/\s+/g, ' '),
+      /Firefox 23% 6/,
+    );
+    const noteTag = page.locator('.tag-table', { has: page.locator('caption', { hasText: 'note' }) });
+    assert.ok((await noteTag.innerText()).includes('invoice[U+202E]fdp.exe'), 'a hostile tag value, as text');
+    assert.match(
+      (await page.locator('svg.events-chart').getAttribute('aria-label')) ?? '',
+      /^26 events in the last 24 hours/,
+    );
+
+    // Newest first, a page of 25; the oldest is on the next page, and picking it shows its stack.
+    const rows = page.locator('table.event-list tbody tr');
+    assert.equal(await rows.count(), 25);
+    assert.match(await rows.first().innerText(), /checkout failed #25/);
+    await page.locator('.frame-function', { hasText: 'checkoutStep25' }).waitFor();
+    await page.getByRole('link', { name: 'Older', exact: true }).click();
+    await page.waitForURL((u) => u.searchParams.has('after'));
+    await rows.filter({ hasText: 'checkout failed #0' }).waitFor();
+    assert.equal(await rows.count(), 1);
+    assert.ok((await rows.first().innerText()).includes('<img src=x onerror=alert("log")>'), 'the message as text');
+    await rows.first().getByRole('link').click();
+    await page.waitForURL((u) => u.searchParams.has('event') && u.searchParams.has('after'));
+    await page.locator('.frame-function', { hasText: 'checkoutStep0' }).waitFor();
+    assert.match(await page.locator('#trace-heading').innerText(), /\(event [0-9a-f-]{36}\)/);
+    assert.equal(await rows.first().getByRole('link').getAttribute('aria-current'), 'true');
+    await screenshot(page, 'issue-events');
+    await page.getByRole('link', { name: 'Newest', exact: true }).click();
+    await rows.filter({ hasText: 'checkout failed #25' }).waitFor();
+    assertInert('issue page');
+
+    // The same issue under another project's URL of the same organization is a 404.
+    const other = await gqlOk(
+      url,
+      `mutation($org: ID!) { createProject(organizationId: $org, name: "Backoffice") { id } }`,
+      { org: account.organization.id },
+      account.token,
+    );
+    const res = await page.goto(`/projects/${encodeURIComponent(other.createProject.id)}/issues/${issueId}`);
+    assert.equal(res?.status(), 404);
+    await page.getByText('This issue does not exist or is not yours.').waitFor();
+  });
+
   test('billing shows what was sent against the plan limits', async () => {
     const { page } = owner;
     // An error and a vitals report are events; three logs.
@@ -270,14 +360,14 @@ describe('dashboard data pages in a real browser (postgres+redis)', () => {
     assertInert('billing');
   });
 
-  test('the data pages ship under 150 KB of gzip JavaScript', async () => {
+  test('the data pages and the issue page ship under 150 KB of gzip JavaScript', async () => {
     const { page } = owner;
     const sizes: Record<string, number> = {};
-    for (const section of ['performance', 'logs', 'feedback', 'billing']) {
+    for (const section of ['performance', 'logs', 'feedback', 'billing', 'issue']) {
       const scripts = new Set<string>();
       const onResponse = (res: { url(): string }) => void (res.url().endsWith('.js') && scripts.add(res.url()));
       page.on('response', onResponse);
-      await page.goto(`${base}/${section}`, { waitUntil: 'networkidle' });
+      await page.goto(section === 'issue' ? issuePath : `${base}/${section}`, { waitUntil: 'networkidle' });
       page.off('response', onResponse);
       const preloads = await page
         .locator('link[rel="modulepreload"]')

@@ -75,7 +75,8 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     // as above, because this package type-checks without the DOM library.
     const found = await page.evaluate(`({
       img: document.querySelectorAll('main img').length,
-      svg: document.querySelectorAll('main svg:not(.sparkline)').length, // sparklines are ours
+      // Ours: the issues-list sparklines, the issue page's hourly chart and tag share bars.
+      svg: document.querySelectorAll('main svg:not(.sparkline):not(.events-chart):not(.tag-bar)').length,
       scripts: [...document.querySelectorAll('script')].filter((s) => (s.textContent || '').trim().startsWith('alert(')).length,
       jsLinks: document.querySelectorAll('a[href^="javascript:" i]').length,
       handlers: [...document.querySelectorAll('main *')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { describeEventUser } from '../app/lib/event-user.ts';
+import { formatPercent } from '../app/lib/format.ts';
 import { toSafeHref } from '../app/lib/safe-url.ts';
 import { parseSnoozeUntil } from '../app/lib/snooze.ts';
 import { visibleText } from '../app/lib/visible-text.ts';
@@ -57,5 +59,27 @@ describe('snooze choices', () => {
     assert.equal(parseSnoozeUntil(form({ until: '2025-12-31' }), now), null);
     assert.equal(parseSnoozeUntil(form({ until: 'tomorrow' }), now), null);
     assert.equal(parseSnoozeUntil(form({}), now), null);
+  });
+});
+
+describe('event users and shares', () => {
+  test('names the user by id with the email, else email, username or IP; null for nobody', () => {
+    assert.equal(describeEventUser({ id: 'u1', email: 'ada@example.com' }), 'u1 (ada@example.com)');
+    assert.equal(describeEventUser({ id: 42 }), '42');
+    assert.equal(describeEventUser({ email: 'ada@example.com', username: 'ada' }), 'ada@example.com');
+    assert.equal(describeEventUser({ username: 'ada', ip_address: '10.0.0.1' }), 'ada');
+    assert.equal(describeEventUser({ ip_address: '10.0.0.1' }), '10.0.0.1');
+    // Only strings and finite numbers: an object or array the SDK sent is not shown.
+    assert.equal(describeEventUser({ id: { toString: 'x' }, email: ['a'], username: '  ' }), null);
+    assert.equal(describeEventUser({}), null);
+    assert.equal(describeEventUser(null), null);
+  });
+
+  test('percentages are whole, never a misleading 0% for a present share', () => {
+    assert.equal(formatPercent(6, 10), '60%');
+    assert.equal(formatPercent(1, 3), '33%');
+    assert.equal(formatPercent(1, 1000), '<1%');
+    assert.equal(formatPercent(0, 10), '0%');
+    assert.equal(formatPercent(1, 0), '—');
   });
 });

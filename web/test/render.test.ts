@@ -49,8 +49,64 @@ const frame = (fn: string, inApp: boolean) => ({
   minified: { filename: 'https://cdn.example/app.min.js', function: 'a', lineno: 1, colno: 999 },
   context: { pre: ['const a = 1;'], line: `throw new Error("${XSS_CULPRIT}")`, post: ['}'] },
 });
+/** The injection corpus for event-written text on the issue page. */
+const INJECTION = {
+  script: '<script>alert(1)</script>',
+  jsUrl: 'javascript:alert(1)',
+  svg: '<svg onload=alert(1)>',
+  bidi: 'invoice\u202Efdp.exe',
+};
+const hostileEvent = (id: string, eventId: string, message: string, user: Record<string, unknown> | null) => ({
+  id,
+  eventId,
+  message,
+  environment: 'production',
+  release: '1.0.0',
+  timestamp: '2026-01-01T00:00:00Z',
+  user,
+});
+/** Event details by Tracker id, as `event(id)` answers them; 999 belongs to another issue. */
+const eventDetails: Record<string, unknown> = {
+  '103': {
+    ...hostileEvent('103', 'e1', XSS_TITLE, { id: 'u-1', email: 'ada@example.com' }),
+    issueId: 'i2',
+    url: 'javascript:alert(3)',
+    frames: [frame('addItem', true), frame('<svg onload=alert(4)>', false)],
+  },
+  '102': {
+    ...hostileEvent('102', 'e2', `${INJECTION.script} ${INJECTION.svg} ${INJECTION.bidi}`, { id: INJECTION.svg }),
+    issueId: 'i2',
+    url: INJECTION.jsUrl,
+    frames: [frame('checkoutOlder', true)],
+  },
+  '999': {
+    ...hostileEvent('999', 'e-elsewhere', 'secret of another issue', null),
+    issueId: 'i3',
+    url: null,
+    frames: [frame('elsewhere', true)],
+  },
+};
+/** `events(first, after)` of the hostile issue: two pages. */
+function hostileEventsPage(after: unknown) {
+  if (after === 'ev-cursor-2')
+    return {
+      pageInfo: { hasNextPage: false, endCursor: 'ev-cursor-3' },
+      nodes: [hostileEvent('101', 'e0', 'the oldest one', null)],
+    };
+  return {
+    pageInfo: { hasNextPage: true, endCursor: 'ev-cursor-2' },
+    nodes: [
+      hostileEvent('103', 'e1', XSS_TITLE, { id: 'u-1', email: 'ada@example.com' }),
+      {
+        ...hostileEvent('102', 'e2', `${INJECTION.script} ${INJECTION.jsUrl}`, { id: INJECTION.svg }),
+        release: INJECTION.bidi,
+      },
+    ],
+  };
+}
 const hostileIssue = {
   ...issue('i2', XSS_TITLE, XSS_CULPRIT),
+  projectId: 'p1',
   type: 'Error',
   status: 'RESOLVED',
   isRegression: true,
@@ -67,17 +123,43 @@ const hostileIssue = {
       eventCount: 3,
     },
   ],
-  latestEvent: {
-    eventId: 'e1',
-    message: XSS_TITLE,
-    environment: 'production',
-    release: '1.0.0',
-    url: 'javascript:alert(3)',
-    timestamp: '2026-01-01T00:00:00Z',
-    frames: [frame('addItem', true), frame('<svg onload=alert(4)>', false)],
-  },
+  tags: [
+    // 6 + 3 of 10 events: one event carries a value outside the top ones ("Other values").
+    {
+      key: 'browser',
+      count: 10,
+      values: [
+        { value: 'Chrome', count: 6 },
+        { value: INJECTION.script, count: 3 },
+      ],
+    },
+    {
+      key: INJECTION.svg,
+      count: 2,
+      values: [
+        { value: INJECTION.jsUrl, count: 1 },
+        { value: INJECTION.bidi, count: 1 },
+      ],
+    },
+  ],
+  latestEvent: eventDetails['103'],
   feedback: [{ id: 'f1', message: '<script>alert(5)</script>', email: null, receivedAt: '2026-01-01T00:00:00Z' }],
 };
+/** An issue of the same organization's other project, opened under p1's URL. */
+const otherProjectIssue = { ...hostileIssue, id: 'i9', projectId: 'p2', title: 'Secret of project two' };
+
+/** `IssueDetail` as the API answers it: `latestEvent` skipped and `event` included when one is picked. */
+function issueDetailAnswer(variables: Record<string, unknown>) {
+  const issues: Record<string, typeof hostileIssue> = { i2: hostileIssue, i9: otherProjectIssue };
+  const found = issues[String(variables.id)];
+  const event = variables.picked ? { event: eventDetails[String(variables.eventId)] ?? null } : {};
+  if (!found) return { issue: null, ...event };
+  const { latestEvent, ...rest } = found;
+  return {
+    issue: { ...rest, events: hostileEventsPage(variables.eventsAfter), ...(variables.picked ? {} : { latestEvent }) },
+    ...event,
+  };
+}
 
 const vitalStats = (metric: string, p75: number | null, good: number, poor: number, count = 40) => ({
   metric,
@@ -289,7 +371,7 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
         },
       };
     case 'IssueDetail':
-      return { data: { issue: body.variables.id === 'i2' ? hostileIssue : null } };
+      return { data: issueDetailAnswer(body.variables) };
     case 'ProjectReleases':
       return {
         data: {
@@ -359,6 +441,29 @@ function cookieFrom(response: Response): string {
 
 async function signIn(email = 'ada@example.com'): Promise<string> {
   return cookieFrom(await postForm('/login', { email, password: PASSWORD, redirectTo: '/' }));
+}
+
+/** The markup of the card a heading labels (up to the next card), for assertions about one section. */
+function section(html: string, headingId: string): string {
+  const start = html.lastIndexOf('<section', html.indexOf(`id="${headingId}"`));
+  assert.ok(start >= 0, `a section labelled by #${headingId}`);
+  const end = html.indexOf('</section>', start);
+  return html.slice(start, end);
+}
+
+/**
+ * Rendered markup (not the loader data Remix streams into a script for hydration) holds no
+ * element or attribute an event wrote: no img, no script running alert, no event handler, no
+ * javascript: link, no raw bidi override, and only our own SVG charts.
+ */
+function assertInertMarkup(html: string) {
+  const markup = html.split('<script')[0];
+  assert.doesNotMatch(html, /<img|<script>alert/i);
+  assert.doesNotMatch(markup, /<[a-z][^>]*\son[a-z]+=/i, 'no event handler attribute on any element');
+  assert.doesNotMatch(markup, /href="\s*javascript:/i);
+  assert.ok(!markup.includes('\u202E'), 'no raw bidi override in the rendered text');
+  for (const svg of markup.matchAll(/<svg\b[^>]*>/g))
+    assert.match(svg[0], /class="(events-chart|tag-bar|sparkline)"/, `only our charts are SVG: ${svg[0]}`);
 }
 
 describe('sign in', () => {
@@ -540,7 +645,13 @@ describe('issues page', () => {
 
 describe('security headers', () => {
   test('every page carries a nonce-based CSP without unsafe-inline, and every inline script has the nonce', async () => {
-    for (const path of ['/login', '/projects/p1/issues', '/projects/p1/performance', '/projects/p1/logs?live=1']) {
+    for (const path of [
+      '/login',
+      '/projects/p1/issues',
+      '/projects/p1/issues/i2?event=102',
+      '/projects/p1/performance',
+      '/projects/p1/logs?live=1',
+    ]) {
       const response = await get(path, path === '/login' ? undefined : await signIn());
       assert.equal(response.status, 200, path);
       const csp = response.headers.get('Content-Security-Policy') ?? '';
@@ -581,7 +692,7 @@ describe('issue page', () => {
     const response = await get('/projects/p1/issues/i2', cookie);
     assert.equal(response.status, 200);
     const html = await response.text();
-    assert.doesNotMatch(html, /<img|<svg|<script>alert/i);
+    assertInertMarkup(html);
     assert.doesNotMatch(html, /href="javascript:/i, 'an event URL never becomes a javascript: link');
     assert.ok(html.includes('javascript:alert(3)'), 'the URL is still shown, as text');
     assert.ok(html.includes('v[U+202E]gnp.exe'), 'bidi overrides are shown, not applied');
@@ -604,6 +715,189 @@ describe('issue page', () => {
     const response = await get('/projects/p1/issues/other', cookie);
     assert.equal(response.status, 404);
     assert.match(await response.text(), /This issue does not exist or is not yours\./);
+  });
+
+  test('answers the same 404 for an issue of another project of the organization, leaking nothing', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/issues/i9', cookie);
+    assert.equal(response.status, 404);
+    const html = await response.text();
+    assert.match(html, /This issue does not exist or is not yours\./);
+    assert.doesNotMatch(
+      html,
+      /Secret of project two|checkoutOlder|Chrome/,
+      'no data of the issue in the page or its hydration data',
+    );
+  });
+
+  test('asks for the whole page in one GraphQL request: issue, tags, 24-hour series, first events page, latest event', async () => {
+    const cookie = await signIn();
+    const before = received.length;
+    await (await get('/projects/p1/issues/i2', cookie)).text();
+    const calls = received.slice(before).map((r) => r.body.operationName);
+    // The layouts above the page ask for the viewer and the project, in parallel with it.
+    assert.deepEqual(calls.sort(), ['IssueDetail', 'Project', 'Viewer']);
+    const call = received.findLast((r) => r.body.operationName === 'IssueDetail');
+    assert.deepEqual(call?.body.variables, {
+      id: 'i2',
+      eventsFirst: 25,
+      eventsAfter: null,
+      hours: 24,
+      eventId: '',
+      picked: false,
+    });
+    assert.match(call?.body.query ?? '', /latestEvent @skip\(if: \$picked\)/);
+    assert.match(call?.body.query ?? '', /event\(id: \$eventId\) @include\(if: \$picked\)/);
+  });
+
+  test('tag breakdown: top values per key with counts, shares as text and bars, the rest as "Other values"', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/issues/i2', cookie)).text();
+    const tags = section(html, 'tags-heading');
+    assert.match(
+      tags,
+      /<caption><span class="tag-key mono">browser<\/span> <span class="muted">10<!-- --> event<!-- -->s<\/span><\/caption>/,
+    );
+    assert.match(
+      tags,
+      /<th scope="row" class="tag-value mono">Chrome<\/th><td class="num tag-share">60%<svg class="tag-bar"[^>]*aria-hidden="true"[^>]*><rect class="tag-bar-fill" x="0" y="0" width="60\.0" height="4"><\/rect><\/svg><\/td><td class="num">6<\/td>/,
+    );
+    assert.ok(
+      tags.includes('&lt;script&gt;alert(1)&lt;/script&gt;</th><td class="num tag-share">30%'),
+      'a hostile value, as text',
+    );
+    assert.match(
+      tags,
+      /<th scope="row">Other values<\/th><td class="num tag-share">10%<svg[^]*?width="10\.0"[^]*?<td class="num">1<\/td>/,
+    );
+    assert.ok(tags.includes('<span class="tag-key mono">&lt;svg onload=alert(1)&gt;</span>'), 'a hostile key, as text');
+    assert.ok(tags.includes('>javascript:alert(1)</th>'), 'a javascript: value is text, not a link');
+    assert.ok(tags.includes('invoice[U+202E]fdp.exe'), 'a bidi override in a value is shown, not applied');
+    assert.match(
+      tags,
+      /<th scope="col">Value<\/th><th scope="col" class="num">Share<\/th><th scope="col" class="num">Events<\/th>/,
+    );
+    assertInertMarkup(html);
+  });
+
+  test('events per hour: a 24-hour series drawn as SVG columns, summarised for screen readers', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/issues/i2', cookie)).text();
+    const chart = section(html, 'series-heading');
+    // The stand-in's series is 0, 2, 4 events in hours 00:00, 01:00, 02:00 UTC.
+    assert.match(
+      chart,
+      /<svg viewBox="0 0 360 100" class="events-chart" role="img" aria-label="6 events in the last 3 hours; the busiest hour, 02:00 UTC, had 4">/,
+    );
+    assert.match(
+      chart,
+      /<g><title>00:00 UTC: 0 events<\/title><rect class="hour-hit"[^>]*><\/rect><\/g>/,
+      'no bar for 0',
+    );
+    assert.match(
+      chart,
+      /<title>01:00 UTC: 2 events<\/title><rect class="hour-hit"[^>]*><\/rect><rect class="hour-bar" x="141\.0" y="44\.0" width="106\.0" height="36\.0"><\/rect>/,
+    );
+    assert.match(
+      chart,
+      /<rect class="hour-bar" x="249\.0" y="8\.0" width="106\.0" height="72\.0">/,
+      'the busiest hour is full height',
+    );
+    assert.match(chart, />00:00<\/text>/);
+    assert.match(chart, />02:00<!-- --> UTC<\/text>/);
+  });
+
+  test('events list: newest first with id, time, release, environment, user and message as text; Older pages on', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/issues/i2', cookie)).text();
+    const list = section(html, 'events-heading');
+    assert.ok(list.indexOf('>e1<') < list.indexOf('>e2<'), 'in the order the API gives (newest first)');
+    assert.match(
+      list,
+      /<th scope="col">Event<\/th><th scope="col">When<\/th><th scope="col">Release<\/th><th scope="col">Environment<\/th><th scope="col">User<\/th><th scope="col">Message<\/th>/,
+    );
+    assert.ok(list.includes('u-1 (ada@example.com)'), 'the user id with the email');
+    assert.ok(list.includes('&lt;script&gt;alert(1)&lt;/script&gt; javascript:alert(1)'), 'a hostile message, as text');
+    assert.ok(list.includes('>&lt;svg onload=alert(1)&gt;</td>'), 'a hostile user id, as text');
+    assert.ok(list.includes('>invoice[U+202E]fdp.exe</td>'), 'a hostile release, override visible');
+    assert.match(list, /<time[^>]*dateTime="2026-01-01T00:00:00Z"/);
+    // The latest event is the one shown when none is picked.
+    assert.match(
+      list,
+      /<tr class="is-selected"><th scope="row"[^>]*><a class="mono event-link" aria-current="true"[^>]*href="\/projects\/p1\/issues\/i2\?event=103#event-detail">e1<\/a>/,
+    );
+    assert.match(
+      list,
+      /<a class="mono event-link"[^>]*href="\/projects\/p1\/issues\/i2\?event=102#event-detail">e2<\/a>/,
+    );
+    assert.match(list, /href="\/projects\/p1\/issues\/i2\?after=ev-cursor-2#events"[^>]*>Older</);
+    assert.doesNotMatch(list, />Newest</);
+    assertInertMarkup(html);
+  });
+
+  test('events list: the cursor goes to the API, the older page links back to the newest, and keeps the picked event', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/issues/i2?event=102&after=ev-cursor-2', cookie)).text();
+    const call = received.findLast((r) => r.body.operationName === 'IssueDetail');
+    assert.deepEqual(call?.body.variables, {
+      id: 'i2',
+      eventsFirst: 25,
+      eventsAfter: 'ev-cursor-2',
+      hours: 24,
+      eventId: '102',
+      picked: true,
+    });
+    const list = section(html, 'events-heading');
+    assert.match(list, /the oldest one/);
+    assert.doesNotMatch(list, />e1</, 'only the older page');
+    assert.match(list, /href="\/projects\/p1\/issues\/i2\?event=102#events"[^>]*>Newest</);
+    assert.doesNotMatch(list, />Older</, 'the last page');
+    assert.match(
+      list,
+      /href="\/projects\/p1\/issues\/i2\?event=101&amp;after=ev-cursor-2#event-detail"/,
+      'picking keeps the page',
+    );
+    assert.match(section(html, 'trace-heading'), /checkoutOlder/, 'the picked event stays shown while paging');
+  });
+
+  test("picking an event shows that event's message, meta and stack instead of the latest", async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/issues/i2?event=102', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    const detail = section(html, 'trace-heading');
+    assert.match(
+      detail,
+      /<h3 id="trace-heading">Stack trace(<!-- -->)? <span class="muted">\(event <span class="mono">e2<\/span>\)<\/span><\/h3>/,
+    );
+    assert.ok(
+      detail.includes('&lt;script&gt;alert(1)&lt;/script&gt; &lt;svg onload=alert(1)&gt; invoice[U+202E]fdp.exe'),
+    );
+    assert.match(detail, /checkoutOlder/);
+    assert.doesNotMatch(detail, /addItem/, "not the latest event's frames");
+    assert.ok(detail.includes('<dt>User</dt><dd>&lt;svg onload=alert(1)&gt;</dd>'));
+    assert.ok(detail.includes('javascript:alert(1)') && !/href="javascript:/i.test(detail), 'the URL stays text');
+    assert.match(section(html, 'events-heading'), /aria-current="true"[^>]*href="[^"]*\?event=102#event-detail">e2</);
+    assert.match(
+      detail,
+      /href="\/projects\/p1\/issues\/i2\?event=102&amp;frames=minified"[^>]*>Show minified frames</,
+      'the toggle keeps the event',
+    );
+    assertInertMarkup(html);
+  });
+
+  test("an event of another issue (or none) is not shown under this issue's URL", async () => {
+    const cookie = await signIn();
+    for (const id of ['999', 'nope']) {
+      const response = await get(`/projects/p1/issues/i2?event=${id}`, cookie);
+      assert.equal(response.status, 200);
+      const html = await response.text();
+      assert.doesNotMatch(html, /secret of another issue|elsewhere/);
+      const detail = section(html, 'trace-heading');
+      assert.match(detail, /This event is not one of this issue(&#x27;|')s, or is no longer stored\./);
+      assert.match(detail, /href="\/projects\/p1\/issues\/i2"[^>]*>Show the latest event</);
+      assert.doesNotMatch(section(html, 'events-heading'), /aria-current/, 'nothing picked in the list');
+    }
   });
 });
 

@@ -10,8 +10,11 @@ export function readFilter(url: URL, name: string): string | null {
   return value ? value.slice(0, MAX_FILTER_LENGTH) : null;
 }
 
-/** The same page with some parameters changed; null or '' removes one. */
-export function withParams(url: URL, changes: Record<string, string | null>): string {
+/**
+ * The same page with some parameters changed; null or '' removes one. Takes a URL (loaders) or
+ * Remix's location (components).
+ */
+export function withParams(url: { pathname: string; search: string }, changes: Record<string, string | null>): string {
   const params = new URLSearchParams(url.search);
   for (const [name, value] of Object.entries(changes)) {
     if (value === null || value === '') params.delete(name);

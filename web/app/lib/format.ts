@@ -16,3 +16,11 @@ export function formatDateTime(iso: string | null | undefined): string {
 export function formatNumber(value: number): string {
   return numbers.format(value);
 }
+
+/** `part` as a whole percentage of `whole` ("42%"); "<1%" rather than a misleading "0%". */
+export function formatPercent(part: number, whole: number): string {
+  if (whole <= 0) return '—';
+  const percent = (part / whole) * 100;
+  if (percent > 0 && percent < 0.5) return '<1%';
+  return `${Math.round(percent)}%`;
+}

@@ -1,10 +1,13 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation, useParams } from '@remix-run/react';
 import { ErrorMessage } from '../components/error-message';
-import { ExternalLink } from '../components/external-link';
+import { EventDetail, type EventDetailData } from '../components/event-detail';
+import { EventsChart, type SeriesPoint } from '../components/events-chart';
 import { FormError } from '../components/field';
-import { StackTrace, type FrameData } from '../components/stack-trace';
+import { IssueEvents, type EventRow } from '../components/issue-events';
+import { TagBreakdown, type TagBreakdownData } from '../components/tag-breakdown';
 import { RelativeTime } from '../components/time';
+import { withParams } from '../lib/filters';
 import { readString } from '../lib/form.server';
 import { formatDateTime, formatNumber } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
@@ -12,12 +15,56 @@ import { issuePath, projectPath } from '../lib/paths';
 import { parseSnoozeUntil, SNOOZE_DURATIONS } from '../lib/snooze';
 import { visibleText } from '../lib/visible-text';
 
-// TODO(issue 7): the tag breakdown, the events list and the event series go here once `Issue`
-// has those fields in api/schema.graphql (being added on another branch).
+const EVENTS_PAGE_SIZE = 25;
+const SERIES_HOURS = 24;
+
+const FRAME_FIELDS = /* GraphQL */ `
+  filename
+  function
+  lineno
+  colno
+  inApp
+  minified {
+    filename
+    function
+    lineno
+    colno
+  }
+  context {
+    pre
+    line
+    post
+  }
+`;
+
+const EVENT_DETAIL_FIELDS = /* GraphQL */ `
+  id
+  eventId
+  message
+  environment
+  release
+  url
+  timestamp
+  user
+  frames {
+    ${FRAME_FIELDS}
+  }
+`;
+
+// Everything the page shows in one request (one round trip per render). The picked event
+// (`?event=`) replaces the latest one, so only one event's frames are ever fetched.
 const ISSUE_QUERY = /* GraphQL */ `
-  query IssueDetail($id: ID!) {
+  query IssueDetail(
+    $id: ID!
+    $eventsFirst: Int!
+    $eventsAfter: String
+    $hours: Int!
+    $eventId: ID!
+    $picked: Boolean!
+  ) {
     issue(id: $id) {
       id
+      projectId
       title
       type
       culprit
@@ -42,31 +89,35 @@ const ISSUE_QUERY = /* GraphQL */ `
         lastSeen
         eventCount
       }
-      latestEvent {
-        eventId
-        message
-        environment
-        release
-        url
-        timestamp
-        frames {
-          filename
-          function
-          lineno
-          colno
-          inApp
-          minified {
-            filename
-            function
-            lineno
-            colno
-          }
-          context {
-            pre
-            line
-            post
-          }
+      tags {
+        key
+        count
+        values {
+          value
+          count
         }
+      }
+      series(hours: $hours) {
+        ts
+        count
+      }
+      events(first: $eventsFirst, after: $eventsAfter) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          eventId
+          message
+          environment
+          release
+          timestamp
+          user
+        }
+      }
+      latestEvent @skip(if: $picked) {
+        ${EVENT_DETAIL_FIELDS}
       }
       feedback {
         id
@@ -74,6 +125,10 @@ const ISSUE_QUERY = /* GraphQL */ `
         email
         receivedAt
       }
+    }
+    event(id: $eventId) @include(if: $picked) {
+      issueId
+      ${EVENT_DETAIL_FIELDS}
     }
   }
 `;
@@ -86,6 +141,7 @@ const TRANSITIONS = {
 
 type IssueDetail = {
   id: string;
+  projectId: string;
   title: string;
   type: string;
   culprit: string | null;
@@ -100,27 +156,49 @@ type IssueDetail = {
   snoozedUntil: string | null;
   resolvedInRelease: { version: string; environment: string; deployedAt: string } | null;
   releases: { version: string; environment: string; firstSeen: string; lastSeen: string; eventCount: number }[];
-  latestEvent: {
-    eventId: string;
-    message: string;
-    environment: string;
-    release: string | null;
-    url: string | null;
-    timestamp: string;
-    frames: FrameData[];
-  } | null;
+  tags: TagBreakdownData[];
+  series: SeriesPoint[];
+  events: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: EventRow[] };
+  /** Absent when an event was picked (`@skip`). */
+  latestEvent?: EventDetailData | null;
   feedback: { id: string; message: string; email: string | null; receivedAt: string }[];
 };
+type IssueDetailData = { issue: IssueDetail | null; event?: (EventDetailData & { issueId: string }) | null };
 
 const NOT_FOUND = { message: 'This issue does not exist or is not yours.' };
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { issue } = await queryApi<{ issue: IssueDetail | null }>(args, ISSUE_QUERY, { id: args.params.issueId });
-  // Missing and another tenant's issue answer alike. TODO(issue 7): also 404 an issue of another
-  // project of the same org once `Issue` exposes its projectId.
-  if (!issue) throw data(NOT_FOUND, { status: 404 });
   const url = new URL(args.request.url);
-  return { issue, showMinified: url.searchParams.get('frames') === 'minified', now: new Date().toISOString() };
+  const after = url.searchParams.get('after') || null;
+  const pickedId = url.searchParams.get('event') || null;
+  const { issue, event } = await queryApi<IssueDetailData>(args, ISSUE_QUERY, {
+    id: args.params.issueId,
+    eventsFirst: EVENTS_PAGE_SIZE,
+    eventsAfter: after,
+    hours: SERIES_HOURS,
+    eventId: pickedId ?? '',
+    picked: pickedId !== null,
+  });
+  // Missing, another tenant's, and another project's (same organization, wrong URL) all answer
+  // alike: the URL's project is what the breadcrumb, the tabs and the actions' redirects use.
+  if (!issue || issue.projectId !== args.params.projectId) throw data(NOT_FOUND, { status: 404 });
+  // `event(id)` answers for any event of the organization: only one of this issue is shown here.
+  const picked = pickedId !== null;
+  const shown = picked ? (event && event.issueId === issue.id ? event : null) : (issue.latestEvent ?? null);
+  const { latestEvent: _latest, events, ...rest } = issue;
+  return {
+    issue: rest,
+    events: events.nodes,
+    event: shown,
+    picked,
+    olderPath:
+      events.pageInfo.hasNextPage && events.pageInfo.endCursor
+        ? `${withParams(url, { after: events.pageInfo.endCursor })}#events`
+        : null,
+    newestPath: after ? `${withParams(url, { after: null })}#events` : null,
+    showMinified: url.searchParams.get('frames') === 'minified',
+    now: new Date().toISOString(),
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -150,12 +228,10 @@ export async function action(args: ActionFunctionArgs) {
 const STATUS_LABEL = { OPEN: 'Open', RESOLVED: 'Resolved', SNOOZED: 'Snoozed' } as const;
 
 export default function IssuePage() {
-  const { issue, showMinified, now } = useLoaderData<typeof loader>();
+  const { issue, events, event, picked, olderPath, newestPath, showMinified, now } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const { projectId = '' } = useParams();
-  const event = issue.latestEvent;
-  const hasMinified = event?.frames.some((f) => f.minified) ?? false;
   return (
     <article className="issue-page" aria-labelledby="issue-title">
       <p className="breadcrumb">
@@ -216,51 +292,30 @@ export default function IssuePage() {
         </div>
       </dl>
 
-      <section className="card" aria-labelledby="trace-heading">
-        <div className="section-head">
-          <h3 id="trace-heading">Stack trace {event && <span className="muted">(latest event)</span>}</h3>
-          {hasMinified && (
-            // A link, not a script toggle: the view is in the URL, so it survives a reload and works without JS.
-            <Link
-              className="button button-small"
-              to={showMinified ? '?' : '?frames=minified'}
-              replace
-              preventScrollReset
-            >
-              {showMinified ? 'Show original source' : 'Show minified frames'}
-            </Link>
-          )}
-        </div>
-        {event ? (
-          <>
-            <p className="event-message">{visibleText(event.message)}</p>
-            <dl className="event-meta">
-              <div>
-                <dt>Environment</dt>
-                <dd>{visibleText(event.environment)}</dd>
-              </div>
-              <div>
-                <dt>Release</dt>
-                <dd className="mono">{event.release ? visibleText(event.release) : '—'}</dd>
-              </div>
-              <div>
-                <dt>When</dt>
-                <dd>{formatDateTime(event.timestamp)}</dd>
-              </div>
-              {event.url && (
-                <div>
-                  <dt>URL</dt>
-                  <dd>
-                    <ExternalLink url={event.url} />
-                  </dd>
-                </div>
-              )}
-            </dl>
-            <StackTrace frames={event.frames} showMinified={showMinified} />
-          </>
-        ) : (
-          <p className="muted">No event is stored for this issue any more (retention).</p>
-        )}
+      <div className="issue-overview">
+        <section className="card" aria-labelledby="series-heading">
+          <h3 id="series-heading">Events per hour</h3>
+          <EventsChart points={issue.series} />
+        </section>
+        <section className="card" aria-labelledby="tags-heading">
+          <h3 id="tags-heading">Tags</h3>
+          <TagBreakdown tags={issue.tags} />
+        </section>
+      </div>
+
+      <EventDetail event={event} picked={picked} showMinified={showMinified} />
+
+      <section className="card" id="events" aria-labelledby="events-heading">
+        <h3 id="events-heading">
+          Events <span className="muted">({formatNumber(issue.eventCount)})</span>
+        </h3>
+        <IssueEvents
+          events={events}
+          selectedId={event?.id ?? null}
+          newestPath={newestPath}
+          olderPath={olderPath}
+          now={now}
+        />
       </section>
 
       <section className="card" aria-labelledby="releases-heading">

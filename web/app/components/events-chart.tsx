@@ -1,0 +1,78 @@
+import { formatNumber } from '../lib/format';
+
+export type SeriesPoint = { ts: string; count: number };
+
+// Drawn near the size it is shown at (half a desktop row, or a phone's width), so the 11 px tick
+// labels stay readable after scaling.
+const W = 360;
+const H = 100;
+const PAD = { left: 32, right: 4, top: 8, bottom: 20 };
+const BAR_GAP = 2;
+
+/** "14:00" from an hour's ISO start; UTC, so the server render and the browser agree. */
+function hourLabel(iso: string): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? iso : new Date(time).toISOString().slice(11, 16);
+}
+
+/**
+ * Events per hour as columns, server-rendered SVG like the issues-list sparkline: geometry in
+ * attributes, colour by class (the CSP allows no inline style, decision 010). The summary is the
+ * accessible name; each column has its hour and count as a `<title>` tooltip.
+ */
+export function EventsChart({ points }: { points: SeriesPoint[] }) {
+  const total = points.reduce((n, p) => n + p.count, 0);
+  const max = Math.max(1, ...points.map((p) => p.count));
+  const busiest = points.reduce<SeriesPoint | null>((best, p) => (p.count > (best?.count ?? 0) ? p : best), null);
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  const slot = plotW / Math.max(1, points.length);
+  const baseline = PAD.top + plotH;
+  const summary =
+    `${formatNumber(total)} event${total === 1 ? '' : 's'} in the last ${points.length} hours` +
+    (busiest ? `; the busiest hour, ${hourLabel(busiest.ts)} UTC, had ${formatNumber(busiest.count)}` : '');
+  const first = points[0];
+  const last = points.at(-1);
+  return (
+    <svg viewBox={`0 0 ${W} ${H}`} className="events-chart" role="img" aria-label={summary}>
+      <line className="axis" x1={PAD.left} x2={W - PAD.right} y1={baseline} y2={baseline} />
+      <text className="tick" x={PAD.left - 6} y={PAD.top + 8} textAnchor="end">
+        {formatNumber(max)}
+      </text>
+      <text className="tick" x={PAD.left - 6} y={baseline} textAnchor="end">
+        0
+      </text>
+      {points.map((p, i) => {
+        const height = p.count ? Math.max((p.count / max) * plotH, 1) : 0;
+        const x = PAD.left + i * slot + BAR_GAP / 2;
+        const width = Math.max(slot - BAR_GAP, 1);
+        // The whole column carries the tooltip (a transparent hit area), so an empty hour says 0.
+        return (
+          <g key={p.ts}>
+            <title>{`${hourLabel(p.ts)} UTC: ${formatNumber(p.count)} event${p.count === 1 ? '' : 's'}`}</title>
+            <rect className="hour-hit" x={x.toFixed(1)} y={PAD.top} width={width.toFixed(1)} height={plotH} />
+            {height > 0 && (
+              <rect
+                className="hour-bar"
+                x={x.toFixed(1)}
+                y={(baseline - height).toFixed(1)}
+                width={width.toFixed(1)}
+                height={height.toFixed(1)}
+              />
+            )}
+          </g>
+        );
+      })}
+      {first && (
+        <text className="tick" x={PAD.left} y={H - 4}>
+          {hourLabel(first.ts)}
+        </text>
+      )}
+      {last && last !== first && (
+        <text className="tick" x={W - PAD.right} y={H - 4} textAnchor="end">
+          {hourLabel(last.ts)} UTC
+        </text>
+      )}
+    </svg>
+  );
+}
