@@ -181,7 +181,10 @@ export async function loader(args: LoaderFunctionArgs) {
   });
   // Missing, another tenant's, and another project's (same organization, wrong URL) all answer
   // alike: the URL's project is what the breadcrumb, the tabs and the actions' redirects use.
-  if (!issue || issue.projectId !== args.params.projectId) throw data(NOT_FOUND, { status: 404 });
+  // Ids compare without case: the API accepts a hand-typed uppercase UUID as the same project.
+  if (!issue || issue.projectId.toLowerCase() !== (args.params.projectId ?? '').toLowerCase()) {
+    throw data(NOT_FOUND, { status: 404 });
+  }
   // `event(id)` answers for any event of the organization: only one of this issue is shown here.
   const picked = pickedId !== null;
   const shown = picked ? (event && event.issueId === issue.id ? event : null) : (issue.latestEvent ?? null);
