@@ -111,10 +111,16 @@ describe('release health (Pro and above)', () => {
   test('the previous release is compared even when the list stops before it', async () => {
     // The newest release alone: its previous deploy (1.1) is not in the answer, yet every
     // figure to compare with is there (a client comparing neighbours in the list could not).
-    const [only] = (await f.ok(RELEASES.replace('environment: $env)', 'environment: $env, first: 1)'), {
-      p: owner.projectId,
-      env: 'production',
-    }, owner.token)).releases;
+    const [only] = (
+      await f.ok(
+        RELEASES.replace('environment: $env)', 'environment: $env, first: 1)'),
+        {
+          p: owner.projectId,
+          env: 'production',
+        },
+        owner.token,
+      )
+    ).releases;
     assert.equal(only.version, '1.2');
     assert.deepEqual(
       [only.health.previousVersion, only.health.previousIssuesIntroduced, only.health.previousRegressions],

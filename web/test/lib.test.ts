@@ -101,6 +101,12 @@ describe('release health against the previous release', () => {
     });
     assert.equal(compareCrashFree(0.5, null, '1.4.0').change, '1.4.0 named no users');
     assert.equal(compareCrashFree(null, 0.5, '1.4.0').value, '—');
+    assert.deepEqual(compareCrashFree(null, null, '1.4.0'), {
+      value: '—',
+      change: null,
+      previous: null,
+      direction: null,
+    });
   });
 
   test('events per hour: a percentage of the previous rate, an absolute change after a silent one', () => {
@@ -118,6 +124,10 @@ describe('release health against the previous release', () => {
       health({ eventsPerHour: 0.4, previousEventsPerHour: 0, eventsPerHourRatio: null }),
     );
     assert.deepEqual(afterSilence, { value: '0.4', change: '+0.4 vs 1.4.0', previous: 'was 0', direction: 'worse' });
+    assert.equal(
+      compareRate(health({ eventsPerHour: 1911.8, previousEventsPerHour: 0, eventsPerHourRatio: null })).change,
+      '+1,912 vs 1.4.0',
+    );
     assert.equal(compareRate(health({ eventsPerHour: 3, previousVersion: null })).change, null);
   });
 });

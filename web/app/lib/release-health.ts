@@ -84,6 +84,8 @@ export function compareCrashFree(
 ): HealthFigure {
   const value = current === null ? '—' : formatShare(current);
   if (version === null) return { value, change: null, previous: null, direction: null };
+  // Neither named a user: saying so twice in one cell helps nobody.
+  if (previous === null && current === null) return { value, change: null, previous: null, direction: null };
   if (previous === null) return { value, change: `${version} named no users`, previous: null, direction: null };
   if (current === null)
     return { value, change: null, previous: `${version}: ${formatShare(previous)}`, direction: null };
@@ -106,7 +108,7 @@ export function compareRate(health: ReleaseHealth): HealthFigure {
   const was = `was ${formatRate(previous)}`;
   if (ratio === null) {
     // The previous release had no events in its window: a percentage of zero means nothing.
-    const delta = round(current - previous, 1);
+    const delta = round(current - previous, Math.abs(current - previous) < 100 ? 1 : 0);
     return { value, change: vs(signed(delta), version), previous: was, direction: direction(delta, true) };
   }
   const percent = round((ratio - 1) * 100, 0);
