@@ -10,6 +10,7 @@ import { OrganizationResolver } from './modules/organization/organization.resolv
 import { ProjectResolver } from './modules/project/project.resolver';
 import { ReleaseResolver } from './modules/release/release.resolver';
 import { BillingResolver } from './modules/billing/billing.resolver';
+import { PlanResolver } from './modules/plan/plan.resolver';
 import { MemberResolver } from './modules/member/member.resolver';
 import { TokenResolver } from './modules/token/token.resolver';
 import { UsageResolver } from './modules/usage/usage.resolver';
@@ -28,6 +29,7 @@ export const RESOLVERS = [
   ReleaseHealthResolver,
   AlertResolver,
   BillingResolver,
+  PlanResolver,
   MemberResolver,
   TokenResolver,
   UsageResolver,

@@ -6,7 +6,8 @@ import { createIssueFixture, HOUR_MS, type IssueFixture } from './issue-fixtures
 const RELEASES = `query($p: ID!, $env: String) { releases(projectId: $p, environment: $env) {
   version environment deployedAt
   health { issuesIntroduced regressions usersSeen crashedUsers crashFreeUsers windowStart windowEnd windowEvents
-           eventsPerHour previousVersion previousEventsPerHour eventsPerHourRatio }
+           eventsPerHour previousVersion previousEventsPerHour eventsPerHourRatio
+           previousIssuesIntroduced previousRegressions previousCrashFreeUsers }
 } }`;
 
 /**
@@ -75,6 +76,9 @@ describe('release health (Pro and above)', () => {
       previousVersion: null,
       previousEventsPerHour: null,
       eventsPerHourRatio: null,
+      previousIssuesIntroduced: null,
+      previousRegressions: null,
+      previousCrashFreeUsers: null,
     });
     assert.deepEqual(r11, {
       issuesIntroduced: 1, // Y (X was first seen in 1.0)
@@ -89,6 +93,9 @@ describe('release health (Pro and above)', () => {
       previousVersion: '1.0',
       previousEventsPerHour: 0.4,
       eventsPerHourRatio: 0.5,
+      previousIssuesIntroduced: 2, // 1.0's figures, as above
+      previousRegressions: 0,
+      previousCrashFreeUsers: 1 / 3,
     });
     assert.equal(r12.usersSeen, 0);
     assert.equal(r12.crashFreeUsers, null);
@@ -96,6 +103,31 @@ describe('release health (Pro and above)', () => {
     assert.equal(r12.eventsPerHour, 0);
     assert.equal(r12.previousVersion, '1.1');
     assert.equal(r12.eventsPerHourRatio, 0);
+    assert.equal(r12.previousIssuesIntroduced, 1);
+    assert.equal(r12.previousRegressions, 1);
+    assert.equal(r12.previousCrashFreeUsers, 2 / 3);
+  });
+
+  test('the previous release is compared even when the list stops before it', async () => {
+    // The newest release alone: its previous deploy (1.1) is not in the answer, yet every
+    // figure to compare with is there (a client comparing neighbours in the list could not).
+    const [only] = (
+      await f.ok(
+        RELEASES.replace('environment: $env)', 'environment: $env, first: 1)'),
+        {
+          p: owner.projectId,
+          env: 'production',
+        },
+        owner.token,
+      )
+    ).releases;
+    assert.equal(only.version, '1.2');
+    assert.deepEqual(
+      [only.health.previousVersion, only.health.previousIssuesIntroduced, only.health.previousRegressions],
+      ['1.1', 1, 1],
+    );
+    assert.equal(only.health.previousCrashFreeUsers, 2 / 3);
+    assert.equal(only.health.previousEventsPerHour, 0.2);
   });
 
   test('on Free, health answers PLAN_REQUIRED while the releases themselves still list', async () => {

@@ -221,12 +221,13 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
         .waitFor();
     }
     const production = page.getByRole('region', { name: 'Releases in production' });
-    const versions = await production.locator('tbody th').allInnerTexts();
-    assert.deepEqual(
-      versions.map((v) => v.replace(/\s*latest$/, '')),
-      ['1.1.0', '1.0.0'],
-      'newest deploy first',
-    );
+    // Polled, not read once: one run in eight here read the list with 1.0.0 alone right after
+    // the last status appeared (not reproduced since); a list that stays wrong still fails.
+    const versions = await waitFor('both production releases', async () => {
+      const shown = await production.locator('tbody .release-version').allInnerTexts();
+      return shown.length === 2 && shown;
+    });
+    assert.deepEqual(versions, ['1.1.0', '1.0.0'], 'newest deploy first');
     await page.getByRole('region', { name: 'Releases in staging' }).waitFor();
     assert.ok((await page.locator('main').innerText()).includes('[U+202E]'), 'the override is shown, not applied');
     await assertNoInjectedElements(page, 'releases');
@@ -351,6 +352,20 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
       await new Promise<void>((r) => site.close(() => r()));
       dir.remove();
     }
+  });
+
+  test('Releases on Pro: health per release against the deploy before it', async () => {
+    // After the test above: 2.0.0 introduced the RangeError issue, and 2.1.0 brought it back.
+    const { page } = owner;
+    await page.goto(`/projects/${encodeURIComponent(projectId)}/releases`);
+    const row = page.getByRole('region', { name: 'Releases in production' }).locator('tr', { hasText: '2.1.0' });
+    const cells = await row.locator('td.health-cell').allInnerTexts();
+    const [introduced, regressions, crashFree] = cells.map((c) => c.replace(/\s+/g, ' ').trim());
+    assert.equal(introduced, '0 \u22121 vs 2.0.0 (better) was 1');
+    assert.equal(regressions, '1 +1 vs 2.0.0 (worse) was 0');
+    assert.match(crashFree, /^— no users named/);
+    await screenshot(page, 'releases-health');
+    assertInert('release health');
   });
 
   test('the injection corpus in messages, frames, tags, URLs and releases renders inert', async () => {

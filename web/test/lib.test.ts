@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeEventUser } from '../app/lib/event-user.ts';
 import { formatPercent } from '../app/lib/format.ts';
+import { compareCount, compareCrashFree, compareRate, type ReleaseHealth } from '../app/lib/release-health.ts';
 import { toSafeHref } from '../app/lib/safe-url.ts';
 import { parseSnoozeUntil } from '../app/lib/snooze.ts';
 import { visibleText } from '../app/lib/visible-text.ts';
@@ -81,5 +82,76 @@ describe('event users and shares', () => {
     assert.equal(formatPercent(1, 1000), '<1%');
     assert.equal(formatPercent(0, 10), '0%');
     assert.equal(formatPercent(1, 0), '—');
+  });
+});
+
+describe('release health against the previous release', () => {
+  const health = (over: Partial<ReleaseHealth>): ReleaseHealth => ({
+    issuesIntroduced: 0,
+    regressions: 0,
+    usersSeen: 0,
+    crashFreeUsers: null,
+    eventsPerHour: null,
+    previousVersion: '1.4.0',
+    previousIssuesIntroduced: 0,
+    previousRegressions: 0,
+    previousCrashFreeUsers: null,
+    previousEventsPerHour: null,
+    eventsPerHourRatio: null,
+    ...over,
+  });
+
+  test('counts: the signed difference, fewer is better; the first release compares with nothing', () => {
+    assert.deepEqual(compareCount(1, 3, '1.4.0'), {
+      value: '1',
+      change: '\u22122 vs 1.4.0',
+      previous: 'was 3',
+      direction: 'better',
+    });
+    assert.equal(compareCount(2, 2, '1.4.0').change, '±0 vs 1.4.0');
+    assert.equal(compareCount(2, 2, '1.4.0').direction, 'same');
+    assert.deepEqual(compareCount(1200, null, null), { value: '1,200', change: null, previous: null, direction: null });
+  });
+
+  test('crash-free users differ in points, and a change that rounds to nothing is not coloured', () => {
+    assert.equal(compareCrashFree(0.975, 0.99, '1.4.0').change, '\u22121.5 pts vs 1.4.0');
+    assert.equal(compareCrashFree(0.975, 0.99, '1.4.0').direction, 'worse');
+    assert.equal(compareCrashFree(0.99, 0.975, '1.4.0').direction, 'better');
+    assert.deepEqual(compareCrashFree(0.99001, 0.99, '1.4.0'), {
+      value: '99 %',
+      change: '±0 pts vs 1.4.0',
+      previous: 'was 99 %',
+      direction: 'same',
+    });
+    assert.equal(compareCrashFree(0.5, null, '1.4.0').change, '1.4.0 named no users');
+    assert.equal(compareCrashFree(null, 0.5, '1.4.0').value, '—');
+    assert.deepEqual(compareCrashFree(null, null, '1.4.0'), {
+      value: '—',
+      change: null,
+      previous: null,
+      direction: null,
+    });
+  });
+
+  test('events per hour: a percentage of the previous rate, an absolute change after a silent one', () => {
+    const faster = compareRate(health({ eventsPerHour: 12.5, previousEventsPerHour: 10, eventsPerHourRatio: 1.25 }));
+    assert.deepEqual(faster, { value: '12.5', change: '+25 % vs 1.4.0', previous: 'was 10', direction: 'worse' });
+    const quieter = compareRate(health({ eventsPerHour: 250, previousEventsPerHour: 1000, eventsPerHourRatio: 0.25 }));
+    assert.deepEqual(quieter, {
+      value: '250',
+      change: '\u221275 % vs 1.4.0',
+      previous: 'was 1,000',
+      direction: 'better',
+    });
+    // No ratio when the previous release had no events: "+∞ %" would say nothing.
+    const afterSilence = compareRate(
+      health({ eventsPerHour: 0.4, previousEventsPerHour: 0, eventsPerHourRatio: null }),
+    );
+    assert.deepEqual(afterSilence, { value: '0.4', change: '+0.4 vs 1.4.0', previous: 'was 0', direction: 'worse' });
+    assert.equal(
+      compareRate(health({ eventsPerHour: 1911.8, previousEventsPerHour: 0, eventsPerHourRatio: null })).change,
+      '+1,912 vs 1.4.0',
+    );
+    assert.equal(compareRate(health({ eventsPerHour: 3, previousVersion: null })).change, null);
   });
 });

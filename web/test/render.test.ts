@@ -23,11 +23,124 @@ const project = {
   dsn: 'http://et_key@127.0.0.1:3000/ingest/error',
   organizationId: 'o1',
 };
+/** A project of a second organization, on Pro: release health is shown there. */
+const proProject = { ...project, id: 'p2', name: 'Storefront', organizationId: 'o2' };
 const viewer = {
   id: 'u1',
   email: 'ada@example.com',
-  organizations: [{ id: 'o1', slug: 'acme', name: 'Acme', plan: 'free', projects: [{ id: 'p1', name: project.name }] }],
+  organizations: [
+    { id: 'o1', slug: 'acme', name: 'Acme', plan: 'free', projects: [{ id: 'p1', name: project.name }] },
+    { id: 'o2', slug: 'globex', name: 'Globex', plan: 'pro', projects: [{ id: 'p2', name: proProject.name }] },
+  ],
 };
+const projects = [project, proProject];
+
+/**
+ * The API's plan catalogue (core's table). Deliberately not DESIGN's exact figures for logs, so
+ * a page that printed its own copy instead of this answer would show in the assertions.
+ */
+const plans = [
+  { id: 'free', name: 'Free', eventsPerMonth: 5000, logsPerMonth: 40000, retentionDays: 30, releaseHealth: false },
+  { id: 'pro', name: 'Pro', eventsPerMonth: 100000, logsPerMonth: 900000, retentionDays: 90, releaseHealth: true },
+  {
+    id: 'business',
+    name: 'Business',
+    eventsPerMonth: 1000000,
+    logsPerMonth: 9000000,
+    retentionDays: 365,
+    releaseHealth: true,
+  },
+];
+
+const release = (id: string, version: string, environment: string, deployedAt: string) => ({
+  id,
+  version,
+  environment,
+  deployedAt,
+});
+const releasesOf: Record<string, ReturnType<typeof release>[]> = {
+  p1: [
+    release('r2', XSS_TITLE, 'production', '2026-01-02T00:00:00Z'),
+    release('r1', '1.0.0', 'production', '2026-01-01T00:00:00Z'),
+    release('r3', '1.0.0', 'staging', '2025-12-31T00:00:00Z'),
+  ],
+  p2: [
+    release('r23', '1.5.0', 'production', '2026-01-03T00:00:00Z'),
+    release('r22', '1.4.0', 'production', '2026-01-02T00:00:00Z'),
+    release('r25', '2.0.0', 'staging', '2026-01-02T12:00:00Z'),
+    release('r24', XSS_TITLE, 'staging', '2026-01-01T00:00:00Z'),
+  ],
+};
+const noPrevious = {
+  previousVersion: null,
+  previousIssuesIntroduced: null,
+  previousRegressions: null,
+  previousCrashFreeUsers: null,
+  previousEventsPerHour: null,
+  eventsPerHourRatio: null,
+};
+/** Release health as the API answers it: every figure with the previous deploy's. */
+const healthOf: Record<string, Record<string, unknown>> = {
+  // 1.5.0 against 1.4.0: 1 → 3 new issues, 2 → 0 regressions, 99 % → 95 % crash-free, 10 → 11.2 events/h.
+  r23: {
+    issuesIntroduced: 3,
+    regressions: 0,
+    usersSeen: 40,
+    crashFreeUsers: 0.95,
+    eventsPerHour: 11.2,
+    previousVersion: '1.4.0',
+    previousIssuesIntroduced: 1,
+    previousRegressions: 2,
+    previousCrashFreeUsers: 0.99,
+    previousEventsPerHour: 10,
+    eventsPerHourRatio: 1.12,
+  },
+  // The first release of production: nothing to compare with.
+  r22: { issuesIntroduced: 1, regressions: 2, usersSeen: 100, crashFreeUsers: 0.99, eventsPerHour: 10, ...noPrevious },
+  // Staging: the previous release's name is hostile text; this one's events named no user.
+  r25: {
+    issuesIntroduced: 0,
+    regressions: 0,
+    usersSeen: 0,
+    crashFreeUsers: null,
+    eventsPerHour: 0.5,
+    previousVersion: XSS_TITLE,
+    previousIssuesIntroduced: 0,
+    previousRegressions: 1,
+    previousCrashFreeUsers: 1,
+    previousEventsPerHour: 1,
+    eventsPerHourRatio: 0.5,
+  },
+  r24: { issuesIntroduced: 2, regressions: 1, usersSeen: 2, crashFreeUsers: 1, eventsPerHour: 1, ...noPrevious },
+};
+
+/** The releases query: the project, its organization (through the viewer), the plans and the list. */
+function releasesAnswer(variables: Record<string, unknown>): Answer {
+  const found = projects.find((p) => p.id === variables.projectId);
+  if (!found) return { data: { project: null, viewer, plans, releases: [] } };
+  return {
+    data: {
+      project: { id: found.id, organizationId: found.organizationId },
+      viewer,
+      plans,
+      releases: releasesOf[found.id],
+    },
+  };
+}
+
+/** What the real API does on Free: each health field is PLAN_REQUIRED. */
+function releaseHealthAnswer(variables: Record<string, unknown>): Answer {
+  const found = projects.find((p) => p.id === variables.projectId);
+  const org = viewer.organizations.find((o) => o.id === found?.organizationId);
+  const list = found ? releasesOf[found.id] : [];
+  if (org && !plans.find((p) => p.id === org.plan)?.releaseHealth) {
+    return {
+      data: { releases: list.map((r) => ({ ...r, health: null })) },
+      errors: list.map(() => ({ message: 'release health is not included', extensions: { code: 'PLAN_REQUIRED' } })),
+    };
+  }
+  return { data: { releases: list.map((r) => ({ ...r, health: healthOf[r.id] ?? null })) } };
+}
 const issue = (id: string, title: string, culprit: string | null) => ({
   id,
   title,
@@ -301,7 +414,7 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
     case 'OrgProjects':
       return { data: { viewer } };
     case 'Project':
-      return { data: { project: body.variables.id === project.id ? project : null } };
+      return { data: { project: projects.find((p) => p.id === body.variables.id) ?? null } };
     case 'ProjectIssues':
       return {
         data: {
@@ -368,20 +481,15 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
             graceEndsAt: null,
             hasBillingAccount: false,
           },
+          plans,
         },
       };
     case 'IssueDetail':
       return { data: issueDetailAnswer(body.variables) };
     case 'ProjectReleases':
-      return {
-        data: {
-          releases: [
-            { id: 'r2', version: XSS_TITLE, environment: 'production', deployedAt: '2026-01-02T00:00:00Z' },
-            { id: 'r1', version: '1.0.0', environment: 'production', deployedAt: '2026-01-01T00:00:00Z' },
-            { id: 'r3', version: '1.0.0', environment: 'staging', deployedAt: '2025-12-31T00:00:00Z' },
-          ],
-        },
-      };
+      return releasesAnswer(body.variables);
+    case 'ProjectReleaseHealth':
+      return releaseHealthAnswer(body.variables);
     case 'ProjectVitals':
       return { data: vitalsAnswer(body.variables) };
     case 'ProjectLogs':
@@ -902,16 +1010,88 @@ describe('issue page', () => {
 });
 
 describe('releases page', () => {
-  test('groups releases per environment, newest first, and explains the plan on free', async () => {
+  /** The `<tr>` of the release whose version cell starts with `version`. */
+  function rowOf(html: string, version: string): string {
+    const row = html.split('<tr').find((r) => r.includes(`release-version">${version}<`));
+    assert.ok(row, `a row for ${version}`);
+    return row;
+  }
+  const text = (html: string) => html.replace(/<!-- -->/g, '');
+
+  test('on Free: releases per environment, newest first, the upgrade path, and no health asked for', async () => {
     const cookie = await signIn();
+    const before = received.length;
     const response = await get('/projects/p1/releases', cookie);
     assert.equal(response.status, 200);
     const html = await response.text();
     assert.ok(html.indexOf('&lt;img src=x') < html.indexOf('1.0.0'), 'newest deploy first');
     assert.match(html, /Environment<\/span> <!-- -->staging|Environment<\/span> staging/);
     assert.doesNotMatch(html, /<img/i);
-    assert.match(html, /Upgrade in Billing/);
+    // The plans that include release health come from the API's catalogue, with the org's own plan.
+    assert.match(text(html), /Releases and release health are part of the Pro and Business plans; Acme is on Free\./);
+    assert.match(html, /<a[^>]*href="\/projects\/p1\/billing"[^>]*>Upgrade in Billing<\/a>/);
     assert.doesNotMatch(html, /name="version"/, 'no Mark release form on a plan without release health');
+    assert.doesNotMatch(html, /Crash-free users/, 'no health columns');
+
+    const calls = received.slice(before).map((r) => r.body);
+    const releases = calls.filter((b) => b.operationName === 'ProjectReleases');
+    assert.equal(releases.length, 1);
+    assert.deepEqual(releases[0].variables, { projectId: 'p1', first: 200 });
+    assert.ok(
+      calls.every((b) => !/\bhealth\b/.test(b.query)),
+      `no request for health: ${calls.map((b) => b.operationName).join(', ')}`,
+    );
+  });
+
+  test('on Pro: each release with its health against the previous deploy of its environment', async () => {
+    const cookie = await signIn();
+    const before = received.length;
+    const response = await get('/projects/p2/releases', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    const calls = received.slice(before).map((r) => r.body);
+    assert.deepEqual(
+      calls.filter((b) => b.operationName?.startsWith('ProjectRelease')).map((b) => [b.operationName, b.variables]),
+      [
+        ['ProjectReleases', { projectId: 'p2', first: 200 }],
+        ['ProjectReleaseHealth', { projectId: 'p2', first: 200 }],
+      ],
+    );
+    assert.match(html, /name="version"/, 'Mark release is offered');
+    assert.doesNotMatch(html, /Upgrade in Billing/);
+    for (const column of ['Issues introduced', 'Regressions', 'Crash-free users', 'Events / hour'])
+      assert.match(html, new RegExp(`<th scope="col" class="num">${column}</th>`));
+
+    // 1.5.0 against 1.4.0: the figure, the change (coloured by whether it is good news, and said
+    // in words for screen readers) and the previous release's figure.
+    const newest = text(rowOf(html, '1.5.0'));
+    assert.match(newest, /<span class="tag tag-accent">latest<\/span>/);
+    const cells = [...newest.matchAll(/<td class="num health-cell">(.*?)<\/td>/g)].map((m) =>
+      m[1].replace(/<span class="visually-hidden">([^<]*)<\/span>/g, '$1').replace(/<[^>]+>/g, '|'),
+    );
+    assert.deepEqual(cells, [
+      '|3||+2 vs 1.4.0 (worse)||was 1|',
+      '|0||\u22122 vs 1.4.0 (better)||was 2|',
+      '|95 %||of 40 users||\u22124 pts vs 1.4.0 (worse)||was 99 %|',
+      '|11.2||+12 % vs 1.4.0 (worse)||was 10|',
+    ]);
+    assert.match(newest, /class="health-change change-worse">\+2 vs 1\.4\.0/);
+    assert.match(newest, /class="health-change change-better">\u22122 vs 1\.4\.0/);
+
+    // The first release of production has its figures and nothing to compare with.
+    const first = text(rowOf(html, '1.4.0'));
+    assert.match(first, /<span class="health-previous">first in production<\/span>/);
+    assert.doesNotMatch(first, / vs |was |health-change/);
+    assert.match(first, /<span class="health-value">99 %<\/span>/);
+
+    // Staging: a hostile previous version is text; a release whose events named no user says so.
+    const staging = text(rowOf(html, '2.0.0'));
+    assert.ok(staging.includes('\u22121 vs &lt;img src=x onerror=alert(1)&gt;'), staging);
+    assert.match(staging, /<span class="health-value">—<\/span><span class="health-previous">no users named/);
+    assert.match(staging, /\u221250 % vs &lt;img/);
+    assert.match(text(rowOf(html, '&lt;img src=x onerror=alert(1)&gt;')), /first in staging/);
+    assert.doesNotMatch(html, /<img/i);
+    assert.doesNotMatch(html, /\sstyle="/);
   });
 });
 
@@ -935,6 +1115,21 @@ describe('settings and billing', () => {
     const html = await response.text();
     assert.match(html, /Payments are not configured on this installation/);
     assert.doesNotMatch(html, /Upgrade to/);
+  });
+
+  test("billing compares the API's plan catalogue, marking the current plan", async () => {
+    const cookie = await signIn();
+    const html = (await (await get('/projects/p1/billing', cookie)).text()).replace(/<!-- -->/g, '');
+    assert.match(html, /Plan: Free/);
+    const cards = [...html.matchAll(/<div class="plan-card"[^>]*>(.*?)<\/div>/g)].map((m) =>
+      m[1].replace(/<[^>]+>/g, '|').replace(/\|+/g, '|'),
+    );
+    assert.deepEqual(cards, [
+      '|Free |current|5,000 events a month|40,000 log entries a month|30 days retention|No release health|',
+      '|Pro |100,000 events a month|900,000 log entries a month|90 days retention|Releases and release health|',
+      '|Business |1,000,000 events a month|9,000,000 log entries a month|365 days retention|Releases and release health|',
+    ]);
+    assert.match(html, /<div class="plan-card" aria-current="true">/);
   });
 
   test('billing shows events and logs used against the limit, with meters and the reset date', async () => {

@@ -1,12 +1,35 @@
-// What each plan includes, as DESIGN §6 states it. The API stays the judge (markRelease answers
-// PLAN_REQUIRED); the dashboard uses this only to explain up front instead of offering a form
-// that would be refused. TODO(issue 7): read it from the API once the plan catalogue is exposed.
-const PLANS_WITH_RELEASE_HEALTH = new Set(['pro', 'business']);
+// The plan catalogue is the API's (`plans`, read from core's plan table): the dashboard keeps no
+// copy of what a plan includes, so a limit or feature changed in core shows here unchanged.
+// The API stays the judge (markRelease and Release.health answer PLAN_REQUIRED); pages use the
+// catalogue to explain up front instead of offering what would be refused.
 
-export function hasReleaseHealth(plan: string): boolean {
-  return PLANS_WITH_RELEASE_HEALTH.has(plan);
+export type PlanInfo = {
+  id: string;
+  name: string;
+  eventsPerMonth: number;
+  logsPerMonth: number;
+  retentionDays: number;
+  releaseHealth: boolean;
+};
+
+/** The selection for `plans { … }`, shared by every page that shows plans. */
+export const PLAN_FIELDS = 'id name eventsPerMonth logsPerMonth retentionDays releaseHealth';
+
+export function findPlan(plans: readonly PlanInfo[], id: string): PlanInfo | undefined {
+  return plans.find((p) => p.id === id);
 }
 
-export function planName(plan: string): string {
-  return plan ? plan[0].toUpperCase() + plan.slice(1) : plan;
+/** The catalogue's name ("Pro"), or the id itself for a plan the catalogue does not list. */
+export function planName(plans: readonly PlanInfo[], id: string): string {
+  return findPlan(plans, id)?.name ?? id;
+}
+
+/** "Pro and Business": the plans that include release health, in catalogue order. */
+export function releaseHealthPlanNames(plans: readonly PlanInfo[]): string {
+  return joinNames(plans.filter((p) => p.releaseHealth).map((p) => p.name));
+}
+
+function joinNames(names: string[]): string {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }

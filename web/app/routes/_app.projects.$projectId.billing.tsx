@@ -3,9 +3,9 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { FormError } from '../components/field';
 import { UsageMeter, type Usage } from '../components/usage-meter';
 import { readString } from '../lib/form.server';
-import { formatDateTime } from '../lib/format';
+import { formatDateTime, formatNumber } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
-import { planName } from '../lib/plans';
+import { PLAN_FIELDS, planName, type PlanInfo } from '../lib/plans';
 import { visibleText } from '../lib/visible-text';
 
 const BILLING_QUERY = /* GraphQL */ `
@@ -46,19 +46,23 @@ const BILLING_DETAILS = /* GraphQL */ `
       graceEndsAt
       hasBillingAccount
     }
+    plans {
+      ${PLAN_FIELDS}
+    }
   }
 `;
 const CHECKOUT = `mutation CreateCheckoutSession($organizationId: ID!, $plan: String!) { createCheckoutSession(organizationId: $organizationId, plan: $plan) { url } }`;
 const PORTAL = `mutation CreateBillingPortalSession($organizationId: ID!) { createBillingPortalSession(organizationId: $organizationId) { url } }`;
 
-const PLAN_ORDER = ['free', 'pro', 'business'];
-
-/** DESIGN §6, for the comparison; prices live in Stripe. */
-const PLAN_FEATURES: Record<string, string[]> = {
-  free: ['5,000 events a month', '30 days retention', 'No release health'],
-  pro: ['100,000 events a month', '90 days retention', 'Releases and release health'],
-  business: ['1,000,000 events a month', '365 days retention', 'Releases and release health'],
-};
+/** What the comparison lists for a plan, from the API's catalogue (core's plan table); prices live in Stripe. */
+function planFeatures(plan: PlanInfo): string[] {
+  return [
+    `${formatNumber(plan.eventsPerMonth)} events a month`,
+    `${formatNumber(plan.logsPerMonth)} log entries a month`,
+    `${formatNumber(plan.retentionDays)} days retention`,
+    plan.releaseHealth ? 'Releases and release health' : 'No release health',
+  ];
+}
 
 type Billing = {
   configured: boolean;
@@ -84,14 +88,12 @@ export const meta: MetaFunction = () => [{ title: 'Billing · Tracker' }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const organizationId = await requireOrganizationId(args);
-  const result = await queryApi<{ organization: { id: string; name: string; usage: Usage } | null; billing: Billing }>(
-    args,
-    BILLING_DETAILS,
-    {
-      organizationId,
-    },
-  );
-  return { organization: result.organization, billing: result.billing };
+  const result = await queryApi<{
+    organization: { id: string; name: string; usage: Usage } | null;
+    billing: Billing;
+    plans: PlanInfo[];
+  }>(args, BILLING_DETAILS, { organizationId });
+  return { organization: result.organization, billing: result.billing, plans: result.plans };
 }
 
 /** Only Stripe's own https pages are followed: the URL comes from the API, but a redirect is a redirect. */
@@ -127,14 +129,15 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function BillingPage() {
-  const { organization, billing } = useLoaderData<typeof loader>();
+  const { organization, billing, plans } = useLoaderData<typeof loader>();
+  const currentIndex = plans.findIndex((p) => p.id === billing.plan);
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   return (
     <div className="stack">
       <section className="card" aria-labelledby="plan-heading">
         <h2 id="plan-heading">
-          Plan: {planName(billing.plan)}
+          Plan: {planName(plans, billing.plan)}
           {organization && <span className="muted"> · {visibleText(organization.name)}</span>}
         </h2>
         {billing.status && (
@@ -192,19 +195,19 @@ export default function BillingPage() {
       <section className="card" aria-labelledby="plans-heading">
         <h2 id="plans-heading">Plans</h2>
         <div className="plan-grid">
-          {PLAN_ORDER.map((plan) => (
-            <div key={plan} className="plan-card" aria-current={plan === billing.plan ? 'true' : undefined}>
+          {plans.map((plan, index) => (
+            <div key={plan.id} className="plan-card" aria-current={plan.id === billing.plan ? 'true' : undefined}>
               <h3>
-                {planName(plan)} {plan === billing.plan && <span className="tag tag-accent">current</span>}
+                {plan.name} {plan.id === billing.plan && <span className="tag tag-accent">current</span>}
               </h3>
               <ul>
-                {PLAN_FEATURES[plan].map((f) => (
+                {planFeatures(plan).map((f) => (
                   <li key={f}>{f}</li>
                 ))}
               </ul>
-              {plan !== billing.plan && billing.configured && billing.availablePlans.includes(plan) && (
+              {plan.id !== billing.plan && billing.configured && billing.availablePlans.includes(plan.id) && (
                 <Form method="post">
-                  <input type="hidden" name="plan" value={plan} />
+                  <input type="hidden" name="plan" value={plan.id} />
                   <button
                     type="submit"
                     name="intent"
@@ -212,8 +215,8 @@ export default function BillingPage() {
                     className="button button-primary"
                     disabled={busy}
                   >
-                    {PLAN_ORDER.indexOf(plan) > PLAN_ORDER.indexOf(billing.plan) ? 'Upgrade' : 'Switch'} to{' '}
-                    {planName(plan)}
+                    {/* The catalogue is cheapest first: a later plan is an upgrade. */}
+                    {index > currentIndex ? 'Upgrade' : 'Switch'} to {plan.name}
                   </button>
                 </Form>
               )}

@@ -1,26 +1,71 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { Field, FormError } from '../components/field';
+import { HEALTH_COLUMNS, ReleaseHealthCells } from '../components/release-health';
 import { RelativeTime } from '../components/time';
 import { readString } from '../lib/form.server';
 import { formatDateTime } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { projectPath } from '../lib/paths';
-import { hasReleaseHealth, planName } from '../lib/plans';
+import { findPlan, PLAN_FIELDS, planName, releaseHealthPlanNames, type PlanInfo } from '../lib/plans';
 import { useProjectAndOrg } from '../lib/project-org';
+import type { ReleaseHealth } from '../lib/release-health';
 import { visibleText } from '../lib/visible-text';
 
 const RELEASES_SHOWN = 200;
 
-// TODO(issue 7): release health per release (issues introduced, regressions, crash-free users,
-// events per hour against the previous release) once `Release` has those fields.
+// The plan decides whether health is asked for at all: on a plan without it the page must not
+// ask (the API would answer PLAN_REQUIRED per release). So the first round trip reads the plan,
+// the catalogue and the plain list (all a Free page needs), and only a plan with release health
+// costs a second one for the figures. Asking for health blindly and discarding PLAN_REQUIRED
+// would save that trip on Pro but send Free organizations' pages a request they cannot use.
 const RELEASES_QUERY = /* GraphQL */ `
   query ProjectReleases($projectId: ID!, $first: Int!) {
+    project(id: $projectId) {
+      id
+      organizationId
+    }
+    viewer {
+      id
+      organizations {
+        id
+        slug
+        name
+        plan
+      }
+    }
+    plans {
+      ${PLAN_FIELDS}
+    }
     releases(projectId: $projectId, first: $first) {
       id
       version
       environment
       deployedAt
+    }
+  }
+`;
+
+const RELEASE_HEALTH_QUERY = /* GraphQL */ `
+  query ProjectReleaseHealth($projectId: ID!, $first: Int!) {
+    releases(projectId: $projectId, first: $first) {
+      id
+      version
+      environment
+      deployedAt
+      health {
+        issuesIntroduced
+        regressions
+        usersSeen
+        crashFreeUsers
+        eventsPerHour
+        previousVersion
+        previousIssuesIntroduced
+        previousRegressions
+        previousCrashFreeUsers
+        previousEventsPerHour
+        eventsPerHourRatio
+      }
     }
   }
 `;
@@ -37,15 +82,35 @@ const MARK_RELEASE = /* GraphQL */ `
 `;
 
 type Release = { id: string; version: string; environment: string; deployedAt: string };
+type ReleaseRow = Release & { health?: ReleaseHealth | null };
+type Organization = { id: string; slug: string; name: string; plan: string };
+type ReleasesData = {
+  project: { id: string; organizationId: string } | null;
+  viewer: { organizations: Organization[] } | null;
+  plans: PlanInfo[];
+  releases: Release[];
+};
 
 export const meta: MetaFunction = () => [{ title: 'Releases · Tracker' }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { releases } = await queryApi<{ releases: Release[] }>(args, RELEASES_QUERY, {
-    projectId: args.params.projectId,
-    first: RELEASES_SHOWN,
-  });
-  return { releases, now: new Date().toISOString() };
+  const variables = { projectId: args.params.projectId, first: RELEASES_SHOWN };
+  const first = await queryApi<ReleasesData>(args, RELEASES_QUERY, variables);
+  // The API answers null both for a missing project and for someone else's: same 404 for both.
+  if (!first.project) throw data({ message: 'This project does not exist or is not yours.' }, { status: 404 });
+  const organization = first.viewer?.organizations.find((o) => o.id === first.project?.organizationId) ?? null;
+  const plan = organization ? findPlan(first.plans, organization.plan) : undefined;
+  const healthIncluded = plan?.releaseHealth ?? false;
+  const releases: ReleaseRow[] = healthIncluded
+    ? (await queryApi<{ releases: ReleaseRow[] }>(args, RELEASE_HEALTH_QUERY, variables)).releases
+    : first.releases;
+  return {
+    releases,
+    healthIncluded,
+    organization: organization && { name: organization.name, planName: planName(first.plans, organization.plan) },
+    healthPlans: releaseHealthPlanNames(first.plans),
+    now: new Date().toISOString(),
+  };
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -67,8 +132,8 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 /** Newest deploy first inside each environment; environments ordered by their newest deploy. */
-function groupByEnvironment(releases: Release[]): [string, Release[]][] {
-  const groups = new Map<string, Release[]>();
+function groupByEnvironment<R extends Release>(releases: R[]): [string, R[]][] {
+  const groups = new Map<string, R[]>();
   for (const release of releases) {
     const list = groups.get(release.environment) ?? [];
     list.push(release);
@@ -78,11 +143,11 @@ function groupByEnvironment(releases: Release[]): [string, Release[]][] {
 }
 
 export default function ReleasesPage() {
-  const { releases, now } = useLoaderData<typeof loader>();
+  const { releases, healthIncluded, organization, healthPlans, now } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
-  const { project, organization } = useProjectAndOrg();
-  const allowed = organization ? hasReleaseHealth(organization.plan) && !actionData?.planRequired : true;
+  const { project } = useProjectAndOrg();
+  const allowed = healthIncluded && !actionData?.planRequired;
   const billing = project ? projectPath(project.id, 'billing') : '/';
   return (
     <div className="stack">
@@ -100,13 +165,12 @@ export default function ReleasesPage() {
         ) : (
           <div className="upgrade">
             <p>
-              Releases and release health are part of the Pro and Business plans
-              {organization ? (
+              Releases and release health are part of the {healthPlans} plans
+              {organization && (
                 <>
-                  {' '}
-                  ; {visibleText(organization.name)} is on {planName(organization.plan)}
+                  ; {visibleText(organization.name)} is on {organization.planName}
                 </>
-              ) : null}
+              )}
               . With them, Tracker tells regressions from old errors, shows which release introduced each issue, and
               compares crash-free users and events per hour with the previous release.
             </p>
@@ -136,32 +200,54 @@ export default function ReleasesPage() {
             <h2>
               <span className="muted">Environment</span> {visibleText(environment)}
             </h2>
-            <table className="data-table">
-              <caption className="visually-hidden">Releases in {visibleText(environment)}, newest deploy first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Version</th>
-                  <th scope="col">Deployed</th>
-                  <th scope="col">Deploy time (UTC)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((r, i) => (
-                  <tr key={r.id}>
-                    <th scope="row" className="mono break">
-                      {visibleText(r.version)}
-                      {i === 0 && <span className="tag tag-accent">latest</span>}
-                    </th>
-                    <td>
-                      <RelativeTime iso={r.deployedAt} now={now} />
-                    </td>
-                    <td>{formatDateTime(r.deployedAt)}</td>
+            <div className="table-scroll">
+              <table className="data-table releases-table">
+                <caption className="visually-hidden">
+                  Releases in {visibleText(environment)}, newest deploy first
+                  {healthIncluded && ', each compared with the deploy before it'}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Version</th>
+                    <th scope="col">Deployed</th>
+                    {healthIncluded &&
+                      HEALTH_COLUMNS.map((c) => (
+                        <th key={c} scope="col" className="num">
+                          {c}
+                        </th>
+                      ))}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {list.map((r, i) => (
+                    <tr key={r.id}>
+                      <th scope="row" className="break">
+                        <span className="mono release-version">{visibleText(r.version)}</span>
+                        {i === 0 && <span className="tag tag-accent">latest</span>}
+                        {r.health && r.health.previousVersion === null && (
+                          <span className="health-previous">first in {visibleText(environment)}</span>
+                        )}
+                      </th>
+                      <td>
+                        <RelativeTime iso={r.deployedAt} now={now} />
+                        <span className="health-previous">{formatDateTime(r.deployedAt)}</span>
+                      </td>
+                      {healthIncluded && <ReleaseHealthCells health={r.health ?? null} />}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </section>
         ))
+      )}
+      {healthIncluded && releases.length > 0 && (
+        <p className="hint">
+          Each figure is compared with the deploy before it in the same environment. Issues introduced: first seen in
+          this environment with this release. Regressions: issues an event of this release reopened. Crash-free users:
+          of the users its error events named, the share with no fatal or unhandled error (Tracker records no sessions,
+          so users who met no error are not counted). Events per hour: from this deploy to the next one, or now.
+        </p>
       )}
     </div>
   );

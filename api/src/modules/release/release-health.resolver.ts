@@ -38,6 +38,11 @@ export class ReleaseHealthResolver {
       eventsPerHour: health.eventsPerHour,
       previousReleaseId: health.previousReleaseId,
       previousVersion: previousRelease?.version ?? null,
+      // The previous deploy's figures come from the statement that computed this one's (the
+      // loader primes them), so comparing every metric costs no extra query.
+      previousIssuesIntroduced: previous?.issuesIntroduced ?? null,
+      previousRegressions: previous?.regressions ?? null,
+      previousCrashFreeUsers: previous?.crashFreeUsers ?? null,
       previousEventsPerHour: prevRate,
       eventsPerHourRatio:
         health.eventsPerHour !== null && prevRate !== null && prevRate > 0 ? health.eventsPerHour / prevRate : null,

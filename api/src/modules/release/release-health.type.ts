@@ -55,6 +55,18 @@ export class ReleaseHealthType {
   @Field(() => String, { nullable: true })
   previousVersion: string | null;
 
+  @Field(() => Int, { nullable: true, description: "The previous release's issuesIntroduced; null for the first." })
+  previousIssuesIntroduced: number | null;
+
+  @Field(() => Int, { nullable: true, description: "The previous release's regressions; null for the first." })
+  previousRegressions: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "The previous release's crashFreeUsers; null for the first, or when none of its events named a user.",
+  })
+  previousCrashFreeUsers: number | null;
+
   @Field(() => Float, {
     nullable: true,
     description: "The previous release's eventsPerHour over its own window (its deploy to this one).",
