@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createApiToken, PLAN_IDS, PLANS, type Plan } from '@tracker/core';
+import { createApiToken, PLAN_IDS, PLANS, releaseHealthPlanNames, type Plan } from '@tracker/core';
 import { createIssueFixture, type IssueFixture } from './issue-fixtures';
 
 const PLANS_QUERY = `{ plans { id name eventsPerMonth logsPerMonth retentionDays releaseHealth } }`;
@@ -57,9 +57,14 @@ describe('plans: the catalogue from core', () => {
         retentionDays: 42,
         releaseHealth: true,
       });
+      // The refusal on Free names the plans that include release health from the same table.
+      assert.equal(releaseHealthPlanNames(), 'Pro Plus or Business');
+      Object.assign(pro, { releaseHealth: false });
+      assert.equal(releaseHealthPlanNames(), 'Business');
     } finally {
       Object.assign(pro, saved);
     }
+    assert.equal(releaseHealthPlanNames(), 'Pro or Business');
   });
 
   test('an API token of the least scope (read) may read it; signed out, it answers UNAUTHENTICATED', async () => {

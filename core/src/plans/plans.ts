@@ -32,6 +32,14 @@ export function planOf(id: PlanId): Plan {
   return PLANS[id];
 }
 
+/** The plans that include release health, named for a message: "Pro or Business". */
+export function releaseHealthPlanNames(): string {
+  const names = PLAN_IDS.map(planOf)
+    .filter((p) => p.releaseHealth)
+    .map((p) => p.name);
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
 /** The two monthly counters a plan limits: events (errors, messages, vitals) and log entries. */
 export type UsageMeter = 'events' | 'logs';
 

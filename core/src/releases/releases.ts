@@ -3,7 +3,7 @@ import { queryRows } from '../db/query-rows';
 import { Organization, Project, Release } from '../entities';
 import { AppError } from '../errors';
 import type { ReleaseRecord } from '../lifecycle';
-import { planOf } from '../plans';
+import { planOf, releaseHealthPlanNames } from '../plans';
 
 /** A release registered without an environment is `production` (DESIGN §5). */
 export const DEFAULT_ENVIRONMENT = 'production';
@@ -23,7 +23,7 @@ export async function requireReleaseHealth(ds: DataSource | EntityManager, proje
   if (!planOf(org.plan).releaseHealth) {
     throw new AppError(
       'PLAN_REQUIRED',
-      `release health is not included in the ${planOf(org.plan).name} plan: upgrade to Pro or Business to register releases`,
+      `release health is not included in the ${planOf(org.plan).name} plan: upgrade to ${releaseHealthPlanNames()} to register releases`,
     );
   }
 }

@@ -1,4 +1,4 @@
-import { AppError, planOf } from '@tracker/core';
+import { AppError, planOf, releaseHealthPlanNames } from '@tracker/core';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { ReleaseHealthType } from './release-health.type';
@@ -16,7 +16,7 @@ export class ReleaseHealthResolver {
     if (!plan || !planOf(plan).releaseHealth) {
       throw new AppError(
         'PLAN_REQUIRED',
-        `release health is not included in the ${plan ? planOf(plan).name : 'current'} plan: upgrade to Pro or Business`,
+        `release health is not included in the ${plan ? planOf(plan).name : 'current'} plan: upgrade to ${releaseHealthPlanNames()}`,
       );
     }
     const health = await ctx.loaders.releaseHealth.load(release.id);
