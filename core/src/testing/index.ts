@@ -1,3 +1,4 @@
 export * from './databases';
 export * from './bench-report';
 export * from './chromium';
+export * from './seed-issues';
