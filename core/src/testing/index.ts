@@ -2,3 +2,4 @@ export * from './databases';
 export * from './bench-report';
 export * from './chromium';
 export * from './seed-issues';
+export * from './cpu';
