@@ -39,13 +39,13 @@ import {
   fmt,
   loadAverage,
   machineLine,
+  seedIssues,
   table,
   writeDocSection,
 } from '@tracker/core/testing';
 import type { DataSource, Logger } from 'typeorm';
 import { createApollo } from '../src/api.plugin';
 import { createContext } from '../src/context';
-import { seedIssues } from './seed-issues';
 
 const EVENTS = envNumber('BENCH_EVENTS', 1_000_000);
 const ISSUES = envNumber('BENCH_ISSUES', 10_000);

@@ -76,7 +76,7 @@ function decodeEventCursor(cursor: string): [string, string] {
   throw new AppError('BAD_USER_INPUT', 'after: not a cursor returned by this API');
 }
 
-interface EventRow {
+export interface EventRow {
   id: string;
   project_id: string;
   issue_id: string;
@@ -99,7 +99,8 @@ interface EventRow {
   fingerprint: Event['fingerprint'];
 }
 
-function eventFromRow(r: EventRow): Event {
+/** An `events` row as raw SQL returns it (`SELECT e.*`), as the entity. */
+export function eventFromRow(r: EventRow): Event {
   return Object.assign(new Event(), {
     id: String(r.id),
     projectId: r.project_id,

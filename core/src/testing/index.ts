@@ -1,3 +1,5 @@
 export * from './databases';
 export * from './bench-report';
 export * from './chromium';
+export * from './seed-issues';
+export * from './cpu';

@@ -8,18 +8,31 @@ export interface Seeded {
   serverVersion: string;
 }
 
+export interface SeedSize {
+  events: number;
+  issues: number;
+  /**
+   * Events of issue 0 (`bench-0`), the first ones generated; the rest are shared by the other
+   * issues. 0 (the default): every issue gets the same share.
+   */
+  bigIssueEvents?: number;
+}
+
 /**
- * `events` events over `issues` issues of one project, in set-based SQL. Each issue is one
- * grouping key (`bench-<k>`); event n belongs to issue n mod `issues`, so every issue gets the
- * same share. The secondary indexes of `events` are dropped during the load and rebuilt after
- * it (a bulk build is several times faster than a million single-row index inserts); the
- * derived tables are then filled from the events exactly as the worker keeps them.
+ * `events` events over `issues` issues of one project, in set-based SQL, for the benches of the
+ * issues API (api/bench) and of the dashboard (server/bench). Each issue is one grouping key
+ * (`bench-<k>`); event n belongs to issue n mod `issues`, so every issue gets the same share,
+ * unless `bigIssueEvents` gives issue 0 a larger one. The secondary indexes of `events` are
+ * dropped during the load and rebuilt after it (a bulk build is several times faster than a
+ * million single-row index inserts); the derived tables are then filled from the events exactly
+ * as the worker keeps them.
  */
-export async function seedIssues(
-  ds: DataSource,
-  projectId: string,
-  n: { events: number; issues: number },
-): Promise<Seeded> {
+export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize): Promise<Seeded> {
+  const big = n.bigIssueEvents ?? 0;
+  if (big > 0 && (n.issues < 2 || big > n.events))
+    throw new Error('seedIssues: bigIssueEvents needs 2+ issues and at most `events`');
+  // Which issue event s belongs to ($4 = issues, $5 = bigIssueEvents).
+  const issueOf = big > 0 ? 'CASE WHEN s < $5 THEN 0 ELSE 1 + (s - $5) % ($4 - 1) END' : 's % $4';
   // One session throughout: the temporary table and the SET live in it.
   const runner = ds.createQueryRunner();
   await runner.connect();
@@ -84,11 +97,11 @@ export async function seedIssues(
                 CASE WHEN s % 5 <> 0 THEN jsonb_build_object('id', 'u' || (s * 31) % 20000) END,
                 '{"name": "tracker.browser", "version": "1.0.0"}'::jsonb
            FROM generate_series($2::bigint, $3::bigint - 1) s
-           JOIN bench_issue i ON i.k = s % $4
+           JOIN bench_issue i ON i.k = ${issueOf}
            CROSS JOIN LATERAL (SELECT now() - ((s * 7919) % 2592000 || ' seconds')::interval AS ts) t
            CROSS JOIN LATERAL (SELECT CASE WHEN i.k % 10 < 7 THEN 'production' WHEN i.k % 10 < 9 THEN 'staging'
                                       WHEN (s / $4) % 2 = 0 THEN 'production' ELSE 'staging' END AS env) e`,
-        [projectId, start, end, n.issues],
+        big > 0 ? [projectId, start, end, n.issues, big] : [projectId, start, end, n.issues],
       );
       process.stdout.write(`\r  events ${end.toLocaleString('en-US')} / ${n.events.toLocaleString('en-US')}`);
     }
