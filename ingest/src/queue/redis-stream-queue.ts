@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { MAX_ATTEMPTS, type Queue, type QueueMessage, type QueuePayload } from './queue';
+import { StreamAppender } from './stream-appender';
 
 function createRedis(url: string) {
   // node-redis arms an AbortSignal timer per command by default; on the ingest path that cost
@@ -47,11 +48,15 @@ export class RedisStreamQueue implements Queue {
   // Blocking reads hold their connection, so they get one of their own.
   private reader: RedisClient | undefined;
 
+  /** Enqueues' own connection (plain `redis://` URLs); undefined: node-redis writes them. */
+  private readonly appender: StreamAppender | undefined;
+
   private constructor(
     private readonly client: RedisClient,
     options: RedisQueueOptions,
   ) {
     this.stream = `${options.prefix}:jobs`;
+    this.appender = StreamAppender.supports(options.url) ? new StreamAppender(options.url, this.stream) : undefined;
     this.deadStream = `${options.prefix}:jobs:dead`;
     this.errors = `${options.prefix}:jobs:errors`;
     this.reclaimIdleMs = options.reclaimIdleMs ?? 60_000;
@@ -75,14 +80,14 @@ export class RedisStreamQueue implements Queue {
   /**
    * Group commit, as in the database queue: the enqueues issued while the event loop handles one
    * round of I/O (every request whose body arrived in it) are flushed together, with one timeout
-   * timer for the lot instead of one per request. Their XADDs leave in one write (node-redis
-   * pipelines the commands issued in the same tick) and each is answered on its own, so each
-   * caller's promise settles with its own entries: it resolves only once Redis has acknowledged
-   * every one of them (a 202 is never sent for an entry that is not in the stream), and rejects,
-   * for that caller alone, when one of them failed or Redis did not answer within
-   * `enqueueTimeoutMs`. (A MULTI per flush measured no cheaper; one EVALSHA carrying the whole
-   * flush saved ~2 µs of client CPU per entry and cost ~1 µs more in Redis: not worth a Lua
-   * script. Per entry, the cost is in the bytes, not in the number of commands.)
+   * timer for the lot instead of one per request. Their XADDs leave in one write (the
+   * `StreamAppender`'s own connection for `redis://` URLs, node-redis's pipeline otherwise) and
+   * each is answered on its own, so each caller's promise settles with its own entries: it
+   * resolves only once Redis has acknowledged every one of them (a 202 is never sent for an
+   * entry that is not in the stream), and rejects, for that caller alone, when one of them
+   * failed or Redis did not answer within `enqueueTimeoutMs`. (A MULTI per flush measured no
+   * cheaper; one EVALSHA carrying the whole flush saved ~2 µs of client CPU per entry and cost
+   * ~1 µs more in Redis: not worth a Lua script.)
    */
   enqueue(payloads: QueuePayload[]): Promise<void> {
     if (payloads.length === 0) return Promise.resolve();
@@ -107,6 +112,22 @@ export class RedisStreamQueue implements Queue {
     const settled = () => {
       if (--unsettled === 0) clearTimeout(timer);
     };
+    if (this.appender) {
+      this.appender.append(
+        batch.map((b) => ({
+          payloads: b.payloads,
+          resolve: () => {
+            b.resolve();
+            settled();
+          },
+          reject: (err: unknown) => {
+            b.reject(err);
+            settled();
+          },
+        })),
+      );
+      return;
+    }
     for (const b of batch) {
       const adds = b.payloads.length === 1 ? this.xAdd(b.payloads[0]) : Promise.all(b.payloads.map(this.xAdd));
       adds.then(
@@ -178,7 +199,7 @@ export class RedisStreamQueue implements Queue {
   async close(): Promise<void> {
     // Enqueues still waiting for their flush go out now; close() waits for their replies.
     if (this.pending.length > 0) this.flushPending();
-    await Promise.allSettled([this.client.close(), this.reader?.destroy()]);
+    await Promise.allSettled([this.appender?.close(), this.client.close(), this.reader?.destroy()]);
   }
 
   private async connectReader(): Promise<RedisClient> {
