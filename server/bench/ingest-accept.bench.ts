@@ -11,8 +11,12 @@
  * targets get the same treatment on this 2-core machine. Targets alternate A B C C B A so slow
  * drift of the machine (another job, thermal, cache) does not favour one of them.
  *
+ * The targets run the built packages, as `npm start` does (`targetExecArgv`); the bench
+ * scripts build them first.
+ *
  * Run: `npm run bench -w @tracker/server` (or `npm run bench` at the root).
  * Env: TRACKER_BENCH_ROUNDS (default 3), TRACKER_BENCH_DURATION (s, default 10),
+ *      TRACKER_BENCH_SOURCE=1 (targets run the TypeScript sources through tsx, no build needed),
  *      TRACKER_BENCH_CONNECTIONS (default 50), TRACKER_BENCH_STRICT=1 (exit 1 below target),
  *      TRACKER_BENCH_LOG_LEVEL (Tracker's log level, default silent),
  *      TRACKER_BENCH_FLOOR=0 (skip the fastify floor target),
@@ -49,6 +53,7 @@ const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 50);
 const STRICT = envFlag('BENCH_STRICT');
 const LOG_LEVEL = process.env.TRACKER_BENCH_LOG_LEVEL || 'silent';
 const FLOOR = process.env.TRACKER_BENCH_FLOOR !== '0';
+const FROM_SOURCE = envFlag('BENCH_SOURCE');
 
 /** Issue 5: the quota and rate-limit checks may cost at most this share of the accept rate. */
 const GATE_COST_TARGET = 0.1;
@@ -98,13 +103,25 @@ interface Target {
   stop(): Promise<{ accepted: number; enqueued: number }>;
 }
 
+/**
+ * The targets run Tracker's built packages (`dist/`), as `npm start` does: without the
+ * `@tracker/source` condition, tsx only loads the target file itself. (From the TypeScript
+ * sources, tsx's helpers, such as the `__name` wrapper around every closure it creates, cost
+ * the edge ~10 % more CPU per request: not what users run.) TRACKER_BENCH_SOURCE=1 runs the
+ * sources instead, for profiling changes without a build.
+ */
+function targetExecArgv(): string[] {
+  if (FROM_SOURCE) return process.execArgv;
+  return process.execArgv.filter((a) => a !== '--conditions=@tracker/source');
+}
+
 function startTarget(kind: TargetKind, env: Record<string, string>): Promise<Target> {
   // fork reuses this process's execArgv (--conditions=@tracker/source --import tsx).
   const profDir = process.env.TRACKER_BENCH_CPU_PROF;
   const child = fork(resolve(__dirname, 'ingest-accept.target.ts'), [kind], {
     env: { ...process.env, ...env, NODE_ENV: 'production' },
     // TRACKER_BENCH_CPU_PROF=<dir>: V8 CPU profiles of the targets, written when they stop.
-    execArgv: profDir ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profDir}/${kind}`] : process.execArgv,
+    execArgv: targetExecArgv().concat(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}/${kind}`] : []),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   children.add(child);
@@ -379,7 +396,7 @@ async function main(): Promise<void> {
 
 - **Date**: ${started.toISOString()}
 - **Machine**: ${machineLine(machine)}; 1-minute load average ${loadAtStart} at the start, ${loadAverage()} at the end${Math.max(loadAtStart, loadAverage()) > machine.nproc ? ' (**other work was competing for the cores: absolute figures are depressed**)' : ''}
-- **Command**: \`npm run bench\` at the root, which runs (in \`server/\`) \`TSX_TSCONFIG_PATH=../tsconfig.json node --conditions=@tracker/source --import tsx bench/ingest-accept.bench.ts\`
+- **Command**: \`npm run bench\` at the root, which builds every package and runs (in \`server/\`) \`TSX_TSCONFIG_PATH=../tsconfig.json node --conditions=@tracker/source --import tsx bench/ingest-accept.bench.ts\` (\`npm run bench:ingest -w @tracker/server\` alone builds what the server needs first). ${FROM_SOURCE ? '**The targets ran the TypeScript sources through tsx (TRACKER_BENCH_SOURCE=1), not what `npm start` runs.**' : 'The targets run the built packages (`dist/`), as `npm start` does.'}
 - **Load**: autocannon (programmatic), ${CONNECTIONS} connections, \`POST /ingest/error\` with the same ${bytes}-byte JSON event (15-frame V8 stack, tags, user, context) and a valid DSN key; per run a ${WARMUP_S} s warm-up, then ${DURATION_S} s measured. ${ROUNDS} rounds, targets alternating (${FLOOR ? 'A B C C B A' : 'A B B A'} …); the figures are the median over rounds.
 - **Targets**: (a) bare \`node:http\` server that reads the body and answers \`202 {"id": "<uuid>"}\`; ${FLOOR ? `(b) the framework floor: fastify 5 configured as \`createTracker\` configures it (no logger, no request logging, same keep-alive), one \`POST /ingest/error\` route with the 1 MB body limit and fastify's JSON parser that answers \`202 {"id": "<uuid>"}\`: no authentication, validation or queue, only for comparison; ` : ''}(${FLOOR ? 'c' : 'b'}) Tracker: \`createTracker\` with \`roles: ['ingest']\`, every request through the whole route (DSN check, validation, the quota and rate-limit gate, enqueue), PostgreSQL + Redis mode, \`NODE_ENV=production\`, log level \`${LOG_LEVEL}\`, a fresh business-plan organization and DSN key per run whose per-second rate limit (1,000,000) is set so the rate check runs without refusing; (${FLOOR ? 'd' : 'c'}) the same Tracker with the quota and rate-limit checks off (\`createTracker({ quota: false })\`, bench only), to measure what the checks cost (issue 5). **Each target runs in its own forked child process, autocannon in the parent**, so all get the same treatment on the 2 cores (Tracker also shares them with Redis, which is part of what it costs).
 - **Honesty check**: no worker runs, so nothing drains the stream. After each Tracker run (warm-up included) the stream length must equal the payloads the server enqueued, the server must have written no more 202s than it enqueued, and the client must have seen no more 2xx than the server wrote (${fmt(acceptedTotal)} × 202 in total; ${problems.length === 0 ? 'all checks passed' : 'FAILED, see below'}). Enqueued exceeds 202s written by at most the requests in flight when autocannon drops its connections at the end of a run.

@@ -7,6 +7,7 @@ import {
   setOrganizationPlan,
   usageRedisKey,
 } from '@tracker/core';
+import { createRedisIngestGate } from '@tracker/ingest';
 import { createClient } from 'redis';
 import { createTracker, type Tracker } from '../src';
 import { createTestEnv, sendError, signUpWithProject, waitFor, type TestEnv } from './helpers';
@@ -111,6 +112,41 @@ describe('event quota and rate limits across two ingest processes (postgres+redi
       assert.ok(Date.now() - changed < 10_000);
     },
   );
+
+  test('the gate follows its clock: a new month and a new second bring fresh units', async () => {
+    const acct = await signUpWithProject(a.url);
+    let now = new Date('2031-01-31T23:59:58.500Z');
+    const gate = await createRedisIngestGate(
+      a.db.ds,
+      { url: env.config.redisUrl!, prefix: env.config.redisPrefix },
+      { now: () => now, eventLimitOverride: 3 },
+    );
+    const key = { keyId: `k-${acct.project.id}`, projectId: acct.project.id, organizationId: acct.organization.id };
+    const admitted = async (rateLimitPerSecond: number | null) => {
+      try {
+        await gate.admit({ ...key, rateLimitPerSecond }, 'events');
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      const january = [];
+      for (let i = 0; i < 4; i++) january.push(await admitted(null));
+      assert.deepEqual(january, [true, true, true, false], 'three events in January, then the quota');
+      now = new Date('2031-02-01T00:00:00.100Z');
+      assert.equal(await admitted(null), true, 'February starts from zero');
+      // The rate limit's window is the second: two per second, then a new second.
+      now = new Date('2031-02-01T00:00:05.000Z');
+      assert.deepEqual([await admitted(2), await admitted(2), await admitted(2)], [true, true, false], 'two a second');
+      now = new Date('2031-02-01T00:00:06.000Z');
+      assert.equal(await admitted(2), false, 'the next second has rate units, but February has 3 events: all used');
+      const counts = await redis.get(usageRedisKey(env.config.redisPrefix, 'events', acct.organization.id, '2031-02'));
+      assert.equal(Number(counts), 3);
+    } finally {
+      await gate.close();
+    }
+  });
 
   test('blocks reserved by each process go back to the shared count when idle', { timeout: 60_000 }, async () => {
     const acct = await signUpWithProject(a.url);

@@ -14,7 +14,8 @@ interface Waiter {
   remaining: number;
   /** The first error reply among them, if any. */
   error: Error | undefined;
-  settle(err: Error | undefined): void;
+  /** The caller's entries; undefined for a handshake command (AUTH, SELECT). */
+  group: AppendGroup | undefined;
 }
 
 /** After a failed connect, callers fail at once for this long (doubling up to the maximum). */
@@ -87,20 +88,35 @@ export class StreamAppender {
       failAll(groups, new Error('Redis is unreachable (reconnecting)'));
       return;
     }
-    const chunks: Buffer[] = [];
+    // One buffer for the whole flush, sized first: no small buffer per entry, one copy each.
+    let size = 0;
+    for (const g of groups) {
+      for (const p of g.payloads) {
+        const length = typeof p === 'string' ? Buffer.byteLength(p) : p.length;
+        size += this.commandHead.length + String(length).length + 3 + length + 2;
+      }
+    }
+    if (size === 0) {
+      for (const g of groups) g.resolve();
+      return;
+    }
+    const data = Buffer.allocUnsafe(size);
+    let at = 0;
     for (const g of groups) {
       if (g.payloads.length === 0) {
         g.resolve();
         continue;
       }
       for (const p of g.payloads) {
-        const bytes = typeof p === 'string' ? Buffer.from(p) : p;
-        chunks.push(this.commandHead, Buffer.from(`$${bytes.length}\r\n`), bytes, CRLF);
+        at += this.commandHead.copy(data, at);
+        const length = typeof p === 'string' ? Buffer.byteLength(p) : p.length;
+        at += data.write(`$${length}\r\n`, at, 'latin1');
+        at += typeof p === 'string' ? data.write(p, at, 'utf8') : p.copy(data, at);
+        data[at++] = 0x0d;
+        data[at++] = 0x0a;
       }
-      this.waiters.push(waiterOf(g));
+      this.waiters.push({ remaining: g.payloads.length, error: undefined, group: g });
     }
-    if (chunks.length === 0) return;
-    const data = Buffer.concat(chunks);
     if (this.connected) this.socket!.write(data);
     else {
       this.backlog.push(data);
@@ -161,17 +177,7 @@ export class StreamAppender {
     const db = Number(this.url.pathname.slice(1) || 0);
     if (Number.isInteger(db) && db > 0) commands.push(['SELECT', String(db)]);
     // Handshake answers go ahead of every entry waiting: put them at the front.
-    const handshakeWaiters: Waiter[] = commands.map(() => ({
-      remaining: 1,
-      error: undefined,
-      settle: (err) => {
-        if (!err) return;
-        // A refused AUTH or SELECT: nothing on this connection can be trusted, and connecting
-        // again at once would only be refused again (back off as for a failed connect).
-        this.handshakeError = err;
-        this.socket?.destroy(err);
-      },
-    }));
+    const handshakeWaiters: Waiter[] = commands.map(() => ({ remaining: 1, error: undefined, group: undefined }));
     this.waiters.unshift(...handshakeWaiters);
     return commands.map(encodeCommand);
   }
@@ -195,7 +201,7 @@ export class StreamAppender {
     const err = refused
       ? new Error(`Redis refused the connection's set-up: ${refused.message}`)
       : new Error(wasConnected ? 'Redis connection lost before it answered' : 'could not connect to Redis');
-    for (const w of waiters) w.settle(err);
+    for (const w of waiters) w.group?.reject(err);
     this.drained();
   }
 
@@ -238,9 +244,16 @@ export class StreamAppender {
       return;
     }
     w.error ??= error;
-    if (--w.remaining === 0) {
-      this.waiters.shift();
-      w.settle(w.error);
+    if (--w.remaining > 0) return;
+    this.waiters.shift();
+    if (w.group) {
+      if (w.error) w.group.reject(w.error);
+      else w.group.resolve();
+    } else if (w.error) {
+      // A refused AUTH or SELECT: nothing on this connection can be trusted, and connecting
+      // again at once would only be refused again (back off as for a failed connect).
+      this.handshakeError = w.error;
+      this.socket?.destroy(w.error);
     }
   }
 
@@ -254,14 +267,6 @@ export class StreamAppender {
 }
 
 const CRLF = Buffer.from('\r\n');
-
-function waiterOf(g: AppendGroup): Waiter {
-  return {
-    remaining: g.payloads.length,
-    error: undefined,
-    settle: (err) => (err ? g.reject(err) : g.resolve()),
-  };
-}
 
 function failAll(groups: AppendGroup[], err: Error): void {
   for (const g of groups) g.reject(err);
