@@ -26,7 +26,6 @@
  * is then run under EXPLAIN (ANALYZE, BUFFERS) and the plans go into the doc.
  */
 import { fork } from 'node:child_process';
-import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { authenticate, createProject, loadConfig, openDatabase, signUp } from '@tracker/core';
@@ -42,6 +41,8 @@ import {
   seedIssues,
   table,
   writeDocSection,
+  freePort,
+  waitForReady,
 } from '@tracker/core/testing';
 import type { DataSource, Logger } from 'typeorm';
 import { createApollo } from '../src/api.plugin';
@@ -251,30 +252,6 @@ ${planDetails(plans.page, plans.detail)}`,
     await db.close();
     await pg.drop();
     dir.remove();
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function waitForReady(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not become ready`);
-    await new Promise((r) => setTimeout(r, 200));
   }
 }
 

@@ -10,7 +10,6 @@
  *      TRACKER_BENCH_STRICT=1 (exit 1 below target), TRACKER_BENCH_CPU_PROF=1 (profile the
  *      worker phase, print the hot spots, keep the .cpuprofile), TRACKER_BENCH_NO_DOC=1.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -42,6 +41,9 @@ import {
   machineLine,
   table,
   writeDocSection,
+  clockTickMs,
+  processCpuMs,
+  summarizeCpuProfile,
 } from '@tracker/core/testing';
 import { createClient } from 'redis';
 import type { EntityManager, QueryRunner } from 'typeorm';
@@ -134,13 +136,13 @@ function instrument(db: Database, queue: RedisStreamQueue): BatchTiming[] {
         const query = client.query;
         client.query = function (config: any, ...rest: any[]) {
           const s = performance.now();
-          const cpu0 = backendCpuMs(client.processID);
+          const cpu0 = processCpuMs(client.processID);
           const result = query.call(client, config, ...rest);
           if (result && typeof result.then === 'function') {
             const label = statementLabel(typeof config === 'string' ? config : String(config?.text ?? ''));
             const done = () => {
               batch?.statements.set(label, (batch.statements.get(label) ?? 0) + performance.now() - s);
-              const cpu1 = backendCpuMs(client.processID);
+              const cpu1 = processCpuMs(client.processID);
               if (cpu0 !== null && cpu1 !== null)
                 batch?.statementCpu.set(label, (batch.statementCpu.get(label) ?? 0) + cpu1 - cpu0);
             };
@@ -164,52 +166,12 @@ function instrument(db: Database, queue: RedisStreamQueue): BatchTiming[] {
   return batches;
 }
 
-const CLOCK_TICK_MS = clockTickMs();
-
-/** user + system CPU (ms) of a PostgreSQL backend on this host, or null (remote server, gone). */
-function backendCpuMs(pid: number | undefined): number | null {
-  if (!pid) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * CLOCK_TICK_MS;
-  } catch {
-    return null;
-  }
-}
-
 function statementLabel(sql: string): string {
   const m = /^\s*(INSERT INTO|UPDATE|DELETE FROM|SELECT .*? FROM)\s+("?\w+"?)/is.exec(sql);
   return m ? `${m[1].split(/\s/)[0].toUpperCase()} ${m[2]}` : sql.trim().split(/\s+/).slice(0, 2).join(' ');
 }
 
 /** Self time by function and by package/file of a V8 CPU profile, largest first. */
-function summarizeProfile(profile: any, top = 20): string[] {
-  const dt = (profile.endTime - profile.startTime) / profile.samples.length / 1000; // ms per sample
-  const byFn = new Map<string, number>();
-  const byFile = new Map<string, number>();
-  let total = 0;
-  for (const n of profile.nodes) {
-    const ms = (n.hitCount ?? 0) * dt;
-    if (!ms) continue;
-    total += ms;
-    const url: string = n.callFrame.url ?? '';
-    const short = url
-      .replace(/^.*node_modules\//, '')
-      .replace(/^.*?\/(core|ingest|server|api)\/src\//, '$1/src/')
-      .replace(/^file:\/\//, '');
-    const fn = `${n.callFrame.functionName || '(anonymous)'} ${short}:${n.callFrame.lineNumber + 1}`;
-    byFn.set(fn, (byFn.get(fn) ?? 0) + ms);
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? (short || n.callFrame.functionName);
-    byFile.set(pkg, (byFile.get(pkg) ?? 0) + ms);
-  }
-  const rows = (m: Map<string, number>) =>
-    [...m.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(([k, v]) => `${fmt(v).padStart(7)} ms ${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
-  return [`self time, ${fmt(total)} ms sampled — by function:`, ...rows(byFn), 'by package / file:', ...rows(byFile)];
-}
 
 // ------------------------------------------------------------------------------ CPU time
 
@@ -255,14 +217,6 @@ class CpuMeter {
     let pgMs = 0;
     for (const [pid, ms] of end) pgMs += ms - (this.pg.get(pid) ?? 0);
     return { nodeMs, pgMs };
-  }
-}
-
-function clockTickMs(): number {
-  try {
-    return 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-  } catch {
-    return 10;
   }
 }
 
@@ -446,7 +400,7 @@ async function main(): Promise<void> {
       session.disconnect();
       const file = join(tmpdir(), `worker-throughput-${Date.now()}.cpuprofile`);
       writeFileSync(file, JSON.stringify(profile));
-      profileLines = [`CPU profile of the worker phase: ${file}`, ...summarizeProfile(profile)];
+      profileLines = [`CPU profile of the worker phase: ${file}`, ...summarizeCpuProfile(profile)];
     }
     const stats = { ...worker.stats };
     await worker.stop();
@@ -656,7 +610,7 @@ CPU columns: user + system time of the bench's Node process and of the PostgreSQ
 
 **Ratio worker / baseline: ${ratio.toFixed(2)}.** Target ≥ ${fmt(TARGET_EVENTS_PER_S)} events/s for the worker: **${workerRate >= TARGET_EVENTS_PER_S ? 'met' : 'missed'}**.
 
-Where a batch's time goes (average of ${full.length} batches of ${fmt(per((b) => b.size))} events, ${fmt(perBatchWall, 1)} ms wall each). The worker receives and prepares batch N+1 (decode, parse, group) while batch N's transaction runs, so the transaction is the critical path; the rows below add up to the wall time per batch. Measured by wrapping the queue's \`receive\`/\`ack\`, the DataSource's \`transaction\` and the driver connection's \`query\` from the bench, nothing in \`src\` changed; a statement's time includes the driver turning its parameters into the wire format in Node. The last column is the CPU time the transaction's PostgreSQL backend used during the statements (\`/proc\`, ${fmt(CLOCK_TICK_MS)} ms ticks, averaged over the batches); a statement's wall time above its CPU time is time PostgreSQL spent waiting: for Node (sending, receiving), for a core, or for I/O:
+Where a batch's time goes (average of ${full.length} batches of ${fmt(per((b) => b.size))} events, ${fmt(perBatchWall, 1)} ms wall each). The worker receives and prepares batch N+1 (decode, parse, group) while batch N's transaction runs, so the transaction is the critical path; the rows below add up to the wall time per batch. Measured by wrapping the queue's \`receive\`/\`ack\`, the DataSource's \`transaction\` and the driver connection's \`query\` from the bench, nothing in \`src\` changed; a statement's time includes the driver turning its parameters into the wire format in Node. The last column is the CPU time the transaction's PostgreSQL backend used during the statements (\`/proc\`, ${fmt(clockTickMs())} ms ticks, averaged over the batches); a statement's wall time above its CPU time is time PostgreSQL spent waiting: for Node (sending, receiving), for a core, or for I/O:
 
 ${table(
   ['phase', 'ms per batch', 'share', 'of which PostgreSQL backend CPU, ms'],

@@ -24,7 +24,6 @@
  *      TRACKER_BENCH_STRICT=1 (exit 1 on a missed target), TRACKER_BENCH_NO_DOC=1 (print only).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -43,6 +42,8 @@ import {
   summarizeCpuProfile,
   table,
   writeDocSection,
+  freePort,
+  waitForReady,
 } from '@tracker/core/testing';
 import type { GraphQLTiming } from './graphql-timing.preload';
 import { measureRouteJs, scriptsInHtml } from './route-js';
@@ -490,30 +491,6 @@ async function firstIssues(base: string, token: string, projectId: string): Prom
     },
   );
   return data.issues.nodes;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function waitForReady(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not become ready`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 main().catch((err) => {

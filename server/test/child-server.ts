@@ -1,18 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '@tracker/core/testing';
 
-/** A port the OS says is free now (the child binds it a moment later). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface ChildServer {
   proc: ChildProcess;
@@ -33,7 +23,15 @@ export async function startChildServer(env: Record<string, string>, roles: strin
     ['--conditions=@tracker/source', '--import', 'tsx', join(root, 'server/src/main.ts'), '--roles', roles],
     {
       cwd: root,
-      env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'), NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), TRACKER_LOG_LEVEL: 'warn', ...env },
+      env: {
+        ...process.env,
+        TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'),
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        TRACKER_LOG_LEVEL: 'warn',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setOrganizationPlan } from '@tracker/core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, createTempDir } from '@tracker/core/testing';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, createTempDir, freePort } from '@tracker/core/testing';
 import { chromium, type Browser } from 'playwright-core';
 import type { Tracker } from '../src';
 import { createTestEnv, gqlOk, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
@@ -56,14 +55,6 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 function filesUnder(dir: string, suffix: string): string[] {
   if (!existsSync(dir)) return [];
   return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(suffix)).map((f) => join(dir, f));
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 /** The 1-based line of the first line of `file` containing `text`. */

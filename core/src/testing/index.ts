@@ -3,3 +3,4 @@ export * from './bench-report';
 export * from './chromium';
 export * from './seed-issues';
 export * from './cpu';
+export * from './net';
