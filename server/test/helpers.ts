@@ -1,5 +1,6 @@
 import { loadConfig, type Config } from '@tracker/core';
 import { createTempDir, createTestPostgres, createTestRedisPrefix, TEST_REDIS_URL } from '@tracker/core/testing';
+import { createClient } from 'redis';
 import { createTracker, type Tracker } from '../src';
 
 export type Mode = 'embedded' | 'postgres+redis';
@@ -32,9 +33,26 @@ export async function createTestEnv(mode: Mode, overrides: Partial<Config> = {})
     config,
     async cleanup() {
       await pg?.drop();
+      if (config.redisUrl && config.redisPrefix) await deleteRedisPrefix(config.redisUrl, config.redisPrefix);
       dir.remove();
     },
   };
+}
+
+/** The suite's Redis keys (streams, quota counters), so runs leave nothing behind in Redis. */
+async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
+  const redis = createClient({ url });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    const keys: string[] = [];
+    for await (const batch of redis.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) keys.push(...batch);
+    if (keys.length > 0) await redis.del(keys);
+  } catch {
+    // best effort: a suite whose Redis went away has nothing more to clean
+  } finally {
+    if (redis.isOpen) await redis.close();
+  }
 }
 
 export async function startTracker(env: TestEnv, overrides: Partial<Config> = {}): Promise<Tracker> {
