@@ -6,7 +6,12 @@ export type ServiceRole = (typeof ROLES)[number];
 
 const roleList = z
   .string()
-  .transform((value) => value.split(',').map((r) => r.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.enum(ROLES)).min(1, 'name at least one role'));
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
@@ -147,6 +152,31 @@ export interface SmtpConfig {
   from: string;
 }
 
+/**
+ * `nodemailer.createTransport` options for a relay, shared by every mail Tracker sends (alerts,
+ * invitations, usage warnings). A timeout per SMTP stage, so an unreachable relay fails the
+ * attempt instead of hanging it; no file or URL access for message parts, whose content is
+ * built from what users wrote.
+ */
+export function smtpTransportOptions(
+  smtp: SmtpConfig & { requireTLS?: boolean; tls?: { rejectUnauthorized?: boolean; servername?: string } },
+  timeoutMs: number,
+) {
+  return {
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.secure,
+    auth: smtp.auth,
+    requireTLS: smtp.requireTLS,
+    tls: smtp.tls,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}
+
 function parseSmtp(url: string | undefined, from: string): SmtpConfig | undefined {
   if (!url) return undefined;
   const u = new URL(url);
@@ -172,7 +202,10 @@ export class ConfigError extends Error {
  * Parses the environment once at boot. Nothing else in the codebase reads `process.env`:
  * a typo in a variable fails the start, not the first request that needs it.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<Config> = {},
+): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));

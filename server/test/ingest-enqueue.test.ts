@@ -226,51 +226,53 @@ describe('ingest enqueue: group commit, acknowledgement before 202, per-request 
   });
 });
 
-describe('RedisStreamQueue.enqueue: each caller settles with its own entries', () => {
-  let proxy: RespProxy;
-  const admin = createClient({ url: TEST_REDIS_URL });
-  const prefix = createTestRedisPrefix();
-  let queue: RedisStreamQueue;
+for (const ownXaddConnection of [true, false]) {
+  describe(`RedisStreamQueue.enqueue: each caller settles with its own entries (XADDs ${ownXaddConnection ? "over the queue's own connection" : 'through node-redis'})`, () => {
+    let proxy: RespProxy;
+    const admin = createClient({ url: TEST_REDIS_URL });
+    const prefix = createTestRedisPrefix();
+    let queue: RedisStreamQueue;
 
-  before(async () => {
-    proxy = await startRespProxy(TEST_REDIS_URL, refuseMarked);
-    queue = await RedisStreamQueue.connect({ url: proxy.url, prefix, enqueueTimeoutMs: 400 });
-    await admin.connect();
-  });
-  after(async () => {
-    await queue?.close();
-    await proxy?.close();
-    for (const k of await admin.keys(`${prefix}:*`)) await admin.del(k);
-    await admin.close();
-  });
+    before(async () => {
+      proxy = await startRespProxy(TEST_REDIS_URL, refuseMarked);
+      queue = await RedisStreamQueue.connect({ url: proxy.url, prefix, enqueueTimeoutMs: 400, ownXaddConnection });
+      await admin.connect();
+    });
+    after(async () => {
+      await queue?.close();
+      await proxy?.close();
+      for (const k of await admin.keys(`${prefix}:*`)) await admin.del(k);
+      await admin.close();
+    });
 
-  const entries = async () => ((await admin.xRange(`${prefix}:jobs`, '-', '+')) ?? []).map((e) => e!.message.p);
+    const entries = async () => ((await admin.xRange(`${prefix}:jobs`, '-', '+')) ?? []).map((e) => e!.message.p);
 
-  test('callers of one flush, some with several payloads: a refused entry fails its caller only', async () => {
-    const calls = [['a'], ['b', `${REFUSE}-1`, 'c'], ['d'], [`${REFUSE}-2`], ['e', 'f'], []];
-    // Issued in the same tick: one flush.
-    const outcomes = await Promise.allSettled(calls.map((c) => queue.enqueue(c)));
-    assert.deepEqual(
-      outcomes.map((o) => o.status),
-      ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
-    );
-    // At least once: the other entries of a failed call may be stored (its client retries).
-    assert.deepEqual((await entries()).sort(), ['a', 'b', 'c', 'd', 'e', 'f']);
-  });
+    test('callers of one flush, some with several payloads: a refused entry fails its caller only', async () => {
+      const calls = [['a'], ['b', `${REFUSE}-1`, 'c'], ['d'], [`${REFUSE}-2`], ['e', 'f'], []];
+      // Issued in the same tick: one flush.
+      const outcomes = await Promise.allSettled(calls.map((c) => queue.enqueue(c)));
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+      );
+      // At least once: the other entries of a failed call may be stored (its client retries).
+      assert.deepEqual((await entries()).sort(), ['a', 'b', 'c', 'd', 'e', 'f']);
+    });
 
-  test('no answer from Redis within the timeout: every caller of the flush fails, none hangs', async () => {
-    await admin.del(`${prefix}:jobs`);
-    proxy.holdReplies();
-    const started = Date.now();
-    try {
-      const outcomes = await Promise.allSettled(['x1', 'x2', 'x3'].map((p) => queue.enqueue([p])));
-      assert.ok(outcomes.every((o) => o.status === 'rejected' && /did not confirm/.test(String(o.reason))));
-      assert.ok(Date.now() - started < 3_000);
-    } finally {
-      proxy.releaseReplies();
-    }
-    // Late answers change nothing, and the queue keeps working.
-    await queue.enqueue(['y']);
-    assert.deepEqual((await entries()).sort(), ['x1', 'x2', 'x3', 'y']);
+    test('no answer from Redis within the timeout: every caller of the flush fails, none hangs', async () => {
+      await admin.del(`${prefix}:jobs`);
+      proxy.holdReplies();
+      const started = Date.now();
+      try {
+        const outcomes = await Promise.allSettled(['x1', 'x2', 'x3'].map((p) => queue.enqueue([p])));
+        assert.ok(outcomes.every((o) => o.status === 'rejected' && /did not confirm/.test(String(o.reason))));
+        assert.ok(Date.now() - started < 3_000);
+      } finally {
+        proxy.releaseReplies();
+      }
+      // Late answers change nothing, and the queue keeps working.
+      await queue.enqueue(['y']);
+      assert.deepEqual((await entries()).sort(), ['x1', 'x2', 'x3', 'y']);
+    });
   });
-});
+}

@@ -1,3 +1,4 @@
+import { smtpTransportOptions } from '@tracker/core';
 import nodemailer from 'nodemailer';
 import { DeliveryError } from './errors';
 import { alertFacts, alertTitle, clip, escapeHtml, kindLabel } from './render';
@@ -94,19 +95,7 @@ export async function deliverEmail(
       message: 'email alerts need SMTP settings, and none are configured',
     });
   }
-  const transporter = nodemailer.createTransport({
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.secure,
-    auth: smtp.auth,
-    requireTLS: smtp.requireTLS,
-    tls: smtp.tls,
-    connectionTimeout: options.timeoutMs,
-    greetingTimeout: options.timeoutMs,
-    socketTimeout: options.timeoutMs,
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
+  const transporter = nodemailer.createTransport(smtpTransportOptions(smtp, options.timeoutMs));
   const { subject, text, html } = renderAlertEmail(payload);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {

@@ -134,13 +134,12 @@ class Lease {
 class Gate implements IngestGate {
   private readonly limits = new Map<string, { limits: Limits | null; expires: number }>();
   private readonly inflight = new Map<string, Promise<Limits | null>>();
-  private readonly leases = new Map<string, Lease>();
   /**
-   * The same leases by meter, then subject: the per-request lookup uses the key's and the
-   * organization's id strings as they are (their hashes are cached by V8) instead of building
-   * and hashing a `meter:subject` string for every request.
+   * Leases by meter (`rate` for a key's per-second count), then subject: the per-request lookup
+   * uses the key's and the organization's id strings as they are (their hashes are cached by
+   * V8) instead of building and hashing a `meter:subject` string for every request.
    */
-  private readonly leasesByMeter = {
+  private readonly leases = {
     rate: new Map<string, Lease>(),
     events: new Map<string, Lease>(),
     logs: new Map<string, Lease>(),
@@ -284,16 +283,25 @@ class Gate implements IngestGate {
   }
 
   private leaseOf(meter: UsageMeter | null, subject: string, period: string): Lease {
-    const index = this.leasesByMeter[meter ?? 'rate'];
+    const index = this.leases[meter ?? 'rate'];
     let lease = index.get(subject);
     if (!lease) {
-      if (this.leases.size >= 100_000) void this.releaseIdle(true, true);
+      if (this.leaseCount() >= 100_000) void this.releaseIdle(true, true);
       lease = new Lease(meter, subject);
-      this.leases.set(`${meter ?? 'rate'}:${subject}`, lease);
       index.set(subject, lease);
     }
     if (lease.period !== period) lease.turn(period);
     return lease;
+  }
+
+  private leaseCount(): number {
+    return this.leases.rate.size + this.leases.events.size + this.leases.logs.size;
+  }
+
+  private *allLeases(): Iterable<Lease> {
+    yield* this.leases.rate.values();
+    yield* this.leases.events.values();
+    yield* this.leases.logs.values();
   }
 
   /** Epoch seconds as a string, the rate limit's period. */
@@ -317,7 +325,7 @@ class Gate implements IngestGate {
   private releaseIdle(all: boolean, forget = false): Promise<void> {
     const cutoff = Date.now() - this.idleReleaseMs;
     const returns: Promise<void>[] = [];
-    for (const [id, lease] of this.leases) {
+    for (const lease of this.allLeases()) {
       if (lease.pending) continue;
       if (lease.meter !== null && lease.remaining > 0 && (all || lease.lastUse < cutoff)) {
         const units = lease.remaining;
@@ -330,8 +338,7 @@ class Gate implements IngestGate {
         );
       }
       if (forget) {
-        this.leases.delete(id);
-        this.leasesByMeter[lease.meter ?? 'rate'].delete(lease.subject);
+        this.leases[lease.meter ?? 'rate'].delete(lease.subject);
       }
     }
     return Promise.all(returns).then(() => undefined);
@@ -400,7 +407,7 @@ class Gate implements IngestGate {
     this.releaser = undefined;
     for (const w of this.waiting.values()) w.admit();
     this.waiting.clear();
-    await Promise.all([...this.leases.values()].map((l) => l.pending?.catch(() => undefined)));
+    await Promise.all([...this.allLeases()].map((l) => l.pending?.catch(() => undefined)));
     await this.releaseIdle(true, true);
     await this.counter.close();
   }

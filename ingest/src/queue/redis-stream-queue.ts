@@ -23,6 +23,11 @@ export interface RedisQueueOptions {
   consumer?: string;
   /** How long an enqueue waits for Redis to acknowledge its entries before it fails (5 s). */
   enqueueTimeoutMs?: number;
+  /**
+   * XADDs over the queue's own connection (`StreamAppender`, the default where the URL allows
+   * it) or through node-redis (`false`; what `rediss://` URLs always get). Tests run both.
+   */
+  ownXaddConnection?: boolean;
 }
 
 const GROUP = 'workers';
@@ -56,7 +61,10 @@ export class RedisStreamQueue implements Queue {
     options: RedisQueueOptions,
   ) {
     this.stream = `${options.prefix}:jobs`;
-    this.appender = StreamAppender.supports(options.url) ? new StreamAppender(options.url, this.stream) : undefined;
+    this.appender =
+      options.ownXaddConnection !== false && StreamAppender.supports(options.url)
+        ? new StreamAppender(options.url, this.stream)
+        : undefined;
     this.deadStream = `${options.prefix}:jobs:dead`;
     this.errors = `${options.prefix}:jobs:errors`;
     this.reclaimIdleMs = options.reclaimIdleMs ?? 60_000;

@@ -1,4 +1,4 @@
-import type { SmtpConfig, UsageWarningEmail } from '@tracker/core';
+import { smtpTransportOptions, type SmtpConfig, type UsageWarningEmail } from '@tracker/core';
 import nodemailer from 'nodemailer';
 
 /**
@@ -12,17 +12,7 @@ export async function sendUsageWarningEmail(
   email: UsageWarningEmail,
   options: { timeoutMs: number; warningId: string },
 ): Promise<void> {
-  const transporter = nodemailer.createTransport({
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.secure,
-    auth: smtp.auth,
-    connectionTimeout: options.timeoutMs,
-    greetingTimeout: options.timeoutMs,
-    socketTimeout: options.timeoutMs,
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
+  const transporter = nodemailer.createTransport(smtpTransportOptions(smtp, options.timeoutMs));
   try {
     await transporter.sendMail({
       from: smtp.from,

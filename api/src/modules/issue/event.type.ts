@@ -57,19 +57,7 @@ export class SourceContextType {
   simpleResolvers: true,
   description: 'A stack frame, innermost first; de-minified when a source map of the release matched.',
 })
-export class FrameType {
-  @Field(() => String)
-  filename: string;
-
-  @Field(() => String, { nullable: true })
-  function: string | null;
-
-  @Field(() => Int, { nullable: true })
-  lineno: number | null;
-
-  @Field(() => Int, { nullable: true })
-  colno: number | null;
-
+export class FrameType extends MinifiedFrameType {
   @Field(() => Boolean, { description: 'False for runtime and dependency frames.' })
   inApp: boolean;
 
