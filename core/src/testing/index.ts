@@ -4,3 +4,4 @@ export * from './chromium';
 export * from './seed-issues';
 export * from './cpu';
 export * from './net';
+export * from './private-servers';
