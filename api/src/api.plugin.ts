@@ -9,6 +9,7 @@ import { createMemoryRateLimiter, type GraphqlRateLimiter } from './rate-limit/g
 import { stripeWebhookPlugin } from './billing/stripe-webhook.plugin';
 import { getSchema } from './schema';
 import { MAX_QUERY_TOKENS, queryLimitsPlugin } from './limits/query-limits.plugin';
+import { storableInputPlugin } from './limits/storable-input.plugin';
 
 export interface ApiOptions extends ApiDeps {
   /** Schema introspection; default: `config.graphqlIntrospection` (TRACKER_GRAPHQL_INTROSPECTION, on). */
@@ -31,6 +32,7 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
     ds: options.ds,
     config: options.config,
     usage: options.usage ?? createDatabaseUsageReader(options.ds),
+    onProjectChanged: options.onProjectChanged,
   };
   const limiter = options.rateLimiter ?? createMemoryRateLimiter(options.config.graphqlRateLimit);
   const refusals = createRefusalLog();
@@ -68,6 +70,7 @@ export async function createApollo(
     plugins: [
       ApolloServerPluginCacheControlDisabled(),
       queryLimitsPlugin<Context>(schema),
+      storableInputPlugin<Context>(),
       ...(options.plugins ?? []),
     ],
   });

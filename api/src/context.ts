@@ -12,6 +12,12 @@ export interface ApiDeps {
    * passes a reader over its client), else the `org_usage` table, the default.
    */
   usage?: UsageReader;
+  /**
+   * Called after a project setting the ingest edge caches (privacy) changed. The all-in-one
+   * server forgets the project's DSN keys in its own edge, so the change applies at once there;
+   * other ingest processes see it when their cached keys expire (a minute).
+   */
+  onProjectChanged?: (projectId: string) => void;
 }
 
 /** Per request: who is calling, and request-scoped DataLoaders. */

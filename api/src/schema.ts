@@ -18,6 +18,7 @@ import { PerformanceResolver } from './modules/performance/performance.resolver'
 import { LogResolver } from './modules/log/log.resolver';
 import { FeedbackResolver } from './modules/feedback/feedback.resolver';
 import { scopeGuard } from './auth/scope-guard';
+import { secretGuard } from './auth/secret-guard';
 
 export const RESOLVERS = [
   AuthResolver,
@@ -42,7 +43,8 @@ let cached: Promise<GraphQLSchema> | undefined;
 
 /** Built once per process: type-graphql's metadata is global, and building is not free. */
 export function getSchema(): Promise<GraphQLSchema> {
-  // scopeGuard: the one place API-token scopes are enforced, for every root field (auth/scope-policy.ts).
-  cached ??= buildSchema({ resolvers: RESOLVERS, validate: true, globalMiddlewares: [scopeGuard] });
+  // scopeGuard: the one place API-token scopes are enforced, for every root field (auth/scope-policy.ts);
+  // secretGuard: the one place secrets are masked, for every field (auth/secret-policy.ts).
+  cached ??= buildSchema({ resolvers: RESOLVERS, validate: true, globalMiddlewares: [scopeGuard, secretGuard] });
   return cached;
 }

@@ -150,6 +150,10 @@ const CASES: Record<string, Case> = {
 
   // Mutation: projects and keys
   renameProject: { ids: { id: 'project' }, args: (b) => ({ id: b.project, name: unique('renamed') }) },
+  updateProjectPrivacy: {
+    ids: { id: 'project' },
+    args: (b) => ({ id: b.project, input: { scrubIpAddresses: true, sensitiveFields: ['ssn'] } }),
+  },
   deleteProject: { ids: { id: 'project' }, args: async (b, make) => ({ id: (await make.project(b)).id }) },
   rotateProjectKey: {
     ids: { projectId: 'project' },

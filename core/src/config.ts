@@ -71,6 +71,14 @@ const envSchema = z.object({
   ),
   /** Days a past-due subscription keeps its paid plan before the organization falls back to free. */
   TRACKER_BILLING_GRACE_DAYS: z.coerce.number().min(0).max(365).default(7),
+  /** How long an ingest request waits for Redis to confirm its enqueue before answering 503 (docs/reliability.md). */
+  TRACKER_ENQUEUE_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1_200),
+  /** A client must send its request headers within this time (else 408 and the socket is closed). */
+  TRACKER_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** A client must send its whole request, body included, within this time. */
+  TRACKER_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** SIGTERM: the process exits within this time whatever its dependencies do; unfinished work is logged. */
+  TRACKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(8_000),
 });
 
 export type Config = {
@@ -100,6 +108,12 @@ export type Config = {
   graphqlRateLimit: { requests: number; windowMs: number };
   /** Stripe billing; `billing.configured` is false unless key, webhook secret and one price are set. */
   billing: BillingConfig;
+  /** Redis queue: how long an ingest request waits for its enqueue to be confirmed. */
+  enqueueTimeoutMs: number;
+  /** Slow clients: headers, and the whole request, must arrive within these times. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number };
+  /** Hard deadline of a graceful shutdown (SIGTERM). */
+  shutdownTimeoutMs: number;
 };
 
 /** Stripe billing configuration (docs/billing.md). Price ids map to plans here and nowhere else. */
@@ -232,6 +246,9 @@ export function loadConfig(
     sourcemapCacheMb: e.TRACKER_SOURCEMAP_CACHE_MB,
     graphqlRateLimit: { requests: e.TRACKER_GRAPHQL_RATE_LIMIT, windowMs: 60_000 },
     billing: parseBilling(e),
+    enqueueTimeoutMs: e.TRACKER_ENQUEUE_TIMEOUT_MS,
+    http: { headersTimeoutMs: e.TRACKER_HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.TRACKER_HTTP_REQUEST_TIMEOUT_MS },
+    shutdownTimeoutMs: e.TRACKER_SHUTDOWN_TIMEOUT_MS,
     ...overrides,
   };
   return config;

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   createProject,
+  deadLetterSink,
   EVENT_COLUMNS,
   decodeJob,
   loadConfig,
@@ -346,7 +347,7 @@ async function main(): Promise<void> {
       throw new Error(`the generated data groups into ${groupingKeys} issues, not ${ISSUES}`);
 
     checkAborted();
-    filler = await RedisStreamQueue.connect({ url: TEST_REDIS_URL, prefix });
+    filler = await RedisStreamQueue.connect({ url: TEST_REDIS_URL, prefix, deadLetters: deadLetterSink(db.ds) });
     t = performance.now();
     for (let i = 0; i < data.payloads.length; i += 1000) {
       checkAborted();
@@ -361,7 +362,7 @@ async function main(): Promise<void> {
     );
 
     // ---- the worker
-    queue = await RedisStreamQueue.connect({ url: TEST_REDIS_URL, prefix });
+    queue = await RedisStreamQueue.connect({ url: TEST_REDIS_URL, prefix, deadLetters: deadLetterSink(db.ds) });
     const batches = instrument(db, queue);
     const session = PROFILE ? new Session() : undefined;
     if (session) {

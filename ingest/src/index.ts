@@ -1,6 +1,8 @@
 export { ingestPlugin, MAX_EVENT_BYTES } from './http/ingest.plugin';
 export type { IngestDeps } from './http/ingest.plugin';
 export { KeyCache } from './http/key-cache';
+export { IngestCounters } from './http/ingest-counters';
+export { RecentIds } from './http/recent-ids';
 export type { KeyCacheOptions } from './http/key-cache';
 export * from './queue';
 export { processBatch } from './worker/process-batch';
@@ -15,3 +17,4 @@ export { createIngestFastPath } from './http/fast-path';
 export type { IngestFastPath, IngestFastPathDeps } from './http/fast-path';
 export { startUsageWarnings } from './usage/usage-warnings';
 export type { RunningUsageWarnings, UsageWarningsOptions, UsageWarningsRun } from './usage/usage-warnings';
+export { UNAVAILABLE_RETRY_AFTER_S } from './http/wire-errors';

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { createProject, openDatabase, signUp, type Database } from '@tracker/core';
+import { createProject, deadLetterSink, openDatabase, signUp, type Database } from '@tracker/core';
 import {
   createTempDir,
   createTestPostgres,
   createTestRedisPrefix,
+  startPrivatePostgres,
   TEST_REDIS_URL,
   type TempDir,
   type TestPostgres,
@@ -180,7 +181,12 @@ describe('worker on PostgreSQL + Redis', () => {
     const prefix = createTestRedisPrefix();
     prefixes.push(prefix);
     // Failed messages come back after 300 ms instead of a minute.
-    const queue = await RedisStreamQueue.connect({ url: TEST_REDIS_URL, prefix, reclaimIdleMs: 300 });
+    const queue = await RedisStreamQueue.connect({
+      url: TEST_REDIS_URL,
+      prefix,
+      reclaimIdleMs: 300,
+      deadLetters: deadLetterSink(db.ds),
+    });
     queues.push(queue);
     return { queue, prefix };
   }
@@ -206,7 +212,14 @@ describe('worker on PostgreSQL + Redis', () => {
     await worker.stop();
     timeline.restore();
 
-    assert.deepEqual(worker.stats, { batches: 8, events: 1200, duplicates: 0, failures: 0 });
+    assert.deepEqual(worker.stats, {
+      batches: 8,
+      events: 1200,
+      duplicates: 0,
+      failures: 0,
+      transientRetries: 0,
+      deadLettered: 0,
+    });
     assert.equal(timeline.acksBeforeCommit, 0, 'acked before the events were committed');
     assert.equal(timeline.maxOpenTransactions, 1, 'two transactions were open at once');
     assert.ok(
@@ -259,7 +272,7 @@ describe('worker on PostgreSQL + Redis', () => {
 
       // The 140 good events get through; the batch holding the bad one was split.
       await waitFor('the good events', async () => worker.stats.events === 140);
-      assert.ok(logs.includes('batch failed; retrying its messages one by one'));
+      assert.ok(logs.includes('batch failed; splitting it to find the messages that fail'));
       assert.ok(timeline.entries.some((e) => e.what === 'rollback'));
       assert.equal(await countCommitted([poisonId]), 0);
       // Not acked: still in the stream, pending, and delivered again after the idle time.
@@ -297,16 +310,22 @@ describe('worker on PostgreSQL + Redis', () => {
     const projectId = await newProject(db);
     const { queue, prefix } = await openQueue();
     await queue.enqueue(Array.from({ length: 30 }, (_, i) => errorJob(projectId, i)));
-    // Redis fails every ack of the first batch (the batch's, then each of its messages' when the
-    // worker retries them one by one) after their commits, as if the worker had died there.
+    // Redis fails the first batch's ack after its commit, as if the worker had died there. The
+    // messages are not at fault: they are neither failed nor split, only delivered again.
     const ack = queue.ack.bind(queue);
-    let acksToFail = 11;
+    let acksToFail = 1;
     queue.ack = async (messages) => {
       if (acksToFail > 0) {
         acksToFail -= 1;
         throw new Error('connection lost before the ack');
       }
       return ack(messages);
+    };
+    const fail = queue.fail.bind(queue);
+    let fails = 0;
+    queue.fail = async (messages, error) => {
+      fails += messages.length;
+      return fail(messages, error);
     };
     const receive = queue.receive.bind(queue);
     const redelivered: number[] = [];
@@ -320,8 +339,16 @@ describe('worker on PostgreSQL + Redis', () => {
     await waitFor('the redelivered batch', async () => worker.stats.duplicates === 10);
     await worker.stop();
     assert.equal(acksToFail, 0);
+    assert.equal(fails, 0);
     assert.deepEqual(redelivered, Array(10).fill(2));
-    assert.deepEqual(worker.stats, { batches: 3, events: 20, duplicates: 10, failures: 10 });
+    assert.deepEqual(worker.stats, {
+      batches: 4,
+      events: 30,
+      duplicates: 10,
+      failures: 0,
+      transientRetries: 0,
+      deadLettered: 0,
+    });
     assert.equal(await queue.depth(), 0);
     assert.equal(await pendingCount(prefix), 0);
     const [row] = (
@@ -346,10 +373,14 @@ describe('worker on PostgreSQL + Redis', () => {
     await waitFor('the readable jobs', async () => worker.stats.events === 2);
     await waitFor('the stream to drain', async () => (await queue.depth()) === 0);
     await worker.stop();
-    const dead = ((await admin.xRange(`${prefix}:jobs:dead`, '-', '+')) ?? []).map((e) => e!.message.p);
-    assert.deepEqual(dead.sort(), [...bad].sort());
+    const dead = (
+      await observer.query(`SELECT payload, error, attempts FROM dead_letters WHERE payload = ANY($1::text[])`, [bad])
+    ).rows;
+    assert.deepEqual(dead.map((d) => d.payload).sort(), [...bad].sort());
+    assert.ok(dead.every((d) => d.error.length > 0 && d.attempts === 1));
     assert.equal(await pendingCount(prefix), 0);
     assert.equal(worker.stats.failures, 0);
+    assert.equal(worker.stats.deadLettered, 3);
   });
 
   test('deleting an issue or a project still deletes its events (events keep only the foreign key to issues)', async () => {
@@ -472,3 +503,69 @@ describe('worker on embedded PGlite with the database queue', () => {
     assert.equal(n, 120);
   });
 });
+
+describe('worker through a PostgreSQL restart: retried in hand, nothing set aside', () => {
+  for (const queueKind of ['redis', 'database'] as const) {
+    test(`${queueKind} queue: every event stored once, no dead letter, no failure counted`, async () => {
+      const pg = await startPrivatePostgres();
+      const db = await openDatabase({ databaseUrl: pg.url, dataDir: '' }, { migrate: true });
+      const prefix = createTestRedisPrefix();
+      const queue: Queue =
+        queueKind === 'redis'
+          ? await RedisStreamQueue.connect({
+              url: TEST_REDIS_URL,
+              prefix,
+              reclaimIdleMs: 300,
+              deadLetters: deadLetterSink(db.ds),
+            })
+          : await DatabaseQueue.open(db.ds, { pollMs: 20, visibilityMs: 2_000 });
+      const logs: string[] = [];
+      let worker: RunningWorker | undefined;
+      try {
+        const projectId = await newProject(db);
+        await queue.enqueue(Array.from({ length: 1500 }, (_, i) => errorJob(projectId, i)));
+        worker = startWorker({
+          ds: db.ds,
+          queue,
+          batchSize: 50,
+          waitMs: 100,
+          transientBackoff: () => 200,
+          log: (_level, msg) => logs.push(msg),
+        });
+        await waitFor('a first commit', async () => worker!.stats.batches >= 2);
+        // A real restart: the server goes away under the pool's connections mid-work.
+        await pg.stop();
+        await new Promise((r) => setTimeout(r, 1_500));
+        await pg.start();
+        await waitFor('every event', async () => worker!.stats.events === 1500, 60_000);
+        await worker.stop();
+        assert.ok(
+          logs.includes('database or queue unavailable; retrying the batch in hand'),
+          'no transient retry happened',
+        );
+        assert.equal(worker.stats.deadLettered, 0);
+        assert.equal(worker.stats.failures, 0, 'a message was failed for the outage');
+        const [row] = await db.ds.query(
+          `SELECT (SELECT count(*) FROM events WHERE project_id = $1)::int AS events,
+                  (SELECT sum(event_count) FROM issues WHERE project_id = $1)::int AS counted,
+                  (SELECT count(*) FROM dead_letters)::int AS dead`,
+          [projectId],
+        );
+        assert.deepEqual(row, { events: 1500, counted: 1500, dead: 0 });
+      } finally {
+        await worker?.stop();
+        await queue.close();
+        await db.close();
+        await pg.close();
+        if (queueKind === 'redis') {
+          const admin = createClient({ url: TEST_REDIS_URL });
+          await admin.connect();
+          const keys = await admin.keys(`${prefix}:*`);
+          if (keys.length > 0) await admin.del(keys);
+          await admin.close();
+        }
+      }
+    });
+  }
+});
+

@@ -123,7 +123,7 @@ async function startTracker(gate: boolean): Promise<Running> {
     enqueued += payloads.length;
   };
   const url = await tracker.listen();
-  return { url, accepted, enqueued: () => enqueued, close: () => tracker.close() };
+  return { url, accepted, enqueued: () => enqueued, close: async () => void (await tracker.close()) };
 }
 
 async function main(): Promise<void> {

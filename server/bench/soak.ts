@@ -239,14 +239,16 @@ async function storedIds(pg: Client, kind: Kind): Promise<Set<string>> {
   return found;
 }
 
-/** Ids found in dead letters (the table, when this version has it), by scanning their bodies. */
+/** Ids found in dead letters (the table, when this version has it): their item id, and any id in their payload. */
 async function deadLetteredIds(pg: Client): Promise<Set<string>> {
   const exists = await pg.query(`SELECT to_regclass('dead_letters') IS NOT NULL AS ok`);
   if (!exists.rows[0].ok) return new Set();
-  const { rows } = await pg.query<{ body: string }>('SELECT body::text AS body FROM dead_letters');
+  const { rows } = await pg.query<{ item_id: string | null; payload: string }>('SELECT item_id, payload FROM dead_letters');
   const ids = new Set<string>();
-  for (const r of rows)
-    for (const m of r.body.matchAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g)) ids.add(m[0]);
+  for (const r of rows) {
+    if (r.item_id) ids.add(r.item_id);
+    for (const m of r.payload.matchAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g)) ids.add(m[0]);
+  }
   return ids;
 }
 

@@ -4,13 +4,17 @@ import {
   DataDirLockedError,
   formatDsn,
   isAppError,
+  listDeadLetters,
   loadConfig,
+  purgeDeadLetters,
+  replayDeadLetters,
   openDatabase,
   rotateProjectKey,
   setOrganizationPlan,
   type Config,
   type Database,
 } from '@tracker/core';
+import { createQueue } from './create-queue';
 
 const USAGE = `usage: npm run tracker -- <command>
 
@@ -18,12 +22,20 @@ const USAGE = `usage: npm run tracker -- <command>
   user:create <email>              create an account (prints a generated password)
   org:set-plan <org-slug> <plan>   change an organization's plan (free, pro, business)
   key:rotate <project-id>          issue a new DSN key and disable the old ones
+  dead-letter:list [--limit <n>]   jobs set aside by the worker, newest first, with the reason
+  dead-letter:replay <id>|--all    queue dead letters again (once the cause is fixed)
+  dead-letter:purge --older-than <days>
+                                   delete dead letters whose last failure is older than that
 
 Reads the same environment as the server (DATABASE_URL, TRACKER_DATA_DIR, …).`;
 
 type Command = (db: Database, args: string[], config: Config) => Promise<string>;
 
-const COMMANDS: Record<string, { args: string[]; run: Command }> = {
+/**
+ * `args`: the positional arguments, or a check of their own for commands with options
+ * (returns the usage error, or undefined when the arguments are fine).
+ */
+const COMMANDS: Record<string, { args: string[] | ((args: string[]) => string | undefined); run: Command }> = {
   migrate: { args: [], run: async () => 'migrations are up to date' },
   'user:create': {
     args: ['email'],
@@ -46,16 +58,77 @@ const COMMANDS: Record<string, { args: string[]; run: Command }> = {
       return `new DSN: ${formatDsn(config.publicUrl, key.publicKey, projectId)}`;
     },
   },
+  'dead-letter:list': {
+    args: (args) =>
+      args.length === 0 || (args.length === 2 && args[0] === '--limit' && isCount(args[1]))
+        ? undefined
+        : 'dead-letter:list takes [--limit <n>]',
+    run: async (db, args) => {
+      const letters = await listDeadLetters(db.ds, { limit: args.length === 2 ? Number(args[1]) : 50 });
+      if (letters.length === 0) return 'no dead letters';
+      return letters
+        .map(
+          (d) =>
+            `#${d.id}  ${d.topic}/${d.kind ?? '?'}  project ${d.projectId ?? '?'}  item ${d.itemId ?? '?'}\n` +
+            `    ${d.attempts} attempt(s), first failed ${d.firstFailedAt.toISOString()}, last ${d.lastFailedAt.toISOString()}\n` +
+            `    ${d.error.split('\n')[0].slice(0, 300)}`,
+        )
+        .join('\n');
+    },
+  },
+  'dead-letter:replay': {
+    args: (args) =>
+      args.length === 1 && (args[0] === '--all' || isCount(args[0]))
+        ? undefined
+        : 'dead-letter:replay takes <id> or --all',
+    run: async (db, [which], config) => {
+      const queues = new Map<string, Awaited<ReturnType<typeof createQueue>>>();
+      try {
+        const replayed = await replayDeadLetters(
+          db.ds,
+          which === '--all' ? 'all' : [which],
+          async (topic, payloads) => {
+            let queue = queues.get(topic);
+            if (!queue) queues.set(topic, (queue = await createQueue(config, db, {}, topic)));
+            await queue.enqueue(payloads);
+          },
+        );
+        if (replayed.length === 0) return which === '--all' ? 'no dead letters' : `no dead letter #${which}`;
+        return `queued ${replayed.length} dead letter(s) again: ${replayed.map((d) => `#${d.id}`).join(', ')}`;
+      } finally {
+        for (const q of queues.values()) await q.close();
+      }
+    },
+  },
+  'dead-letter:purge': {
+    args: (args) =>
+      args.length === 2 && args[0] === '--older-than' && isCount(args[1])
+        ? undefined
+        : 'dead-letter:purge takes --older-than <days>',
+    run: async (db, [, days]) =>
+      `deleted ${await purgeDeadLetters(db.ds, Number(days))} dead letter(s) older than ${days} day(s)`,
+  },
 };
 
+function isCount(text: string): boolean {
+  return /^\d{1,9}$/.test(text);
+}
+
 /** The operator command. Exit codes: 0 done, 1 failed, 2 bad usage. */
-export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env): Promise<{ code: number; out: string }> {
+export async function runCli(
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+): Promise<{ code: number; out: string }> {
   const [name, ...args] = argv;
   const command = name ? COMMANDS[name] : undefined;
   if (!command) return { code: 2, out: name ? `unknown command "${name}"\n\n${USAGE}` : USAGE };
-  if (args.length !== command.args.length) {
-    return { code: 2, out: `${name} takes ${command.args.map((a) => `<${a}>`).join(' ') || 'no arguments'}\n\n${USAGE}` };
-  }
+  const usageError =
+    typeof command.args === 'function'
+      ? command.args(args)
+      : args.length !== command.args.length
+        ? `${name} takes ${command.args.map((a) => `<${a}>`).join(' ') || 'no arguments'}`
+        : undefined;
+  if (usageError) return { code: 2, out: `${usageError}\n\n${USAGE}` };
   let db: Database | undefined;
   try {
     const config = loadConfig(env);
@@ -65,6 +138,17 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     }
     return { code: 0, out: await command.run(db, args, config) };
   } catch (err) {
+    if (err instanceof DataDirLockedError && name.startsWith('dead-letter:')) {
+      // The embedded runtime's folder is held by the running server (one process per folder).
+      return {
+        code: 1,
+        out:
+          `error: ${err.message}\n` +
+          `Dead letters live in that folder: stop Tracker, run \`npm run tracker -- ${argv.join(' ')}\`, then start it ` +
+          `again (replayed jobs are processed at the next start). With PostgreSQL (DATABASE_URL) these commands run ` +
+          `while Tracker runs.`,
+      };
+    }
     if (err instanceof ConfigError || err instanceof DataDirLockedError || isAppError(err)) {
       return { code: 1, out: `error: ${(err as Error).message}` };
     }

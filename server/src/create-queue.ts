@@ -1,9 +1,11 @@
-import type { Config, Database } from '@tracker/core';
+import { deadLetterSink, type Config, type Database } from '@tracker/core';
 import { DatabaseQueue, RedisStreamQueue, type Queue } from '@tracker/ingest';
 
 export interface QueueTuning {
   /** Redis: idle time after which a dead worker's messages are taken over. */
   reclaimIdleMs?: number;
+  /** Database queue: back-off after a failed attempt is this times 2^attempts (default 1 s). */
+  retryBaseMs?: number;
 }
 
 /**
@@ -11,11 +13,27 @@ export interface QueueTuning {
  * `topic` separates queues: `jobs` (events, the default) and `alerts` (deliveries), so a backlog
  * of one never delays the other.
  */
-export async function createQueue(config: Config, db: Database, tuning: QueueTuning = {}, topic = 'jobs'): Promise<Queue> {
+export async function createQueue(
+  config: Config,
+  db: Database,
+  tuning: QueueTuning = {},
+  topic = 'jobs',
+): Promise<Queue> {
   if (config.redisUrl) {
     // The stream is `<prefix>:jobs`; other topics get their own prefix level: `<prefix>:alerts:jobs`.
     const prefix = topic === 'jobs' ? config.redisPrefix : `${config.redisPrefix}:${topic}`;
-    return RedisStreamQueue.connect({ url: config.redisUrl, prefix, reclaimIdleMs: tuning.reclaimIdleMs });
+    return RedisStreamQueue.connect({
+      url: config.redisUrl,
+      prefix,
+      topic,
+      reclaimIdleMs: tuning.reclaimIdleMs,
+      enqueueTimeoutMs: config.enqueueTimeoutMs,
+      deadLetters: deadLetterSink(db.ds),
+    });
   }
-  return DatabaseQueue.open(db.ds, { topic, releaseLocksOnStart: db.kind === 'pglite' });
+  return DatabaseQueue.open(db.ds, {
+    topic,
+    releaseLocksOnStart: db.kind === 'pglite',
+    retryBaseMs: tuning.retryBaseMs,
+  });
 }

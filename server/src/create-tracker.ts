@@ -1,5 +1,6 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import {
+  countDeadLetters,
   createDatabaseUsageReader,
   createRedisUsageReader,
   EventSymbolicator,
@@ -15,7 +16,9 @@ import {
   createDatabaseIngestGate,
   createIngestFastPath,
   createRedisIngestGate,
+  IngestCounters,
   ingestPlugin,
+  RecentIds,
   KeyCache,
   startAlertDispatcher,
   startUsageWarnings,
@@ -27,15 +30,21 @@ import {
   type RunningDispatcher,
   type RunningUsageWarnings,
   type RunningWorker,
+  UNAVAILABLE_RETRY_AFTER_S,
 } from '@tracker/ingest';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { createQueue, type QueueTuning } from './create-queue';
+import { renderMetrics } from './metrics';
 import { connectSharedRedis, type SharedRedis } from './shared-redis';
 import { resolveSessionSecret } from './session-secret';
 import { mountWeb } from './web-mount';
 
 /** Behind a load balancer the health checks and ingest see many short connections. */
 const KEEP_ALIVE_MS = 65_000;
+/** Each `/readyz` check gets this long, so the probe answers within a second in every state. */
+const READY_CHECK_TIMEOUT_MS = 800;
+/** Node checks its header and request timeouts this often (its default, 30 s, would let a slow client hold a socket that long past them). */
+const HTTP_TIMEOUT_CHECK_MS = 1_000;
 
 export interface TrackerOptions {
   config: Config;
@@ -76,7 +85,17 @@ export interface Tracker {
   /** Base URL once listening, e.g. http://127.0.0.1:3000. */
   url: string;
   listen(): Promise<string>;
-  close(): Promise<void>;
+  /**
+   * Stops taking requests, drains what it can and closes every connection, within
+   * `config.shutdownTimeoutMs` whatever the state of Redis or the database: a step still
+   * running then is abandoned (named in the result and in the log).
+   */
+  close(): Promise<ShutdownReport>;
+}
+
+/** What a shutdown could not finish within its deadline. */
+export interface ShutdownReport {
+  abandoned: string[];
 }
 
 export async function createTracker(options: TrackerOptions): Promise<Tracker> {
@@ -120,13 +139,24 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   // The ingest role's fast path answers plain `POST /ingest/error` requests before fastify sees
   // them (ingest/src/http/fast-path.ts); everything else, and every unusual request, goes on.
   let fastPath: IngestFastPath | undefined;
+  let shuttingDown = false;
   const app = Fastify({
     serverFactory: (handler) => {
-      const server = createServer((req, res) => {
-        if (fastPath === undefined || !fastPath(req, res)) handler(req, res);
-      });
-      // fastify sets this on a server it creates itself (lib/server.js), not on ours; its other
-      // timeouts default to Node's (0), which a new server already has.
+      // Slow clients (a header or a body trickled a byte at a time) get 408 and lose the socket
+      // after these times, so they cannot hold sockets and memory for minutes.
+      const server = createServer(
+        {
+          headersTimeout: config.http.headersTimeoutMs,
+          requestTimeout: config.http.requestTimeoutMs,
+          connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_MS,
+        },
+        (req, res) => {
+          // Shutting down: fastify would answer 503 without Retry-After (lib/route.js).
+          if (shuttingDown) return unavailable(res);
+          if (fastPath === undefined || !fastPath(req, res)) handler(req, res);
+        },
+      );
+      // fastify sets this on a server it creates itself (lib/server.js), not on ours.
       server.keepAliveTimeout = KEEP_ALIVE_MS;
       return server;
     },
@@ -135,17 +165,33 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     // errors are still logged by each edge's error handler.
     logController: new LogController({ disableRequestLogging: true }),
     keepAliveTimeout: KEEP_ALIVE_MS,
-    forceCloseConnections: true,
+    // Idle connections close at once; requests in flight may finish (close() bounds the wait).
+    forceCloseConnections: 'idle',
+  });
+
+  // Every 503 and 429 carries Retry-After (SDKs and load balancers back off by it); the routes
+  // that know better set their own.
+  app.addHook('onSend', async (_request, reply) => {
+    const status = reply.statusCode;
+    if ((status === 503 || status === 429) && !reply.hasHeader('retry-after')) {
+      reply.header('retry-after', String(status === 429 ? 1 : UNAVAILABLE_RETRY_AFTER_S));
+    }
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  const readiness = new ReadinessChecks({
+    database: () => db.ds.query('SELECT 1'),
+    queue: () => queue.ping(),
+  });
   app.get('/readyz', async (_request, reply) => {
-    try {
-      await Promise.all([db.ds.query('SELECT 1'), queue.ping()]);
-      return { status: 'ready', database: db.kind, queue: queue.kind };
-    } catch (err) {
-      return reply.code(503).send({ status: 'unavailable', error: (err as Error).message });
+    const checks = await readiness.run(READY_CHECK_TIMEOUT_MS);
+    if (Object.values(checks).every((c) => c === 'ok')) {
+      return { status: 'ready', database: db.kind, queue: queue.kind, checks };
     }
+    return reply
+      .code(503)
+      .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S))
+      .send({ status: 'unavailable', database: db.kind, queue: queue.kind, checks });
   });
 
   const tracker: Tracker = {
@@ -163,20 +209,31 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     close,
   };
 
+  const ingestCounters = roles.has('ingest') ? new IngestCounters() : undefined;
+  app.get('/metrics', async (_request, reply) =>
+    reply
+      .type('text/plain; version=0.0.4; charset=utf-8')
+      .send(await renderMetrics({ db, queue, alertsQueue, worker: () => tracker.worker, ingest: ingestCounters })),
+  );
+
   let gate: IngestGate | undefined;
+  let keys: KeyCache | undefined;
   if (roles.has('ingest')) {
-    const keys = new KeyCache((key) => findKeyInfo(db.ds, key));
+    keys = new KeyCache((key) => findKeyInfo(db.ds, key));
     // Quotas and rate limits (DESIGN §6): counted in Redis when there is one, else in the database.
     if (options.quota !== false) {
       gate = config.redisUrl
         ? await createRedisIngestGate(db.ds, { url: config.redisUrl, prefix: config.redisPrefix }, options.quota)
         : createDatabaseIngestGate(db.ds, options.quota);
     }
-    await ingestPlugin(app, { queue, keys, ds: db.ds, gate });
+    const recent = new RecentIds();
+    await ingestPlugin(app, { queue, keys, ds: db.ds, gate, counters: ingestCounters, recent });
     fastPath = createIngestFastPath({
       queue,
       keys,
       gate,
+      recent,
+      counters: ingestCounters,
       logError: (err) => app.log.error({ err }, 'ingest request failed'),
     });
     (tracker as { ingestFastPath: IngestFastPath | undefined }).ingestFastPath = fastPath;
@@ -187,7 +244,14 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     const rateLimiter = redis
       ? createRedisRateLimiter(redis.rateLimit, config.redisPrefix, config.graphqlRateLimit)
       : createMemoryRateLimiter(config.graphqlRateLimit);
-    api = await apiPlugin(app, { ds: db.ds, config, usage: usage!, rateLimiter });
+    api = await apiPlugin(app, {
+      ds: db.ds,
+      config,
+      usage: usage!,
+      rateLimiter,
+      // With the ingest role here too, a project's new privacy settings apply to its next event.
+      onProjectChanged: (projectId) => keys?.invalidateProject(projectId),
+    });
   }
   if (roles.has('web')) {
     await mountWeb(app, {
@@ -241,6 +305,23 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
           .catch((err) => app.log.error({ err }, 'retention purge failed'));
       };
       retentionTimers.push(setTimeout(purge, 60_000), setInterval(purge, 3_600_000));
+      // Dead letters wait for an operator: say so in the worker's log at start and when more come.
+      let deadLetters = 0;
+      const watchDeadLetters = () => {
+        countDeadLetters(db.ds).then(
+          (n) => {
+            if (n > deadLetters) {
+              app.log.warn(
+                { deadLetters: n, new: n - deadLetters },
+                'dead letters are waiting: npm run tracker -- dead-letter:list (then replay or purge)',
+              );
+            }
+            deadLetters = n;
+          },
+          () => undefined, // the database is down: the worker's own log says so
+        );
+      };
+      retentionTimers.push(setTimeout(watchDeadLetters, 1_000), setInterval(watchDeadLetters, 60_000));
       for (const t of retentionTimers) t.unref();
     }
     return tracker.url;
@@ -248,26 +329,105 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
 
   const retentionTimers: NodeJS.Timeout[] = [];
   let purging: Promise<void> = Promise.resolve();
-  let closing: Promise<void> | undefined;
-  function close(): Promise<void> {
+  let closing: Promise<ShutdownReport> | undefined;
+  function close(): Promise<ShutdownReport> {
     // Order matters: stop taking requests, let the worker finish its batch, then drop the
-    // connections it was using.
+    // connections it was using. Each step gets what is left of the deadline: a stuck Redis or
+    // database must not keep the process from exiting (an orchestrator would SIGKILL it, losing
+    // the log of what was left undone).
     closing ??= (async () => {
-      await app.close();
-      await gate?.close();
-      await api?.stop();
-      await tracker.worker?.stop();
-      await tracker.dispatcher?.stop();
-      await tracker.usageWarnings?.stop();
+      shuttingDown = true;
+      const deadline = Date.now() + config.shutdownTimeoutMs;
+      const abandoned: string[] = [];
+      const step = async (name: string, work: () => Promise<unknown> | undefined, capMs = Infinity) => {
+        // Steps past the deadline still run (they destroy connections), briefly.
+        const budget = Math.max(100, Math.min(capMs, deadline - Date.now()));
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(r, budget, 'timeout')));
+        const outcome = await Promise.race([
+          Promise.resolve()
+            .then(work)
+            .then(
+              () => 'done' as const,
+              () => 'done' as const,
+            ),
+          timedOut,
+        ]);
+        clearTimeout(timer);
+        if (outcome === 'timeout') abandoned.push(name);
+      };
+      // Requests in flight get a few seconds (an enqueue fails within ~1 s); then their
+      // connections are cut.
+      await step('HTTP requests in flight', () => app.close(), Math.min(3_000, config.shutdownTimeoutMs / 2));
+      if (abandoned.length > 0) {
+        app.server.closeAllConnections();
+        await step('HTTP server close', () => app.close());
+      }
+      await step('ingest quota counts (units held by this process stay counted this month)', () => gate?.close());
+      await step('GraphQL server', () => api?.stop());
+      await step('worker batch in hand (delivered again to the next worker)', () => tracker.worker?.stop());
+      await step('alert deliveries in hand (retried by the next dispatcher)', () => tracker.dispatcher?.stop());
+      await step('usage warnings run', () => tracker.usageWarnings?.stop());
       for (const t of retentionTimers) clearTimeout(t);
-      await purging;
-      await redis?.close();
-      await queue.close();
-      await alertsQueue.close();
-      await db.close();
+      await step('retention purge (runs again at the next start)', () => purging);
+      await step('shared Redis connection', () => redis?.close());
+      await step('queue connection (unconfirmed enqueues were answered 503)', () => queue.close());
+      await step('alerts queue connection', () => alertsQueue.close());
+      await step('database connections', () => db.close());
+      if (abandoned.length > 0) {
+        app.log.warn({ abandoned }, `shutdown deadline of ${config.shutdownTimeoutMs} ms: abandoned ${abandoned.join('; ')}`);
+      }
+      return { abandoned };
     })();
     return closing;
   }
 
   return tracker;
+}
+
+/** 503 with Retry-After, written directly (the request is not read). */
+function unavailable(res: ServerResponse): void {
+  const body = JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'shutting down; retry later' } });
+  res.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'retry-after': String(UNAVAILABLE_RETRY_AFTER_S),
+    connection: 'close',
+  });
+  res.end(body);
+}
+
+/**
+ * The `/readyz` checks, each raced against a timeout so the probe answers in every state, and
+ * each run at most once at a time: probes arriving while a check hangs (a stuck database holds
+ * its query) share it instead of piling up more stuck queries.
+ */
+class ReadinessChecks {
+  private readonly inflight = new Map<string, Promise<string>>();
+
+  constructor(private readonly checks: Record<string, () => Promise<unknown>>) {}
+
+  /** Each check's outcome: `ok`, `timeout after N ms`, or the error's message. */
+  async run(timeoutMs: number): Promise<Record<string, string>> {
+    const names = Object.keys(this.checks);
+    const outcomes = await Promise.all(names.map((name) => this.runOne(name, timeoutMs)));
+    return Object.fromEntries(names.map((name, i) => [name, outcomes[i]]));
+  }
+
+  private runOne(name: string, timeoutMs: number): Promise<string> {
+    let check = this.inflight.get(name);
+    if (!check) {
+      check = Promise.resolve()
+        .then(this.checks[name])
+        .then(
+          () => 'ok',
+          (err: unknown) => `error: ${err instanceof Error ? err.message : String(err)}`,
+        )
+        .finally(() => this.inflight.delete(name));
+      this.inflight.set(name, check);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<string>((r) => (timer = setTimeout(r, timeoutMs, `timeout after ${timeoutMs} ms`)));
+    return Promise.race([check, timedOut]).finally(() => clearTimeout(timer));
+  }
 }

@@ -1,2 +1,2 @@
 export { createTracker } from './create-tracker';
-export type { Tracker, TrackerOptions } from './create-tracker';
+export type { ShutdownReport, Tracker, TrackerOptions } from './create-tracker';

@@ -1,4 +1,4 @@
-import { ConfigError, DataDirLockedError, loadConfig, ROLES } from '@tracker/core';
+import { ConfigError, DataDirLockedError, loadConfig, ROLES, StorageError } from '@tracker/core';
 import { parseRolesArg } from './roles-arg';
 import { createTracker } from './create-tracker';
 
@@ -15,8 +15,13 @@ async function main(): Promise<void> {
   );
   const shutdown = (signal: string) => {
     tracker.app.log.info(`${signal}: shutting down`);
+    // close() keeps to config.shutdownTimeoutMs; this is the backstop should a step not return.
+    setTimeout(() => {
+      console.error(`${signal}: shutdown did not finish in time; exiting`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 1_500).unref();
     tracker.close().then(
-      () => process.exit(0),
+      (report) => process.exit(report.abandoned.length > 0 ? 1 : 0),
       (err) => {
         console.error(err);
         process.exit(1);
@@ -28,7 +33,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) console.error(err.message);
+  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof StorageError) console.error(err.message);
   else console.error(err);
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import { dirname, join, relative, sep } from 'node:path';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
@@ -6,6 +7,38 @@ export interface WebMountOptions {
   /** Absolute URL of the GraphQL endpoint the dashboard's loaders call. */
   apiUrl: () => string;
   sessionSecret: string;
+}
+
+/** Methods that run a Remix action, which Remix guards against cross-site requests. */
+const ACTION_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const FOREIGN_ORIGIN_BODY =
+  'Forbidden: this form was sent from another site. Open Tracker at its own address and try again.\n';
+
+/** The first of a comma-separated header's values, as Remix reads `X-Forwarded-Host`. */
+function firstValue(value: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first?.split(',')[0]?.trim() || undefined;
+}
+
+/**
+ * Whether a request that would run a dashboard action came from another site: its `Origin`
+ * (when sent) names another host than the one it was sent to (`X-Forwarded-Host` first, as
+ * Remix reads it). The same rule as Remix's own check, which throws and answers a bare 500;
+ * checked here first so the browser gets a 403 that says why. `Origin: null` (sandboxed frames,
+ * some privacy redirects) and malformed origins are foreign too: Remix refuses them as well.
+ */
+export function isForeignOrigin(method: string, headers: IncomingHttpHeaders): boolean {
+  if (!ACTION_METHODS.has(method)) return false;
+  const origin = headers.origin;
+  if (!origin) return false;
+  const host = firstValue(headers['x-forwarded-host']) ?? headers.host;
+  if (!host) return true;
+  try {
+    return new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -47,6 +80,12 @@ export async function mountWeb(app: FastifyInstance, options: WebMountOptions): 
       method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       url: '/*',
       handler: (request, reply) => {
+        if (isForeignOrigin(request.method, request.headers)) {
+          return reply
+            .code(403)
+            .headers({ 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
+            .send(FOREIGN_ORIGIN_BODY);
+        }
         reply.hijack();
         listener(request.raw, reply.raw);
       },

@@ -56,7 +56,10 @@ async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
 }
 
 export async function startTracker(env: TestEnv, overrides: Partial<Config> = {}): Promise<Tracker> {
-  const tracker = await createTracker({ config: { ...env.config, ...overrides }, queue: { reclaimIdleMs: 1_000 } });
+  const tracker = await createTracker({
+    config: { ...env.config, ...overrides },
+    queue: { reclaimIdleMs: 1_000, retryBaseMs: 100 },
+  });
   await tracker.listen();
   return tracker;
 }
@@ -76,7 +79,12 @@ export async function gql<T = any>(
 }
 
 /** gql that fails the test on any GraphQL error. */
-export async function gqlOk<T = any>(baseUrl: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<T> {
+export async function gqlOk<T = any>(
+  baseUrl: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token?: string,
+): Promise<T> {
   const r = await gql<T>(baseUrl, query, variables, token);
   if (r.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(r.errors)}`);
   return r.data!;
@@ -114,7 +122,11 @@ export async function sendError(baseUrl: string, key: string, body: unknown, hea
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
 
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -235,7 +235,16 @@ for (const ownXaddConnection of [true, false]) {
 
     before(async () => {
       proxy = await startRespProxy(TEST_REDIS_URL, refuseMarked);
-      queue = await RedisStreamQueue.connect({ url: proxy.url, prefix, enqueueTimeoutMs: 400, ownXaddConnection });
+      queue = await RedisStreamQueue.connect({
+        url: proxy.url,
+        prefix,
+        enqueueTimeoutMs: 400,
+        ownXaddConnection,
+        // Enqueue only: nothing here is ever set aside.
+        deadLetters: async () => {
+          throw new Error('no dead letter expected in an enqueue test');
+        },
+      });
       await admin.connect();
     });
     after(async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { setOrganizationPlan } from '@tracker/core';
+import { deadLetterSink, setOrganizationPlan } from '@tracker/core';
 import { RedisStreamQueue, startWorker } from '@tracker/ingest';
 import type { Tracker } from '../src';
 import {
@@ -305,7 +305,11 @@ for (const mode of MODES) {
         await p.event();
         await p.resolve();
         // A second worker on the same stream, with small batches, racing the tracker's own.
-        const queue = await RedisStreamQueue.connect({ url: env.config.redisUrl!, prefix: env.config.redisPrefix });
+        const queue = await RedisStreamQueue.connect({
+          url: env.config.redisUrl!,
+          prefix: env.config.redisPrefix,
+          deadLetters: deadLetterSink(tracker.db.ds),
+        });
         const second = startWorker({ ds: tracker.db.ds, queue, batchSize: 3, publicUrl: () => tracker.url });
         try {
           const burst = await Promise.all(

@@ -274,3 +274,61 @@ describe('event quota and rate limits (embedded)', () => {
     assert.equal(statuses.filter((s) => s === 429).length, 8 - accepted);
   });
 });
+
+for (const mode of ['embedded', 'postgres+redis'] as const) {
+  describe(`an SDK retry of the same event id counts once against the quota (${mode})`, () => {
+    let env: TestEnv;
+    let tracker: Tracker;
+    before(async () => {
+      env = await createTestEnv(mode);
+      tracker = await createTracker({ config: env.config, quota: { eventLimitOverride: 3, logLimitOverride: 2 } });
+      await tracker.listen();
+    });
+    after(async () => {
+      await tracker?.close();
+      await env?.cleanup();
+    });
+
+    test('five deliveries of one event id and two new events fit a quota of 3; the fourth new one does not', async () => {
+      const acct = await signUpWithProject(tracker.url);
+      const eventId = crypto.randomUUID();
+      for (let i = 0; i < 5; i++) {
+        // Both paths: the fast path (charset) and fastify's route.
+        const headers: Record<string, string> = i % 2 ? { 'content-type': 'application/json; charset=utf-8' } : {};
+        assert.equal(
+          (await sendError(tracker.url, acct.key, { ...EVENT, eventId }, headers)).status,
+          202,
+          `delivery ${i}`,
+        );
+      }
+      assert.equal((await sendError(tracker.url, acct.key, EVENT)).status, 202);
+      assert.equal((await sendError(tracker.url, acct.key, EVENT)).status, 202);
+      const over = await sendError(tracker.url, acct.key, EVENT);
+      assert.equal(over.status, 429);
+      assert.ok(Number(over.headers.get('retry-after')) >= 1);
+      // The retried event is stored once.
+      await waitFor('the event', async () => {
+        const [row] = await tracker.db.ds.query('SELECT count(*)::int AS n FROM events WHERE event_id = $1', [eventId]);
+        return row.n === 1;
+      });
+    });
+
+    test('a log resent with its id counts once against the log quota', async () => {
+      const acct = await signUpWithProject(tracker.url);
+      const sendLog = async (id?: string) => {
+        const res = await fetch(`${tracker.url}/ingest/log`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `DSN ${acct.key}` },
+          body: JSON.stringify({ id, level: 'info', message: 'hello' }),
+        });
+        await res.arrayBuffer();
+        return res.status;
+      };
+      const id = crypto.randomUUID();
+      assert.deepEqual(
+        [await sendLog(id), await sendLog(id), await sendLog(id), await sendLog(), await sendLog()],
+        [202, 202, 202, 202, 429],
+      );
+    });
+  });
+}

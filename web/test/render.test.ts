@@ -398,6 +398,37 @@ function feedbackAnswer(variables: Record<string, unknown>) {
   };
 }
 
+const FULL_WEBHOOK = 'https://hooks.example.com/tracker/T0123?sig=capability';
+const FULL_SLACK = 'https://hooks.slack.com/services/T000/B000/slackCapabilityXYZ';
+const FULL_SECRET = 'whsec_0123456789abcdefghijklmnopqra1b2';
+
+/**
+ * Alert rules as the API answers them: in full on p2 (whose organization the viewer administers),
+ * masked on p1 (a member there), exactly as api/src/auth/secret-policy.ts masks them.
+ */
+function alertRulesAnswer(variables: Record<string, unknown>) {
+  const masked = variables.projectId !== proProject.id;
+  const rule = (id: string, type: string, url: string | null, secret: string | null, email: string | null = null) => ({
+    id,
+    kind: 'NEW_ISSUE',
+    enabled: true,
+    createdAt: '2026-01-01T00:00:00Z',
+    secret,
+    masked,
+    channel: { type, url, email },
+    deliveries: [],
+  });
+  return {
+    alertRules: masked
+      ? [
+          rule('ar1', 'WEBHOOK', 'https://hooks.example.com/…', 'whsec_…a1b2'),
+          rule('ar2', 'SLACK', 'https://hooks.slack.com/…', null),
+          rule('ar3', 'EMAIL', null, null, 'oncall@example.com'),
+        ]
+      : [rule('ar1', 'WEBHOOK', FULL_WEBHOOK, FULL_SECRET), rule('ar2', 'SLACK', FULL_SLACK, null)],
+  };
+}
+
 /** The few operations the login and issues pages send, answered like the real API would. */
 function answer(body: GraphQLBody, authorization: string | undefined): Answer {
   const token = authorization?.replace(/^Bearer /, '');
@@ -496,6 +527,10 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
       return { data: logsAnswer(body.variables) };
     case 'ProjectFeedback':
       return { data: feedbackAnswer(body.variables) };
+    case 'AlertRules':
+      return { data: alertRulesAnswer(body.variables) };
+    case 'UpdateAlertRule':
+      return { data: { updateAlertRule: { id: body.variables.id } } };
     default:
       return fail('BAD_USER_INPUT', `unexpected operation ${body.operationName}`);
   }
@@ -1150,6 +1185,37 @@ describe('settings and billing', () => {
     const cookie = await signIn();
     const response = await get('/projects/nope/billing', cookie);
     assert.equal(response.status, 404);
+  });
+});
+
+describe('alerts page', () => {
+  test('a member sees the webhook and Slack URLs and the signing secret masked, says so, and offers no edit', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/alerts', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.ok(html.includes('https://hooks.example.com/…'));
+    assert.ok(html.includes('https://hooks.slack.com/…'));
+    assert.match(html, /<code[^>]*>whsec_…a1b2<\/code>/);
+    assert.match(html, /owners and admins see the whole secret/);
+    assert.match(html, /Only owners and admins see the full URL and signing secret and change this rule\./);
+    assert.match(html, /Only owners and admins see the full URL and change this rule\./);
+    assert.match(html, /Only owners and admins change this rule\./, 'the email rule');
+    assert.doesNotMatch(html, />(Disable|Delete)</, 'no buttons the API would refuse');
+  });
+
+  test('an admin sees the full URLs and secret and can disable a rule; the edit sends no URL or secret', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p2/alerts', cookie)).text();
+    assert.ok(html.includes(FULL_WEBHOOK));
+    assert.ok(html.includes(FULL_SLACK));
+    assert.match(html, new RegExp(`<code[^>]*>${FULL_SECRET}</code>`));
+    assert.doesNotMatch(html, /Only owners and admins/);
+    assert.match(html, />Disable</);
+    const response = await postForm('/projects/p2/alerts', { intent: 'disable', id: 'ar1' }, cookie);
+    assert.equal(response.status, 200);
+    const call = received.findLast((r) => r.body.operationName === 'UpdateAlertRule');
+    assert.deepEqual(call?.body.variables, { id: 'ar1', enabled: false });
   });
 });
 

@@ -21,6 +21,8 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   // projects: deleting one and its DSN keys
   'deleteProject',
   'rotateProjectKey',
+  // what the edge scrubs: turning it off lets personal data be stored
+  'updateProjectPrivacy',
   'disableProjectKey',
   // issues: deleting one takes its events and feedback with it (merging is triage: `write`)
   'deleteIssue',

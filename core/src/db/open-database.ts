@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { resolve } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import { ENTITIES } from '../entities';
@@ -53,14 +54,38 @@ const common = {
   logging: false as const,
 };
 
+/**
+ * A statement running longer than this is cancelled by PostgreSQL; the client gives up a little
+ * later (a server that stopped answering cannot cancel anything), so no caller waits forever
+ * on a stuck database. Generous: the worker's batches and the retention purge are far shorter.
+ */
+const STATEMENT_TIMEOUT_MS = 60_000;
+
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const ds = new DataSource({ ...common, url, poolSize, connectTimeoutMS: 10_000 });
+  const ds = new DataSource({
+    ...common,
+    url,
+    poolSize,
+    // Waiting for a connection from the pool, or for a new one, fails after this long.
+    connectTimeoutMS: 5_000,
+    extra: {
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      query_timeout: STATEMENT_TIMEOUT_MS + 5_000,
+      // A transaction left open by a stuck client does not hold its locks for ever.
+      idle_in_transaction_session_timeout: STATEMENT_TIMEOUT_MS,
+      // The kernel notices a server (or a link) that vanished without closing the connection.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    },
+  });
   await ds.initialize();
   return { kind: 'postgres', ds, close: () => ds.destroy() };
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
-  const release = await lockDataDir(dataDir);
+  const release = await lockDataDir(dataDir).catch((err: NodeJS.ErrnoException) => {
+    throw storageError(dataDir, err) ?? err;
+  });
   // Loaded lazily: production deployments on PostgreSQL never pay for the WASM module.
   const { PGlite } = await import('@electric-sql/pglite');
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
@@ -86,6 +111,52 @@ async function openPglite(dataDir: string): Promise<Database> {
   } catch (err) {
     await pglite?.close().catch(() => undefined);
     await release();
-    throw err;
+    // PGlite's WASM build answers a disk it cannot write with a bare "Aborted()".
+    throw storageError(dataDir, err as NodeJS.ErrnoException) ?? probeStorage(dataDir) ?? err;
+  }
+}
+
+/** A clear message for a data folder Tracker cannot write, from the error's code. */
+function storageError(dataDir: string, err: NodeJS.ErrnoException): Error | undefined {
+  switch (err?.code) {
+    case 'EROFS':
+      return new StorageError(
+        `The data folder ${dataDir} is on a read-only file system: Tracker must write there.`,
+        err,
+      );
+    case 'ENOSPC':
+      return new StorageError(
+        `The disk holding the data folder ${dataDir} is full: free some space and start again.`,
+        err,
+      );
+    case 'EACCES':
+    case 'EPERM':
+      return new StorageError(
+        `Tracker may not write the data folder ${dataDir} (${err.code}): check its owner and mode.`,
+        err,
+      );
+    default:
+      return undefined;
+  }
+}
+
+/** Writes and removes a small file in `dataDir` to learn why a start failed; undefined if it can. */
+function probeStorage(dataDir: string): Error | undefined {
+  const probe = join(dataDir, `.tracker-write-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, Buffer.alloc(64 * 1024));
+    rmSync(probe, { force: true });
+    return undefined;
+  } catch (err) {
+    rmSync(probe, { force: true });
+    return storageError(dataDir, err as NodeJS.ErrnoException);
+  }
+}
+
+/** The data folder cannot be written (read-only, full, no permission): said plainly at start. */
+export class StorageError extends Error {
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'StorageError';
   }
 }

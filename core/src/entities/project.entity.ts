@@ -11,6 +11,17 @@ export class Project {
   @Column('text')
   name: string;
 
+  /** Scrub the built-in sensitive key names and card numbers at the edge (docs/privacy.md). */
+  @Column('boolean', { name: 'scrub_defaults', default: true })
+  scrubDefaults: boolean;
+
+  /** The project's own sensitive key names (case-insensitive substrings). */
+  @Column('text', { name: 'sensitive_fields', array: true, default: () => "'{}'" })
+  sensitiveFields: string[];
+
+  @Column('boolean', { name: 'scrub_ip_addresses', default: false })
+  scrubIpAddresses: boolean;
+
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt: Date;
 }

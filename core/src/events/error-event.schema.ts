@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_TAGS, opt, truncated, wireFields } from './wire-fields';
+import { cutText } from './normalize';
+import { MAX_TAGS, opt, required, truncated, wireFields } from './wire-fields';
 
 export { MAX_TAGS };
 
@@ -12,26 +13,31 @@ export const MAX_STACK_CHARS = 64 * 1024;
 export const errorEventSchema = z.object({
   eventId: opt(wireFields.uuid()),
   message: truncated(MAX_EVENT_MESSAGE_CHARS),
-  type: z.string().min(1, 'must not be empty').max(256),
+  type: required(256),
   environment: wireFields.environment(),
   level: opt(z.enum(LEVELS)),
   release: opt(wireFields.release()),
   stack: opt(truncated(MAX_STACK_CHARS)),
-  fingerprint: opt(z.array(z.string().max(200)).min(1).max(20)),
+  fingerprint: opt(
+    z
+      .array(truncated(200))
+      .min(1)
+      .transform((f) => f.slice(0, 20)),
+  ),
   tags: opt(wireFields.tags()),
   context: opt(wireFields.context()),
   user: opt(
     z
       .object({
-        id: opt(z.union([z.string().max(128), z.number()]).transform(String)),
-        email: opt(z.string().max(320)),
+        id: opt(z.union([z.string(), z.number()]).transform((id) => cutText(String(id), 128))),
+        email: opt(truncated(320)),
       })
       .catchall(z.unknown()),
   ),
-  url: opt(z.string().max(2048)),
+  url: opt(truncated(2048)),
   timestamp: opt(wireFields.timestamp()),
   handled: opt(z.boolean()),
-  sdk: opt(z.object({ name: z.string().max(64), version: z.string().max(32) })),
+  sdk: opt(z.object({ name: truncated(64), version: truncated(32) })),
 });
 
 export type ErrorEventInput = z.input<typeof errorEventSchema>;

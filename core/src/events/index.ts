@@ -34,3 +34,17 @@ export { prepareVitals } from './prepare-vitals';
 export type { PreparedVitals } from './prepare-vitals';
 export { VITAL_NAMES, vitalsSchema } from './vitals.schema';
 export type { VitalName, VitalsBody } from './vitals.schema';
+export {
+  clampTimestamp,
+  cutText,
+  DEPTH_MARKER,
+  isCutByDepth,
+  isPlainJsonText,
+  MAX_JSON_DEPTH,
+  MAX_TIMESTAMP_AGE_MS,
+  MAX_TIMESTAMP_AHEAD_MS,
+  MAX_VALUE_DEPTH,
+  normalizeJson,
+  storableText,
+} from './normalize';
+export { limitTags } from './wire-fields';

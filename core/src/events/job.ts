@@ -10,6 +10,7 @@ import {
 import { feedbackSchema, type FeedbackBody } from './feedback.schema';
 import { logSchema, type LogBody } from './log.schema';
 import { vitalsSchema, type VitalsBody } from './vitals.schema';
+import { isPlainJsonText, normalizeJson } from './normalize';
 
 /**
  * A queued unit of work. Versioned (`v`) so that a rolling deploy can drain jobs written by
@@ -124,7 +125,10 @@ export function encodeJobBytes(job: Job, payloadJson: Buffer, addField?: { name:
  * normalizes it or throws, so the result is the schema's either way.
  */
 export function decodeJob(payload: string): Job {
-  const raw: unknown = JSON.parse(payload);
+  let raw: unknown = JSON.parse(payload);
+  // Jobs queued before the edge normalized (or replayed dead letters) may hold a NUL or a lone
+  // surrogate; the text test is cheap and almost always false.
+  if (!isPlainJsonText(payload)) raw = normalizeJson(raw);
   if (isCanonicalErrorJob(raw)) return raw;
   return jobSchema.parse(raw) as Job;
 }

@@ -3,9 +3,7 @@ import { parseStack } from '../stacktrace';
 import type { StackFrame } from '../stacktrace/stack-frame';
 import type { Level } from '../entities';
 import type { ErrorJob } from './job';
-
-/** Client clocks drift; an event may claim to be at most this far in the future. */
-const MAX_CLOCK_SKEW_MS = 60_000;
+import { clampTimestamp } from './normalize';
 
 /** An event ready to persist: parsed, grouped, titled. Pure data, no database. */
 export interface PreparedEvent {
@@ -38,6 +36,7 @@ export function prepareEvent(job: ErrorJob): PreparedEvent {
   const e = job.event;
   const frames = parseStack(e.stack);
   const receivedAt = new Date(job.receivedAt);
+  const time = clampTimestamp(e.timestamp, receivedAt);
   return {
     projectId: job.projectId,
     eventId: e.eventId,
@@ -54,12 +53,12 @@ export function prepareEvent(job: ErrorJob): PreparedEvent {
     stack: e.stack ?? null,
     frames,
     tags: e.tags ?? {},
-    context: e.context ?? null,
+    context: contextWithMeta(e.context, e.timestamp, time.replaced),
     user: e.user ?? null,
     userKey: userKeyOf(e.user),
     sdk: e.sdk ?? null,
     fingerprint: e.fingerprint ?? null,
-    timestamp: clampTimestamp(e.timestamp, receivedAt),
+    timestamp: time.at,
     receivedAt,
   };
 }
@@ -71,9 +70,28 @@ export function userKeyOf(user: { id?: string; email?: string } | undefined): st
   return null;
 }
 
-/** The client's time, unless it claims to be in the future: then the time ingest received it. */
-export function clampTimestamp(iso: string | undefined, receivedAt: Date): Date {
-  if (!iso) return receivedAt;
-  const t = new Date(iso);
-  return t.getTime() > receivedAt.getTime() + MAX_CLOCK_SKEW_MS ? receivedAt : t;
+/**
+ * The context to store: the client's own, plus under `_meta` (Sentry's name for what its edge
+ * changed) the client's timestamp when `clampTimestamp` replaced it.
+ */
+export function contextWithMeta(
+  context: Record<string, unknown> | undefined,
+  timestamp: string | undefined,
+  replaced: boolean,
+): Record<string, unknown> | null {
+  if (!replaced) return context ?? null;
+  const meta = (context?._meta !== null && typeof context?._meta === 'object' ? context._meta : {}) as Record<
+    string,
+    unknown
+  >;
+  return {
+    ...context,
+    _meta: {
+      ...meta,
+      timestamp: {
+        original: timestamp,
+        reason: 'more than 30 days before or 1 minute after it was received, or not a date',
+      },
+    },
+  };
 }

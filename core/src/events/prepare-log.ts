@@ -1,6 +1,7 @@
 import type { LogLevel } from './log.schema';
 import type { LogJob } from './job';
-import { clampTimestamp } from './prepare-event';
+import { clampTimestamp } from './normalize';
+import { contextWithMeta } from './prepare-event';
 
 /** A log record ready to persist. Pure data, no database. */
 export interface PreparedLog {
@@ -19,16 +20,17 @@ export interface PreparedLog {
 export function prepareLog(job: LogJob): PreparedLog {
   const l = job.log;
   const receivedAt = new Date(job.receivedAt);
+  const time = clampTimestamp(l.timestamp, receivedAt);
   return {
     projectId: job.projectId,
     id: l.id,
     level: l.level,
     message: l.message,
-    context: l.context ?? null,
+    context: contextWithMeta(l.context, l.timestamp, time.replaced),
     environment: l.environment,
     release: l.release ?? null,
     tags: l.tags ?? {},
-    timestamp: clampTimestamp(l.timestamp, receivedAt),
+    timestamp: time.at,
     receivedAt,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cutText } from './normalize';
 import { opt, wireFields } from './wire-fields';
 
 export const VITAL_NAMES = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const;
@@ -13,11 +14,14 @@ const metric = z.number().nonnegative('must be a number ≥ 0');
  */
 export const vitalsSchema = z.object({
   id: opt(wireFields.uuid()),
+  // Cut at the query and fragment (they split one page into many and may carry tokens), then
+  // checked: a URL that is only a query or a fragment is refused here, not stored empty (which
+  // the worker's own check then refused: a 202 lost to a dead letter, found by the fuzzer).
   url: z
     .string()
     .min(1, 'must not be empty')
-    .max(2048)
-    .transform((u) => u.split(/[?#]/)[0]),
+    .transform((u) => cutText(u.split(/[?#]/)[0], 2048))
+    .pipe(z.string().min(1, 'must have a page address before any ? or #')),
   metrics: z
     .object({ LCP: opt(metric), INP: opt(metric), CLS: opt(metric), FCP: opt(metric), TTFB: opt(metric) })
     .refine((m) => VITAL_NAMES.some((n) => m[n] !== undefined), `must contain one of ${VITAL_NAMES.join(', ')}`),

@@ -10,6 +10,8 @@ import { UsageMeters1795950000000 } from './1795950000000-usage-meters';
 import { ReadApiIndexes1796050000000 } from './1796050000000-read-api-indexes';
 import { UsageWarnings1796100000000 } from './1796100000000-usage-warnings';
 import { IssueQueries1796150000000 } from './1796150000000-issue-queries';
+import { DeadLetters1796200000000 } from './1796200000000-dead-letters';
+import { ProjectPrivacy1796250000000 } from './1796250000000-project-privacy';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -25,4 +27,6 @@ export const MIGRATIONS = [
   ReadApiIndexes1796050000000,
   UsageWarnings1796100000000,
   IssueQueries1796150000000,
+  DeadLetters1796200000000,
+  ProjectPrivacy1796250000000,
 ];

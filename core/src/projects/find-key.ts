@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { PrivacySettings } from '../privacy';
 
 /** What ingest needs to know about a DSN key; small, so thousands fit in its cache. */
 export interface KeyInfo {
@@ -7,17 +8,31 @@ export interface KeyInfo {
   /** The project's organization: whose event quota the key's events count against (DESIGN §6). */
   organizationId: string;
   rateLimitPerSecond: number | null;
+  /**
+   * The project's scrubbing settings, applied at the edge before anything is queued
+   * (docs/privacy.md); absent means the defaults. Cached with the key, so a change reaches the
+   * edge within the key cache's TTL.
+   */
+  privacy?: PrivacySettings;
 }
 
 /** An enabled key by its public value, or null. */
 export async function findKeyInfo(ds: DataSource, publicKey: string): Promise<KeyInfo | null> {
-  const rows: Array<{ id: string; project_id: string; organization_id: string; rate_limit_per_second: number | null }> =
-    await ds.query(
-      `SELECT k.id, k.project_id, p.organization_id, k.rate_limit_per_second
-         FROM project_keys k JOIN projects p ON p.id = k.project_id
-        WHERE k.public_key = $1 AND k.disabled_at IS NULL`,
-      [publicKey],
-    );
+  const rows: Array<{
+    id: string;
+    project_id: string;
+    organization_id: string;
+    rate_limit_per_second: number | null;
+    scrub_defaults: boolean;
+    sensitive_fields: string[] | null;
+    scrub_ip_addresses: boolean;
+  }> = await ds.query(
+    `SELECT k.id, k.project_id, p.organization_id, k.rate_limit_per_second,
+            p.scrub_defaults, p.sensitive_fields, p.scrub_ip_addresses
+       FROM project_keys k JOIN projects p ON p.id = k.project_id
+      WHERE k.public_key = $1 AND k.disabled_at IS NULL`,
+    [publicKey],
+  );
   const key = rows[0];
   if (!key) return null;
   return {
@@ -25,5 +40,10 @@ export async function findKeyInfo(ds: DataSource, publicKey: string): Promise<Ke
     projectId: key.project_id,
     organizationId: key.organization_id,
     rateLimitPerSecond: key.rate_limit_per_second === null ? null : Number(key.rate_limit_per_second),
+    privacy: {
+      scrubDefaults: key.scrub_defaults,
+      sensitiveFields: key.sensitive_fields ?? [],
+      scrubIpAddresses: key.scrub_ip_addresses,
+    },
   };
 }

@@ -11,7 +11,7 @@ export {
   requireProjectAdmin,
   requireProjectForUser,
 } from './find-project';
-export { deleteProject, renameProject } from './manage-project';
+export { deleteProject, renameProject, updateProjectPrivacy } from './manage-project';
 export {
   disableProjectKeyForUser,
   listProjectKeysForUser,

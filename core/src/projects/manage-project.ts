@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { AppError } from '../errors';
 import { Project } from '../entities';
+import { MAX_SENSITIVE_FIELD_CHARS, MAX_SENSITIVE_FIELDS, type PrivacySettings } from '../privacy';
 import { requireProjectAdmin } from './find-project';
 
 /** Owners and admins rename; members get FORBIDDEN, strangers NOT_FOUND. */
@@ -22,4 +23,43 @@ export async function deleteProject(ds: DataSource, userId: string, projectId: s
   const project = await requireProjectAdmin(ds, userId, projectId, 'delete projects');
   await ds.manager.delete(Project, { id: project.id });
   return project;
+}
+
+/**
+ * Owners and admins change what the edge scrubs (docs/privacy.md); fields left out keep their
+ * value. Sensitive field names are trimmed, deduplicated case-insensitively (they match that
+ * way), and refused when empty or too many or too long. The edge sees the change when its cached
+ * DSN key expires (up to a minute).
+ */
+export async function updateProjectPrivacy(
+  ds: DataSource,
+  userId: string,
+  projectId: string,
+  changes: Partial<PrivacySettings>,
+): Promise<Project> {
+  const update: Partial<Pick<Project, 'scrubDefaults' | 'sensitiveFields' | 'scrubIpAddresses'>> = {};
+  if (changes.scrubDefaults !== undefined) update.scrubDefaults = changes.scrubDefaults;
+  if (changes.scrubIpAddresses !== undefined) update.scrubIpAddresses = changes.scrubIpAddresses;
+  if (changes.sensitiveFields !== undefined) update.sensitiveFields = sensitiveFieldNames(changes.sensitiveFields);
+  const project = await requireProjectAdmin(ds, userId, projectId, 'change privacy settings');
+  if (Object.keys(update).length > 0) await ds.manager.update(Project, { id: project.id }, update);
+  return Object.assign(project, update);
+}
+
+function sensitiveFieldNames(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of names) {
+    const name = raw.trim();
+    if (!name || name.length > MAX_SENSITIVE_FIELD_CHARS) {
+      throw new AppError('BAD_USER_INPUT', `sensitiveFields: each must be 1 to ${MAX_SENSITIVE_FIELD_CHARS} characters`);
+    }
+    if (seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    out.push(name);
+  }
+  if (out.length > MAX_SENSITIVE_FIELDS) {
+    throw new AppError('BAD_USER_INPUT', `sensitiveFields: at most ${MAX_SENSITIVE_FIELDS}`);
+  }
+  return out;
 }

@@ -1,3 +1,4 @@
+import { isCutByDepth } from '@tracker/core';
 import { Ajv, _, type KeywordCxt, type SchemaObject } from 'ajv';
 
 /**
@@ -35,6 +36,15 @@ ajv.addKeyword({
   code(cxt: KeywordCxt) {
     cxt.fail(_`${cxt.data}.length < ${cxt.schema}`);
   },
+});
+
+// `{ depth: n }` on a free-form object at depth n of the body: canonical only when no object
+// in it is deep enough for the edge's normalization to cut (`normalizeJson`).
+ajv.addKeyword({
+  keyword: 'depth',
+  type: 'object',
+  schemaType: 'number',
+  validate: (depth: number, data: object) => !isCutByDepth(data, depth),
 });
 
 interface ZodDefNode {

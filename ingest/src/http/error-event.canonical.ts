@@ -41,9 +41,10 @@ export const isCanonicalErrorEvent = compileCanonicalCheck<ErrorEvent>({
       propertyNames: str(32, 1),
       additionalProperties: str(200),
     },
-    context: { type: 'object' },
+    context: { type: 'object', depth: 1 },
     user: {
       type: 'object',
+      depth: 1,
       properties: { id: str(128), email: str(320) },
     },
     url: str(2048),

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { encodeJob, encodeJobBytes, errorEventSchema, type ErrorEvent, type ErrorJob } from '@tracker/core';
+import {
+  encodeJob,
+  encodeJobBytes,
+  errorEventSchema,
+  isPlainJsonText,
+  scrubberFor,
+  type ErrorEvent,
+  type ErrorJob,
+  type KeyInfo,
+  type UsageMeter,
+} from '@tracker/core';
 import type { FastifyInstance } from 'fastify';
 import type { Queue, QueuePayload } from '../queue';
 import { authenticateDsn } from './authenticate-dsn';
@@ -9,6 +19,7 @@ import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
 import type { IngestGate } from './quota';
+import type { RecentIds } from './recent-ids';
 
 /**
  * An error event's queue payload and id, from the parsed body and (when the framework kept it)
@@ -17,31 +28,50 @@ import type { IngestGate } from './quota';
  *
  * `bytes`, when given, are the body as received and `text` their UTF-8 decoding: a canonical
  * body is then enqueued as those bytes (`encodeJobBytes`), which saves encoding it again.
+ *
+ * Secrets and personal data are scrubbed here with the key's project settings (docs/privacy.md),
+ * so nothing unscrubbed is queued. A canonical body that the scrubber changes is encoded from
+ * the scrubbed copy instead of the bytes received.
  */
 export function prepareErrorJob(
-  projectId: string,
+  key: Pick<KeyInfo, 'projectId' | 'privacy'>,
   body: unknown,
   text: string | undefined,
   bytes?: Buffer,
-): { payload: QueuePayload; eventId: string } {
+): { payload: QueuePayload; eventId: string; clientId: boolean } {
+  const { projectId } = key;
   const receivedAt = new Date().toISOString();
+  const scrubber = scrubberFor(key.privacy);
   let event: ErrorEvent & { eventId: string };
-  if (text !== undefined && isCanonicalErrorEvent(body)) {
+  // A `\u0000` or surrogate escape in the text: the body may need mending, so zod's path.
+  if (text !== undefined && isPlainJsonText(text) && isCanonicalErrorEvent(body)) {
+    const given = body.eventId;
+    const scrubbed = scrubber.errorEvent(body);
+    if (scrubbed !== body) {
+      // Something was filtered: the bytes received hold it, so they are not what is queued.
+      event = Object.assign(scrubbed, { eventId: given ?? randomUUID() });
+      const payload = encodeJob({ v: 1, kind: 'error', projectId, receivedAt, event });
+      return { payload, eventId: event.eventId, clientId: given !== undefined };
+    }
     // Already exactly what the schema would return (most SDK events): enqueue the body as
     // received, with the event id added when the client sent none. No zod, no re-serializing.
-    const given = body.eventId;
     event = Object.assign(body, { eventId: given ?? randomUUID() });
     const job: ErrorJob = { v: 1, kind: 'error', projectId, receivedAt, event };
     const payload =
       bytes !== undefined
         ? encodeJobBytes(job, bytes, given === undefined ? { name: 'eventId', value: event.eventId } : undefined)
         : encodeJob(job, given === undefined ? withStringField(text, 'eventId', event.eventId) : text);
-    return { payload, eventId: event.eventId };
+    return { payload, eventId: event.eventId, clientId: given !== undefined };
   }
-  const parsed = parseBody(errorEventSchema, body);
+  const parsed = scrubber.errorEvent(parseBody(errorEventSchema, body));
+  const clientId = parsed.eventId !== undefined;
   // Assigned, not spread into a copy: this runs on every accepted event.
   event = Object.assign(parsed, { eventId: parsed.eventId ?? randomUUID() });
-  return { payload: encodeJob({ v: 1, kind: 'error', projectId, receivedAt, event }), eventId: event.eventId };
+  return {
+    payload: encodeJob({ v: 1, kind: 'error', projectId, receivedAt, event }),
+    eventId: event.eventId,
+    clientId,
+  };
 }
 
 /**
@@ -51,15 +81,33 @@ export function prepareErrorJob(
  */
 export function registerErrorRoute(
   app: FastifyInstance,
-  deps: { queue: Queue; keys: KeyCache; gate?: IngestGate },
+  deps: { queue: Queue; keys: KeyCache; gate?: IngestGate; recent?: RecentIds },
 ): void {
   app.post('/error', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
-    const { payload, eventId } = prepareErrorJob(key.projectId, request.body, request.rawJsonBody);
-    // Rate limit and event quota (DESIGN §6), after validation: a 400 consumes nothing.
-    const admitted = deps.gate?.admit(key, 'events');
-    if (admitted) await admitted; // most requests are decided synchronously: no extra turn
+    const { payload, eventId, clientId } = prepareErrorJob(key, request.body, request.rawJsonBody);
+    await admitOnce(deps, key, 'events', clientId ? eventId : undefined);
     await deps.queue.enqueue([payload]);
     return reply.code(202).send({ id: eventId });
   });
+}
+
+/**
+ * Rate limit and quota (DESIGN §6), after validation (a 400 consumes nothing). A client id this
+ * process admitted lately is a retry of the same item: rate-limited, not counted again.
+ */
+export function admitOnce(
+  deps: { gate?: IngestGate; recent?: RecentIds },
+  key: KeyInfo,
+  meter: UsageMeter,
+  clientId: string | undefined,
+): void | Promise<void> {
+  if (!deps.gate) return;
+  const repeat = clientId !== undefined && deps.recent?.has(key.projectId, clientId) === true;
+  const admitted = deps.gate.admit(key, repeat ? null : meter);
+  if (clientId === undefined || !deps.recent || repeat) return admitted;
+  const recent = deps.recent;
+  // Most requests are decided synchronously: no extra turn.
+  if (!admitted) return recent.remember(key.projectId, clientId);
+  return admitted.then(() => recent.remember(key.projectId, clientId));
 }

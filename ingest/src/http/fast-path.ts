@@ -2,12 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { httpStatusFor, type KeyInfo } from '@tracker/core';
 import type { Queue } from '../queue';
 import { DSN_HEADER } from './authenticate-dsn';
-import { prepareErrorJob } from './error.route';
+import { admitOnce, prepareErrorJob } from './error.route';
 import { parseJsonText } from './json-body';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
+import type { IngestCounters } from './ingest-counters';
 import type { IngestGate } from './quota';
-import { retryAfterSeconds, UNAVAILABLE, wireErrorOf } from './wire-errors';
+import type { RecentIds } from './recent-ids';
+import { retryAfterSeconds, UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_S, wireErrorOf } from './wire-errors';
 
 /** Answers a request itself (true) or leaves it to fastify (false, before reading anything). */
 export interface IngestFastPath {
@@ -20,6 +22,10 @@ export interface IngestFastPathDeps {
   queue: Queue;
   keys: KeyCache;
   gate?: IngestGate;
+  /** Client event ids admitted lately (retries are not counted twice). */
+  recent?: RecentIds;
+  /** Refusals by code, for /metrics. */
+  counters?: IngestCounters;
   /** Where unexpected failures go (fastify's logger). */
   logError(err: unknown): void;
 }
@@ -29,8 +35,8 @@ const CORS_HEADERS = { 'access-control-allow-origin': '*', 'access-control-expos
 /**
  * `POST /ingest/error` without the framework, for the requests that are plainly well-formed:
  * exact path, `application/json`, a `Content-Length` within the limit, and a DSN key this
- * process already knows to be valid. Anything else — a preflight, chunked bodies, an unknown
- * key, any other route — goes to fastify untouched, so every unusual case keeps one
+ * process already knows to be valid. Anything else — a preflight, chunked or compressed bodies,
+ * an unknown key, any other route — goes to fastify untouched, so every unusual case keeps one
  * implementation (the route and its error handler).
  *
  * Why: on the 2-core reference machine fastify's per-request work (routing, hooks, the request
@@ -47,7 +53,8 @@ export function createIngestFastPath(deps: IngestFastPathDeps): IngestFastPath {
     const h = req.headers;
     const type = h['content-type'];
     if (type === undefined || !isJson(type)) return false;
-    if (h['transfer-encoding'] !== undefined) return false;
+    // Compressed bodies are decoded in one place, fastify's preParsing hook (content-encoding.ts).
+    if (h['transfer-encoding'] !== undefined || h['content-encoding'] !== undefined) return false;
     const length = Number(h['content-length']);
     if (!(length > 0 && length <= MAX_EVENT_BYTES)) return false;
     const key = knownKey(h.authorization, deps.keys);
@@ -68,9 +75,8 @@ export function createIngestFastPath(deps: IngestFastPathDeps): IngestFastPath {
 
 async function accept(deps: IngestFastPathDeps, key: KeyInfo, bytes: Buffer, res: ServerResponse): Promise<void> {
   const text = bytes.toString('utf8');
-  const { payload, eventId } = prepareErrorJob(key.projectId, parseJsonText(text), text, bytes);
-  // Rate limit and event quota (DESIGN §6), after validation: a 400 consumes nothing.
-  const admitted = deps.gate?.admit(key, 'events');
+  const { payload, eventId, clientId } = prepareErrorJob(key, parseJsonText(text), text, bytes);
+  const admitted = admitOnce(deps, key, 'events', clientId ? eventId : undefined);
   if (admitted) await admitted;
   await deps.queue.enqueue([payload]);
   const body = `{"id":"${eventId}"}`;
@@ -93,9 +99,10 @@ const ACCEPTED_HEADERS = Object.entries({
 
 function fail(deps: IngestFastPathDeps, res: ServerResponse, err: Error): void {
   const wire = wireErrorOf(err);
+  deps.counters?.refuse(wire?.code ?? 'UNAVAILABLE');
   if (!wire) {
     deps.logError(err);
-    send(res, 503, JSON.stringify(UNAVAILABLE));
+    send(res, 503, JSON.stringify(UNAVAILABLE), UNAVAILABLE_RETRY_AFTER_S);
     return;
   }
   const body = JSON.stringify({ error: { code: wire.code, message: wire.message } });

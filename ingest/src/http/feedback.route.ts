@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { encodeJob, feedbackSchema } from '@tracker/core';
+import { encodeJob, feedbackSchema, scrubberFor } from '@tracker/core';
 import type { FastifyInstance } from 'fastify';
 import type { Queue } from '../queue';
 import { authenticateDsn } from './authenticate-dsn';
@@ -15,7 +15,8 @@ import type { IngestGate } from './quota';
 export function registerFeedbackRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache; gate?: IngestGate }): void {
   app.post('/feedback', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
-    const body = parseBody(feedbackSchema, request.body);
+    // Scrubbed before anything else sees it (docs/privacy.md).
+    const body = scrubberFor(key.privacy).feedback(parseBody(feedbackSchema, request.body));
     // Feedback does not count toward the event quota (DESIGN §6); the key's rate limit applies.
     const admitted = deps.gate?.admit(key, null);
     if (admitted) await admitted;

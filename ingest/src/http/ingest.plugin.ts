@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { refusalCode, type IngestCounters } from './ingest-counters';
 import type { DataSource } from 'typeorm';
 import type { Queue } from '../queue';
+import { registerContentDecoding } from './content-encoding';
 import { registerIngestCors } from './cors';
 import { registerErrorRoute } from './error.route';
 import { registerFeedbackRoute } from './feedback.route';
@@ -8,6 +10,7 @@ import { registerJsonBodyParser } from './json-body';
 import type { KeyCache } from './key-cache';
 import { registerLogRoute } from './log.route';
 import type { IngestGate } from './quota';
+import type { RecentIds } from './recent-ids';
 import { registerUploadRoutes } from './uploads.route';
 import { registerVitalsRoute } from './vitals.route';
 import { ingestErrorHandler } from './wire-errors';
@@ -20,6 +23,10 @@ export interface IngestDeps {
   ds: DataSource;
   /** Rate limits and event quotas (DESIGN §6); without one, ingest admits everything. */
   gate?: IngestGate;
+  /** Refusals by code, for /metrics. */
+  counters?: IngestCounters;
+  /** Client ids admitted lately: shared with the fast path so a retry is not counted twice. */
+  recent?: RecentIds;
 }
 
 /** Mounts `/ingest/*` on a fastify instance (encapsulated: its error handler is its own). */
@@ -31,9 +38,18 @@ export async function ingestPlugin(app: FastifyInstance, deps: IngestDeps): Prom
       scope.removeContentTypeParser('text/plain');
       // fastify's JSON parser, keeping the text too (`request.rawJsonBody`).
       registerJsonBodyParser(scope);
+      // gzip, deflate and br bodies, decoded within each route's body limit (docs/ingest.md).
+      registerContentDecoding(scope);
       scope.setNotFoundHandler((_request, reply) =>
         reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'no such ingest endpoint' } }),
       );
+      const counters = deps.counters;
+      if (counters) {
+        scope.addHook('onSend', async (_request, reply, payload) => {
+          if (reply.statusCode >= 400) counters.refuse(refusalCode(reply.statusCode, payload));
+          return payload;
+        });
+      }
       registerIngestCors(scope);
       registerErrorRoute(scope, deps);
       registerLogRoute(scope, deps);

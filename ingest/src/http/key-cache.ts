@@ -53,6 +53,14 @@ export class KeyCache {
     this.entries.delete(publicKey);
   }
 
+  /** Forget every key of a project in this process (its settings changed). */
+  invalidateProject(projectId: string): void {
+    // Rare (an admin changing a setting), so a scan of at most `maxEntries` is fine.
+    for (const [publicKey, entry] of this.entries) {
+      if (entry.info?.projectId === projectId) this.entries.delete(publicKey);
+    }
+  }
+
   private set(publicKey: string, info: KeyInfo | null): void {
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;

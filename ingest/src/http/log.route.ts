@@ -1,21 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { encodeJob, logSchema } from '@tracker/core';
+import { encodeJob, logSchema, scrubberFor } from '@tracker/core';
 import type { FastifyInstance } from 'fastify';
 import type { Queue } from '../queue';
 import { authenticateDsn } from './authenticate-dsn';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
+import { admitOnce } from './error.route';
 import { parseBody } from './parse-body';
+import type { RecentIds } from './recent-ids';
 import type { IngestGate } from './quota';
 
 /** `POST /ingest/log`: one structured log record; enqueued, answered 202 with its id. */
-export function registerLogRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache; gate?: IngestGate }): void {
+export function registerLogRoute(
+  app: FastifyInstance,
+  deps: { queue: Queue; keys: KeyCache; gate?: IngestGate; recent?: RecentIds },
+): void {
   app.post('/log', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
-    const body = parseBody(logSchema, request.body);
+    // Scrubbed before anything else sees it (docs/privacy.md).
+    const body = scrubberFor(key.privacy).log(parseBody(logSchema, request.body));
     // The key's rate limit applies; logs have their own monthly cap, not the event quota (docs/quotas.md).
-    const admitted = deps.gate?.admit(key, 'logs');
-    if (admitted) await admitted;
+    await admitOnce(deps, key, 'logs', body.id);
     const log = { ...body, id: body.id ?? randomUUID() };
     await deps.queue.enqueue([
       encodeJob({ v: 1, kind: 'log', projectId: key.projectId, receivedAt: new Date().toISOString(), log }),

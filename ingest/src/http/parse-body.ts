@@ -1,12 +1,44 @@
-import { AppError, describeZodError } from '@tracker/core';
+import { AppError, describeZodError, limitTags, normalizeJson } from '@tracker/core';
 import type { z } from 'zod';
 
-/** A JSON object body checked against `schema`, or a 400 naming the first bad field. */
+/**
+ * A JSON object body checked against `schema`, or a 400 naming the first bad field.
+ *
+ * Normalized first, so that whatever is accepted can be stored (issue 15): strings PostgreSQL
+ * refuses are mended and deep values cut (`normalizeJson`, which refuses only JSON nested beyond
+ * 1,000 levels), and tags beyond the first 50 valid ones are dropped and counted in the body's
+ * `context._meta.tags` when the body has a context (Sentry's `_meta`: what the edge changed).
+ */
 export function parseBody<T extends z.ZodTypeAny>(schema: T, body: unknown): z.output<T> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new AppError('BAD_USER_INPUT', 'body: must be a JSON object');
   }
-  const parsed = schema.safeParse(body);
+  const normalized = noteDroppedTags(normalizeJson(body) as Record<string, unknown>, schema);
+  const parsed = schema.safeParse(normalized);
   if (!parsed.success) throw new AppError('BAD_USER_INPUT', describeZodError(parsed.error));
   return parsed.data;
+}
+
+function noteDroppedTags(body: Record<string, unknown>, schema: z.ZodTypeAny): Record<string, unknown> {
+  const tags = body.tags;
+  if (tags === null || typeof tags !== 'object' || Array.isArray(tags)) return body;
+  const { dropped } = limitTags(tags as Record<string, unknown>);
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  if (dropped === 0 || !shape || !('context' in shape)) return body;
+  const context =
+    body.context !== null && typeof body.context === 'object' && !Array.isArray(body.context) ? body.context : {};
+  const meta = (context as { _meta?: unknown })._meta;
+  return {
+    ...body,
+    context: {
+      ...context,
+      _meta: {
+        ...(meta !== null && typeof meta === 'object' ? meta : {}),
+        tags: {
+          dropped,
+          reason: 'beyond the first 50, or a key longer than 32 characters, or not a text, number or boolean',
+        },
+      },
+    },
+  };
 }

@@ -9,8 +9,8 @@ import {
   type KeyInfo,
   type UsageMeter,
 } from '@tracker/core';
-import { createClient } from 'redis';
 import type { DataSource } from 'typeorm';
+import { createRecycler, createRedisClient, recycleOnTimeout, type Recycler } from '../queue/redis-client';
 
 /**
  * The ingest edge's admission check (DESIGN §6): the key's events-per-second limit, then the
@@ -54,8 +54,9 @@ export interface IngestGateOptions {
   /** Tests: the log limit for every organization instead of its plan's. */
   logLimitOverride?: number;
   /**
-   * How long a count may take before the request is admitted uncounted (default 1 s): a slow
-   * counter degrades to "accept", never to a stalled edge. Errors still fail the request.
+   * How long a count may take before the request is admitted uncounted (default 500 ms): a slow
+   * counter degrades to "accept", never to a stalled edge. Once a count has been outstanding
+   * this long, later requests do not wait for it at all. Errors still fail the request.
    */
   failOpenMs?: number;
   /** Largest block of quota one process reserves at a time (default 256). */
@@ -102,6 +103,8 @@ class Lease {
   /** Requests waiting for this lease's next block: the block is at least this big. */
   waiters = 0;
   pending: Promise<void> | undefined;
+  /** When `pending` was asked for. */
+  pendingSince = 0;
 
   constructor(
     /** `null` for a key's per-second rate window. */
@@ -165,7 +168,7 @@ class Gate implements IngestGate {
   ) {
     this.planTtlMs = options.planTtlMs ?? 5_000;
     this.now = options.now ?? (() => new Date());
-    this.failOpenMs = options.failOpenMs ?? 1_000;
+    this.failOpenMs = options.failOpenMs ?? 500;
     this.maxBlock = Math.max(1, options.maxBlock ?? 256);
     this.idleReleaseMs = options.idleReleaseMs ?? 2_000;
     this.exhaustedRecheckMs = options.exhaustedRecheckMs ?? 1_000;
@@ -214,6 +217,7 @@ class Gate implements IngestGate {
       // behind a round trip each time a block runs out (they did: p99 rose ~4×, measured).
       if (lease.remaining * 2 < lease.block && lease.pending === undefined && !lease.exhausted(limit)) {
         lease.pending = this.reserve(lease, limit).finally(() => (lease.pending = undefined));
+        lease.pendingSince = Date.now();
         lease.pending.catch(() => undefined); // a failed prefetch is retried by the next request that needs it
       }
       return;
@@ -229,7 +233,13 @@ class Gate implements IngestGate {
       // limit is reached, so this ends; a round comes up empty only when waiters that asked
       // earlier took the whole block.
       for (;;) {
-        lease.pending ??= this.reserve(lease, limit).finally(() => (lease.pending = undefined));
+        // A count outstanding for longer than the fail-open wait: the counter is stuck, and
+        // every request waiting out the full wait would stall the edge for as long.
+        if (lease.pending && Date.now() - lease.pendingSince >= this.failOpenMs) return;
+        if (!lease.pending) {
+          lease.pending = this.reserve(lease, limit).finally(() => (lease.pending = undefined));
+          lease.pendingSince = Date.now();
+        }
         const answered = await this.bounded(
           lease.pending.then(() => true),
           false,
@@ -430,16 +440,25 @@ local n = math.min(tonumber(ARGV[1]), c)
 if n > 0 then redis.call('DECRBY', KEYS[1], n) end
 return n`;
 
+/**
+ * A count not answered in this time fails, and the connection is made again. Counts are asked
+ * once per block of units, not per request, so a timer each costs nothing that matters.
+ */
+const COUNTER_TIMEOUT_MS = 2_000;
+
 function createRedis(url: string) {
-  // As for the queue: no per-command timer on the ingest path.
-  return createClient({ url, commandOptions: { timeout: 0 } });
+  return createRedisClient(url, COUNTER_TIMEOUT_MS);
 }
 
 class RedisCounter implements Counter {
+  private readonly recycler: Recycler;
+
   constructor(
     private readonly client: ReturnType<typeof createRedis>,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.recycler = createRecycler(client);
+  }
 
   reserve(
     organizationId: string,
@@ -453,10 +472,14 @@ class RedisCounter implements Counter {
   }
 
   async release(organizationId: string, meter: UsageMeter, period: string, units: number): Promise<void> {
-    await this.client.eval(RELEASE, {
-      keys: [usageRedisKey(this.prefix, meter, organizationId, period)],
-      arguments: [String(units)],
-    });
+    await recycleOnTimeout(
+      this.client.eval(RELEASE, {
+        keys: [usageRedisKey(this.prefix, meter, organizationId, period)],
+        arguments: [String(units)],
+      }),
+      this.recycler,
+      COUNTER_TIMEOUT_MS,
+    );
   }
 
   reserveRate(keyId: string, second: string, limit: number, want: number): Promise<{ granted: number; used: number }> {
@@ -464,15 +487,23 @@ class RedisCounter implements Counter {
   }
 
   private async reserveAt(key: string, limit: number, want: number, ttlSeconds: number) {
-    const result = (await this.client.eval(RESERVE, {
-      keys: [key],
-      arguments: [String(limit), String(want), String(ttlSeconds)],
-    })) as unknown as [number, number];
+    const result = (await recycleOnTimeout(
+      this.client.eval(RESERVE, { keys: [key], arguments: [String(limit), String(want), String(ttlSeconds)] }),
+      this.recycler,
+      COUNTER_TIMEOUT_MS,
+    )) as unknown as [number, number];
     return { granted: Number(result[0]), used: Number(result[1]) };
   }
 
   async close(): Promise<void> {
-    await this.client.quit().catch(() => undefined);
+    this.recycler.stop();
+    // QUIT waits for Redis's answer, which a stuck Redis never gives.
+    const quit = this.client.quit().then(
+      () => true,
+      () => true,
+    );
+    const answered = await Promise.race([quit, new Promise<false>((r) => setTimeout(r, 1_000, false).unref())]);
+    if (!answered) this.client.destroy();
   }
 }
 

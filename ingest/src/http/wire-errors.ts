@@ -40,10 +40,16 @@ export const UNAVAILABLE = {
   error: { code: 'UNAVAILABLE', message: 'could not accept the event; retry later' },
 } as const;
 
+/**
+ * Seconds a client is told to wait (`Retry-After`) when ingest could not take its request
+ * (the queue did not confirm in time): Redis restarts and fail-overs take seconds.
+ */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
 /** The single place where errors on ingest routes become HTTP answers. */
 export function ingestErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const wire = wireErrorOf(error);
   if (wire) return sendError(reply, wire.code, wire.message, wire.retryAfter);
   request.log.error({ err: error }, 'ingest request failed');
-  return reply.code(503).send(UNAVAILABLE);
+  return reply.code(503).header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S)).send(UNAVAILABLE);
 }

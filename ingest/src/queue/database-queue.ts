@@ -14,6 +14,8 @@ export interface DatabaseQueueOptions {
    */
   releaseLocksOnStart?: boolean;
   pollMs?: number;
+  /** Back-off after a failure: this times 2^attempts (default 1 s: 2 s, 4 s, 8 s, 16 s). */
+  retryBaseMs?: number;
 }
 
 /**
@@ -25,6 +27,7 @@ export class DatabaseQueue implements Queue {
   private readonly topic: string;
   private readonly visibilityMs: number;
   private readonly pollMs: number;
+  private readonly retryBaseMs: number;
   private readonly wakeups = new EventEmitter();
   private pending: Array<{ payloads: QueuePayload[]; resolve: () => void; reject: (e: unknown) => void }> = [];
   private flushScheduled = false;
@@ -37,6 +40,7 @@ export class DatabaseQueue implements Queue {
     this.topic = options.topic ?? 'jobs';
     this.visibilityMs = options.visibilityMs ?? 60_000;
     this.pollMs = options.pollMs ?? 500;
+    this.retryBaseMs = options.retryBaseMs ?? 1_000;
     this.wakeups.setMaxListeners(0);
   }
 
@@ -74,7 +78,10 @@ export class DatabaseQueue implements Queue {
     const payloads = batch.flatMap((b) => b.payloads.map(asText));
     if (batch.length === 0) return;
     try {
-      await this.ds.query('INSERT INTO queue_jobs (topic, payload) SELECT $1, unnest($2::text[])', [this.topic, payloads]);
+      await this.ds.query('INSERT INTO queue_jobs (topic, payload) SELECT $1, unnest($2::text[])', [
+        this.topic,
+        payloads,
+      ]);
       for (const b of batch) b.resolve();
       this.wakeups.emit('job');
     } catch (err) {
@@ -85,7 +92,7 @@ export class DatabaseQueue implements Queue {
   async receive(max: number, waitMs: number): Promise<QueueMessage[]> {
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const rows = await queryRows<{ id: string; payload: string; attempts: number }>(
+      const rows = await queryRows<{ id: string; payload: string; attempts: number; last_error: string | null }>(
         this.ds,
         `UPDATE queue_jobs SET locked_until = now() + make_interval(secs => $3::double precision / 1000),
            attempts = attempts + 1
@@ -94,16 +101,31 @@ export class DatabaseQueue implements Queue {
            WHERE topic = $1 AND dead_at IS NULL AND available_at <= now()
              AND (locked_until IS NULL OR locked_until < now())
            ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id::text, payload, attempts`,
+         RETURNING id::text, payload, attempts, last_error`,
         [this.topic, max, this.visibilityMs],
       );
-      if (rows.length > 0 || this.closed) {
-        return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r) => ({ ...r, attempts: Number(r.attempts) }));
+      const messages: QueueMessage[] = [];
+      for (const r of rows) {
+        const m = { id: r.id, payload: r.payload, attempts: Number(r.attempts) };
+        // Delivered MAX_ATTEMPTS times already and never acked nor failed: its worker died on
+        // it each time (a crash, an out-of-memory kill). Another delivery would do the same.
+        if (m.attempts > MAX_ATTEMPTS) await this.deadLetter([m], r.last_error ?? unackedReason(m.attempts - 1));
+        else messages.push(m);
       }
+      if (messages.length > 0 || this.closed) return messages.sort((a, b) => Number(a.id) - Number(b.id));
       const left = deadline - Date.now();
       if (left <= 0) return [];
-      await this.waitForJob(Math.min(left, this.pollMs));
+      if (rows.length === 0) await this.waitForJob(Math.min(left, this.pollMs));
     }
+  }
+
+  async extend(messages: QueueMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.ds.query(
+      `UPDATE queue_jobs SET locked_until = now() + make_interval(secs => $2::double precision / 1000)
+       WHERE id = ANY($1::bigint[])`,
+      [messages.map((m) => m.id), this.visibilityMs],
+    );
   }
 
   private waitForJob(ms: number): Promise<void> {
@@ -126,22 +148,54 @@ export class DatabaseQueue implements Queue {
 
   async fail(messages: QueueMessage[], error: string): Promise<void> {
     if (messages.length === 0) return;
-    // Back-off grows with attempts (2 s, 4 s, 8 s …); the last failure marks the row dead.
+    // Back-off grows with attempts (2 s, 4 s, 8 s …); the last failure moves the row to the
+    // dead letters, in the same statement (nothing in between to lose it).
     await this.ds.query(
-      `UPDATE queue_jobs SET locked_until = NULL, last_error = $2,
-         available_at = now() + make_interval(secs => power(2, attempts)),
-         dead_at = CASE WHEN attempts >= $3 THEN now() END
-       WHERE id = ANY($1::bigint[])`,
-      [messages.map((m) => m.id), error.slice(0, 2000), MAX_ATTEMPTS],
+      `WITH retried AS (
+         UPDATE queue_jobs SET locked_until = NULL, last_error = $2,
+           first_failed_at = coalesce(first_failed_at, now()),
+           available_at = now() + make_interval(secs => $4::double precision / 1000 * power(2, attempts))
+         WHERE id = ANY($1::bigint[]) AND attempts < $3
+       ), dead AS (
+         DELETE FROM queue_jobs WHERE id = ANY($1::bigint[]) AND attempts >= $3
+         RETURNING id, topic, payload, attempts, first_failed_at, $2::text AS last_error
+       )
+       ${this.insertDeadSql('dead')}`,
+      [messages.map((m) => m.id), storable(error).slice(0, 2000), MAX_ATTEMPTS, this.retryBaseMs],
     );
   }
 
   async deadLetter(messages: QueueMessage[], error: string): Promise<void> {
     if (messages.length === 0) return;
     await this.ds.query(
-      'UPDATE queue_jobs SET locked_until = NULL, last_error = $2, dead_at = now() WHERE id = ANY($1::bigint[])',
-      [messages.map((m) => m.id), error.slice(0, 2000)],
+      `WITH dead AS (
+         DELETE FROM queue_jobs WHERE id = ANY($1::bigint[])
+         RETURNING id, topic, payload, attempts, first_failed_at, $2::text AS last_error
+       )
+       ${this.insertDeadSql('dead')}`,
+      [messages.map((m) => m.id), storable(error).slice(0, 2000)],
     );
+  }
+
+  /**
+   * Copies the rows of the CTE `from` into dead_letters. Project, kind and item are read from
+   * the payload when it is a readable job (core's recordDeadLetters does the same in code).
+   */
+  private insertDeadSql(from: string): string {
+    return `INSERT INTO dead_letters (message_id, topic, project_id, kind, item_id, payload, error, attempts,
+                                    first_failed_at, last_failed_at)
+       SELECT 'database:' || d.id, d.topic, j.project_id, j.kind, j.item_id, d.payload, d.last_error,
+              d.attempts, coalesce(d.first_failed_at, now()), now()
+         FROM ${from} d
+         LEFT JOIN LATERAL (
+           SELECT CASE WHEN p.doc->>'projectId' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                       THEN (p.doc->>'projectId')::uuid END AS project_id,
+                  left(p.doc->>'kind', 32) AS kind,
+                  left(coalesce(p.doc->'event'->>'eventId', p.doc->(p.doc->>'kind')->>'id', p.doc->>'deliveryId'), 64) AS item_id
+             FROM (SELECT tracker_try_json(d.payload) AS doc) p
+         ) j ON true
+       ON CONFLICT (message_id) DO UPDATE SET error = excluded.error, attempts = excluded.attempts,
+         last_failed_at = excluded.last_failed_at`;
   }
 
   async depth(): Promise<number> {
@@ -162,6 +216,15 @@ export class DatabaseQueue implements Queue {
     this.wakeups.emit('job');
     if (this.pending.length > 0) await this.flush();
   }
+}
+
+export function unackedReason(deliveries: number): string {
+  return `delivered ${deliveries} times without an ack or a failure (did the worker die on it?)`;
+}
+
+/** NUL is the one character PostgreSQL's text cannot hold (an error may quote the payload). */
+function storable(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }
 
 function asText(payload: QueuePayload): string {

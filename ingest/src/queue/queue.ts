@@ -27,15 +27,24 @@ export interface Queue {
   receive(max: number, waitMs: number): Promise<QueueMessage[]>;
   /** Call only after the effects of the messages are committed. */
   ack(messages: QueueMessage[]): Promise<void>;
-  /** Processing failed: the messages are retried later and dead-lettered after MAX_ATTEMPTS. */
+  /**
+   * Processing failed because of the message itself: it is retried later (with back-off) and
+   * moved to the dead letters (the `dead_letters` table) after MAX_ATTEMPTS. Never call it for
+   * a failure of the database or the network: those are retried by the worker, in hand.
+   */
   fail(messages: QueueMessage[], error: string): Promise<void>;
-  /** Sets messages aside for good (a payload no retry can fix); kept for operators to inspect. */
+  /** Sets messages aside for good (a payload no retry can fix) in the `dead_letters` table. */
   deadLetter(messages: QueueMessage[], error: string): Promise<void>;
+  /**
+   * Keeps messages in hand a while longer (the worker is retrying them through a database
+   * outage): no other consumer takes them over and no delivery is counted.
+   */
+  extend(messages: QueueMessage[]): Promise<void>;
   /** Messages waiting, for /readyz and operators. */
   depth(): Promise<number>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Deliveries before a message is moved aside as dead. */
+/** Deliveries before a message is moved aside as dead (failures, or deliveries never acked). */
 export const MAX_ATTEMPTS = 5;

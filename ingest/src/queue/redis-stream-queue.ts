@@ -1,27 +1,41 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
+import type { DeadLetterInput, DeadLetterSink } from '@tracker/core';
+import { unackedReason } from './database-queue';
 import { MAX_ATTEMPTS, type Queue, type QueueMessage, type QueuePayload } from './queue';
+import { createRecycler, createRedisClient, recycleOnTimeout, type Recycler } from './redis-client';
 import { StreamAppender } from './stream-appender';
 
-function createRedis(url: string) {
-  // node-redis arms an AbortSignal timer per command by default; on the ingest path that cost
-  // more CPU than the XADD itself (ingest benchmark). Enqueue has one timer of its own instead,
-  // and a broken connection still fails commands at the socket.
-  return createClient({ url, commandOptions: { timeout: 0 } });
-}
-
-const ENQUEUE_TIMEOUT_MS = 5_000;
-type RedisClient = ReturnType<typeof createRedis>;
+/**
+ * Commands off the ingest path (acks, claims, reads, ping) fail after this long, and the
+ * connection is made again. The XADDs of the ingest path have no timer each: node-redis arms
+ * an AbortSignal timer per command, which on that path cost more CPU than the XADD itself
+ * (ingest benchmark); a flush of enqueues has one timer of its own instead.
+ */
+const COMMAND_TIMEOUT_MS = 2_000;
+/**
+ * Short enough that a request whose enqueue fails is answered 503 within 2 s, the ingest gate's
+ * fail-open wait included (docs/reliability.md); XADDs take well under 10 ms when Redis is well.
+ */
+export const ENQUEUE_TIMEOUT_MS = 1_200;
+const NO_TIMER = { timeout: 0 };
+type RedisClient = ReturnType<typeof createRedisClient>;
 
 export interface RedisQueueOptions {
   url: string;
-  /** Key prefix: the stream is `<prefix>:jobs`, dead letters `<prefix>:jobs:dead`. */
+  /** Key prefix: the stream is `<prefix>:jobs`. */
   prefix: string;
+  /** What the queue carries (`jobs`: events, logs, …; `alerts`), as its dead letters name it. */
+  topic?: string;
+  /** Where messages set aside go (the `dead_letters` table); they are acked only once it resolved. */
+  deadLetters: DeadLetterSink;
   /** A pending message idle this long is presumed orphaned by a dead worker and reclaimed. */
   reclaimIdleMs?: number;
   consumer?: string;
-  /** How long an enqueue waits for Redis to acknowledge its entries before it fails (5 s). */
+  /**
+   * How long an enqueue waits for Redis to acknowledge its entries before it fails (1.2 s);
+   * the connection is then made again, since Redis stopped answering on it.
+   */
   enqueueTimeoutMs?: number;
   /**
    * XADDs over the queue's own connection (`StreamAppender`, the default where the URL allows
@@ -41,7 +55,10 @@ const GROUP = 'workers';
 export class RedisStreamQueue implements Queue {
   readonly kind = 'redis' as const;
   private readonly stream: string;
-  private readonly deadStream: string;
+  private readonly topic: string;
+  private readonly deadLetters: DeadLetterSink;
+  /** Before the dead_letters table: a stream per queue, drained into the table on connect. */
+  private readonly legacyDeadStream: string;
   private readonly errors: string;
   private readonly reclaimIdleMs: number;
   private readonly consumer: string;
@@ -52,6 +69,8 @@ export class RedisStreamQueue implements Queue {
   private flushScheduled = false;
   // Blocking reads hold their connection, so they get one of their own.
   private reader: RedisClient | undefined;
+  private readerRecycler: Recycler | undefined;
+  private readonly recycler: Recycler;
 
   /** Enqueues' own connection (plain `redis://` URLs); undefined: node-redis writes them. */
   private readonly appender: StreamAppender | undefined;
@@ -60,20 +79,28 @@ export class RedisStreamQueue implements Queue {
     private readonly client: RedisClient,
     options: RedisQueueOptions,
   ) {
+    this.topic = options.topic ?? 'jobs';
     this.stream = `${options.prefix}:jobs`;
+    this.deadLetters = options.deadLetters;
     this.appender =
       options.ownXaddConnection !== false && StreamAppender.supports(options.url)
         ? new StreamAppender(options.url, this.stream)
         : undefined;
-    this.deadStream = `${options.prefix}:jobs:dead`;
-    this.errors = `${options.prefix}:jobs:errors`;
+    this.legacyDeadStream = `${this.stream}:dead`;
+    this.errors = `${this.stream}:errors`;
     this.reclaimIdleMs = options.reclaimIdleMs ?? 60_000;
     this.enqueueTimeoutMs = options.enqueueTimeoutMs ?? ENQUEUE_TIMEOUT_MS;
     this.consumer = options.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    this.recycler = createRecycler(client);
+  }
+
+  /** A command off the ingest path: a timeout recycles the connection. */
+  private call<T>(command: Promise<T>): Promise<T> {
+    return recycleOnTimeout(command, this.recycler, COMMAND_TIMEOUT_MS);
   }
 
   static async connect(options: RedisQueueOptions): Promise<RedisStreamQueue> {
-    const client = createRedis(options.url);
+    const client = createRedisClient(options.url, COMMAND_TIMEOUT_MS);
     client.on('error', () => undefined); // reconnects by itself; callers see failed commands
     await client.connect();
     const queue = new RedisStreamQueue(client, options);
@@ -82,6 +109,7 @@ export class RedisStreamQueue implements Queue {
     } catch (err) {
       if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
     }
+    await queue.drainLegacyDeadLetters();
     return queue;
   }
 
@@ -114,8 +142,12 @@ export class RedisStreamQueue implements Queue {
     this.flushScheduled = false;
     let unsettled = batch.length;
     const timer = setTimeout(() => {
-      const err = new Error(`Redis did not confirm the enqueue within ${this.enqueueTimeoutMs} ms`);
+      const message = `Redis did not confirm the enqueue within ${this.enqueueTimeoutMs} ms`;
+      const err = new Error(message);
       for (const b of batch) b.reject(err); // a no-op for those already settled
+      // The connection is stuck (or lost requests): the next flush must not queue behind it.
+      if (this.appender) this.appender.reset(message);
+      else this.recycler.recycle();
     }, this.enqueueTimeoutMs);
     const settled = () => {
       if (--unsettled === 0) clearTimeout(timer);
@@ -156,21 +188,23 @@ export class RedisStreamQueue implements Queue {
    * path). A Buffer payload is written as it is; a string is measured and encoded to UTF-8 here.
    */
   private readonly xAdd = (payload: QueuePayload): Promise<unknown> =>
-    this.client.sendCommand(['XADD', this.stream, '*', 'p', payload]);
+    this.client.sendCommand(['XADD', this.stream, '*', 'p', payload], NO_TIMER);
 
   async receive(max: number, waitMs: number): Promise<QueueMessage[]> {
     const now = Date.now();
     if (now - this.lastReclaim >= Math.min(this.reclaimIdleMs, 5_000)) {
       this.lastReclaim = now;
-      const reclaimed = await this.reclaim(max);
+      const reclaimed = await this.call(this.reclaim(max));
       if (reclaimed.length > 0) return reclaimed;
     }
     this.reader ??= await this.connectReader();
-    const reply = await this.reader.xReadGroup(
-      GROUP,
-      this.consumer,
-      { key: this.stream, id: '>' },
-      { COUNT: max, BLOCK: Math.max(1, waitMs) },
+    // The read blocks up to waitMs by design: its timeout is on top of that.
+    const reply = await recycleOnTimeout(
+      this.reader
+        .withCommandOptions({ timeout: waitMs + COMMAND_TIMEOUT_MS })
+        .xReadGroup(GROUP, this.consumer, { key: this.stream, id: '>' }, { COUNT: max, BLOCK: Math.max(1, waitMs) }),
+      this.readerRecycler!,
+      waitMs + COMMAND_TIMEOUT_MS,
     );
     const messages: QueueMessage[] = [];
     for (const stream of (reply as Array<{ messages: Array<{ id: string; message: Record<string, string> }> }>) ?? []) {
@@ -182,37 +216,84 @@ export class RedisStreamQueue implements Queue {
   async ack(messages: QueueMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const ids = messages.map((m) => m.id);
-    await Promise.all([
-      this.client.xAck(this.stream, GROUP, ids),
-      this.client.xDel(this.stream, ids),
-      this.client.hDel(this.errors, ids),
-    ]);
+    await this.call(
+      Promise.all([
+        this.client.xAck(this.stream, GROUP, ids),
+        this.client.xDel(this.stream, ids),
+        this.client.hDel(this.errors, ids),
+      ]),
+    );
   }
 
   async fail(messages: QueueMessage[], error: string): Promise<void> {
     // Left pending on purpose: reclaim() delivers them again after the idle time, and moves
     // them aside when Redis's delivery counter passes MAX_ATTEMPTS.
     if (messages.length === 0) return;
-    await this.client.hSet(this.errors, Object.fromEntries(messages.map((m) => [m.id, error.slice(0, 2000)])));
+    const firsts = await this.call(
+      this.client.hmGet(
+        this.errors,
+        messages.map((m) => m.id),
+      ),
+    );
+    const now = Date.now();
+    await this.call(
+      this.client.hSet(
+        this.errors,
+        Object.fromEntries(
+          messages.map((m, i) => [
+            m.id,
+            JSON.stringify({ e: error.slice(0, 2000), f: parseFailure(firsts[i])?.f ?? now }),
+          ]),
+        ),
+      ),
+    );
+  }
+
+  async extend(messages: QueueMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    // JUSTID: resets the idle time without counting a delivery.
+    await this.call(
+      this.client.sendCommand([
+        'XCLAIM',
+        this.stream,
+        GROUP,
+        this.consumer,
+        '0',
+        ...messages.map((m) => m.id),
+        'JUSTID',
+      ]),
+    );
   }
 
   async depth(): Promise<number> {
-    return this.client.xLen(this.stream);
+    return this.call(this.client.xLen(this.stream));
   }
 
   async ping(): Promise<void> {
-    await this.client.ping();
+    await this.call(this.client.ping());
   }
 
-  async close(): Promise<void> {
-    // Enqueues still waiting for their flush go out now; close() waits for their replies.
+  /**
+   * Enqueues still waiting for their flush go out now, and close() waits for their replies, for
+   * at most `timeoutMs`: a stuck Redis then gets its connections destroyed, and what it had not
+   * confirmed fails (those requests were answered 503, nothing accepted is lost).
+   */
+  async close(timeoutMs = 2_000): Promise<void> {
+    this.recycler.stop();
+    this.readerRecycler?.stop();
     if (this.pending.length > 0) this.flushPending();
-    await Promise.allSettled([this.appender?.close(), this.client.close(), this.reader?.destroy()]);
+    this.reader?.destroy();
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = Promise.allSettled([this.appender?.close(timeoutMs), this.client.close()]);
+    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)));
+    if (await Promise.race([graceful.then(() => false), timedOut])) this.client.destroy();
+    clearTimeout(timer);
   }
 
   private async connectReader(): Promise<RedisClient> {
     const reader = this.client.duplicate();
     reader.on('error', () => undefined);
+    this.readerRecycler = createRecycler(reader);
     await reader.connect();
     return reader;
   }
@@ -221,7 +302,7 @@ export class RedisStreamQueue implements Queue {
   private async reclaim(max: number): Promise<QueueMessage[]> {
     const pending = await this.client.xPendingRange(this.stream, GROUP, '-', '+', max, { IDLE: this.reclaimIdleMs });
     if (pending.length === 0) return [];
-    const dead = pending.filter((p) => p.deliveriesCounter >= MAX_ATTEMPTS).map((p) => p.id);
+    const dead = pending.filter((p) => p.deliveriesCounter >= MAX_ATTEMPTS);
     const retry = pending.filter((p) => p.deliveriesCounter < MAX_ATTEMPTS);
     if (dead.length > 0) await this.deadLetterIds(dead);
     if (retry.length === 0) return [];
@@ -240,24 +321,84 @@ export class RedisStreamQueue implements Queue {
 
   async deadLetter(messages: QueueMessage[], error: string): Promise<void> {
     if (messages.length === 0) return;
-    await Promise.all(messages.map((m) => this.client.xAdd(this.deadStream, '*', { p: m.payload, id: m.id, error })));
+    const failures = await this.call(
+      this.client.hmGet(
+        this.errors,
+        messages.map((m) => m.id),
+      ),
+    );
+    await this.deadLetters(
+      messages.map((m, i) => this.deadLetterOf(m.id, m.payload, error, m.attempts, parseFailure(failures[i])?.f)),
+    );
     await this.ack(messages);
   }
 
-  private async deadLetterIds(ids: string[]): Promise<void> {
+  /** Entries delivered MAX_ATTEMPTS times: to the dead letters with their last recorded error. */
+  private async deadLetterIds(pending: Array<{ id: string; deliveriesCounter: number }>): Promise<void> {
+    const ids = pending.map((p) => p.id);
     const entries = await Promise.all(ids.map((id) => this.client.xRange(this.stream, id, id)));
-    const errors = await this.client.hmGet(this.errors, ids);
-    await Promise.all(
-      entries.map((e, i) =>
-        e?.[0]
-          ? this.client.xAdd(this.deadStream, '*', {
-              p: e[0].message.p,
-              id: ids[i],
-              error: errors[i] ?? 'delivered repeatedly without an ack (worker died?)',
-            })
-          : undefined,
-      ),
-    );
+    const failures = (await this.client.hmGet(this.errors, ids)).map(parseFailure);
+    const found = pending.flatMap((p, i) => {
+      const payload = entries[i]?.[0]?.message.p;
+      if (payload === undefined) return []; // already acked and deleted
+      const failure = failures[i];
+      return [
+        this.deadLetterOf(
+          p.id,
+          payload,
+          failure?.e ?? unackedReason(p.deliveriesCounter),
+          p.deliveriesCounter,
+          failure?.f,
+        ),
+      ];
+    });
+    await this.deadLetters(found);
     await this.ack(ids.map((id) => ({ id, payload: '', attempts: 0 })));
   }
+
+  private deadLetterOf(
+    id: string,
+    payload: string,
+    error: string,
+    attempts: number,
+    firstFailedAt?: number,
+  ): DeadLetterInput {
+    return {
+      messageId: `redis:${this.stream}:${id}`,
+      topic: this.topic,
+      payload,
+      error,
+      attempts,
+      firstFailedAt: firstFailedAt === undefined ? undefined : new Date(firstFailedAt),
+    };
+  }
+
+  /** Moves what an earlier version appended to `<stream>:dead` into the dead-letter table. */
+  private async drainLegacyDeadLetters(): Promise<void> {
+    for (;;) {
+      const entries = await this.call(this.client.xRange(this.legacyDeadStream, '-', '+', { COUNT: 500 }));
+      if (!entries || entries.length === 0) return;
+      await this.deadLetters(
+        entries.map((e) =>
+          this.deadLetterOf(e.message.id ?? e.id, e.message.p ?? '', e.message.error ?? 'unknown', MAX_ATTEMPTS),
+        ),
+      );
+      await this.client.xDel(
+        this.legacyDeadStream,
+        entries.map((e) => e.id),
+      );
+    }
+  }
+}
+
+/** A failure recorded by `fail`: `{e: error, f: first failure, ms}`; older versions stored the text. */
+function parseFailure(value: string | null | undefined): { e: string; f?: number } | undefined {
+  if (value == null) return undefined;
+  try {
+    const parsed = JSON.parse(value) as { e?: unknown; f?: unknown };
+    if (typeof parsed.e === 'string') return { e: parsed.e, f: typeof parsed.f === 'number' ? parsed.f : undefined };
+  } catch {
+    // plain text
+  }
+  return { e: value };
 }

@@ -124,11 +124,25 @@ export class StreamAppender {
     }
   }
 
+  /**
+   * Drops the connection: every group still waiting fails, and the next flush connects again.
+   * For a connection Redis stopped answering on (an enqueue timed out): replies that never
+   * came cannot be told apart from later ones, so nothing on it can be trusted any more.
+   */
+  reset(reason: string): void {
+    const socket = this.socket;
+    if (!socket) return;
+    socket.destroy(new Error(reason));
+    // At once, not on 'close': a flush in the meantime must not write to the dead socket.
+    this.lost(socket);
+  }
+
   /** Waits (at most `timeoutMs`) for the answers still due, then closes the connection. */
   async close(timeoutMs = 2_000): Promise<void> {
     this.closed = true;
     const socket = this.socket;
     if (!socket) return;
+    const deadline = Date.now() + timeoutMs;
     if (this.waiters.length > 0) {
       await new Promise<void>((done) => {
         const timer = setTimeout(done, timeoutMs);
@@ -138,9 +152,14 @@ export class StreamAppender {
         };
       });
     }
+    // A stuck Redis never answers the FIN either: destroy once the time is up.
     await new Promise<void>((done) => {
       if (socket.destroyed) return done();
-      socket.once('close', () => done());
+      const timer = setTimeout(() => socket.destroy(), Math.max(0, deadline - Date.now()));
+      socket.once('close', () => {
+        clearTimeout(timer);
+        done();
+      });
       socket.end();
     });
   }
@@ -150,7 +169,9 @@ export class StreamAppender {
   private open(): void {
     const port = Number(this.url.port || 6379);
     const host = this.url.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
-    const socket = connect({ host, port, noDelay: true });
+    // Keepalive: the kernel notices a peer that vanished; a stuck one is caught by the
+    // enqueue timeout, which resets the connection.
+    const socket = connect({ host, port, noDelay: true, keepAlive: true, keepAliveInitialDelay: 10_000 });
     this.socket = socket;
     this.partial = undefined;
     // The handshake goes first; its answers are waited for like any other.

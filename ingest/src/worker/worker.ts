@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { MAX_ATTEMPTS, type Queue, type QueueMessage } from '../queue';
-import type { EventSymbolicator } from '@tracker/core';
+import { isTransientError, type EventSymbolicator } from '@tracker/core';
 import { encodeAlertJob } from '../dispatch/alert-dispatcher';
 import {
   emptyBatch,
@@ -31,13 +31,20 @@ export interface WorkerOptions {
   /** Dashboard origin for links in alerts (read per batch: a test server learns its port late). */
   publicUrl?: () => string;
   log?: (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
+  /** Waits between retries of a batch through a database outage (default: 0.5 s doubling to 15 s). */
+  transientBackoff?: (attempt: number) => number;
 }
 
 export interface WorkerStats {
   batches: number;
   events: number;
   duplicates: number;
+  /** Messages that failed on their own (retried later, or set aside after their last attempt). */
   failures: number;
+  /** Retries of a batch, in hand, after a failure of the database or the network. */
+  transientRetries: number;
+  /** Messages this worker set aside as dead letters (unreadable, or failed on their last attempt). */
+  deadLettered: number;
 }
 
 export interface RunningWorker {
@@ -54,8 +61,12 @@ const PREPARE_SLICE = 4;
 
 interface Received {
   messages: QueueMessage[];
-  batch: PreparedBatch;
+  /** Undefined when symbolication failed: the batch is then settled in parts (`settle`). */
+  batch: PreparedBatch | undefined;
+  error?: unknown;
 }
+
+const defaultBackoff = (attempt: number) => Math.min(15_000, 500 * 2 ** attempt);
 
 /**
  * Drains the queue in batches until stopped. A batch is acked only after its transaction
@@ -73,8 +84,26 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   const log = options.log ?? (() => undefined);
   const overlap = options.overlap ?? !hasOneConnection(ds);
   const context = () => ({ symbolicator: options.symbolicator, publicUrl: options.publicUrl?.() ?? '' });
-  const stats: WorkerStats = { batches: 0, events: 0, duplicates: 0, failures: 0 };
+  const backoff = options.transientBackoff ?? defaultBackoff;
+  const stats: WorkerStats = {
+    batches: 0,
+    events: 0,
+    duplicates: 0,
+    failures: 0,
+    transientRetries: 0,
+    deadLettered: 0,
+  };
   let stopping = false;
+  /** Cuts a back-off short when stop() is called (a SIGTERM must not wait out 15 s). */
+  let wakeFromBackoff: () => void = () => undefined;
+  const backoffSleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeFromBackoff = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
 
   const loop = (async () => {
     let next: Promise<Received | Error> | undefined = receive();
@@ -82,8 +111,10 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       const received = await next;
       next = undefined;
       if (received instanceof Error) {
-        stats.failures += 1;
-        log('error', 'worker receive failed', { error: received.message });
+        // Nothing received, nothing at risk: wait and receive again.
+        if (isTransientError(received)) stats.transientRetries += 1;
+        else stats.failures += 1;
+        log('warn', 'worker receive failed', { error: received.message });
         await sleep(500);
       } else {
         if (overlap && !stopping) next = receive();
@@ -116,11 +147,11 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       }
       try {
         await symbolicateBatch(batch, context());
-      } catch (err) {
-        // A map could not be read (database trouble): retry later rather than group on
-        // minified frames, which would split the issue for good.
-        await queue.fail(messages, `symbolication failed: ${(err as Error).message}`);
-        throw err;
+      } catch (error) {
+        // A map could not be read: the database is down (retried in hand), or one event's
+        // release or file name is one the query refuses (found and set aside by `settle`).
+        // Never grouped on minified frames instead: that would split the issue for good.
+        return { messages, batch: undefined, error };
       }
       return { messages, batch };
     } catch (err) {
@@ -128,24 +159,78 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     }
   }
 
-  async function handle({ messages, batch }: Received): Promise<void> {
-    try {
-      await persistAndAck(messages, () => persistBatch(ds, batch, context()));
-    } catch (err) {
-      if (messages.length === 1) {
-        await queue.fail(messages, (err as Error).message);
-        throw err;
+  async function handle({ messages, batch, error }: Received): Promise<void> {
+    if (batch) {
+      try {
+        await persistAndAck(messages, () => persistBatch(ds, batch, context()));
+        return;
+      } catch (err) {
+        error = err;
       }
-      // One bad message must not hold back the others: retry one by one to isolate it.
-      log('warn', 'batch failed; retrying its messages one by one', { error: (err as Error).message });
-      for (const m of messages) {
-        try {
-          await persistAndAck([m], () => processBatch(ds, [m.payload], context()));
-        } catch (single) {
-          stats.failures += 1;
-          await queue.fail([m], (single as Error).message);
-          log('error', 'message failed', { id: m.id, attempts: m.attempts, max: MAX_ATTEMPTS });
-        }
+    }
+    await settle(messages, error);
+  }
+
+  /**
+   * Stores every message of `messages` that can be stored, after `error` failed them as a whole.
+   * A failure of the database or the network (`isTransientError`) is retried in hand, with
+   * back-off, for as long as it lasts: it never counts an attempt nor sets anything aside. A
+   * failure of the data is narrowed down by halves until each culprit is alone; only a message
+   * that fails on its own is failed on the queue (retried later, a dead letter after its last
+   * attempt) with its own error, and its batch mates are stored.
+   */
+  async function settle(messages: QueueMessage[], error: unknown): Promise<void> {
+    for (let attempt = 0; isTransientError(error); attempt++) {
+      if (stopping) throw error; // unacked: delivered again after the restart
+      stats.transientRetries += 1;
+      const delay = backoff(attempt);
+      log('warn', 'database or queue unavailable; retrying the batch in hand', {
+        error: messageOf(error),
+        size: messages.length,
+        attempt: attempt + 1,
+        retryInMs: delay,
+      });
+      await queue.extend(messages).catch(() => undefined);
+      await backoffSleep(delay);
+      if (stopping) throw error;
+      try {
+        await persistAndAck(messages, () => processBatch(ds, payloads(messages), context()));
+        return;
+      } catch (err) {
+        error = err;
+      }
+    }
+    if (messages.length === 1) {
+      const [m] = messages;
+      stats.failures += 1;
+      const reason = messageOf(error);
+      if (m.attempts >= MAX_ATTEMPTS) stats.deadLettered += 1;
+      log(
+        m.attempts >= MAX_ATTEMPTS ? 'warn' : 'error',
+        m.attempts >= MAX_ATTEMPTS ? 'message set aside as a dead letter' : 'message failed; retried later',
+        {
+          id: m.id,
+          attempts: m.attempts,
+          max: MAX_ATTEMPTS,
+          error: reason,
+        },
+      );
+      // Not acked if this fails too: the message comes back and is tried again.
+      await queue
+        .fail(messages, reason)
+        .catch((err) => log('warn', 'could not record a failure', { error: messageOf(err) }));
+      return;
+    }
+    log('warn', 'batch failed; splitting it to find the messages that fail', {
+      error: messageOf(error),
+      size: messages.length,
+    });
+    const half = Math.ceil(messages.length / 2);
+    for (const part of [messages.slice(0, half), messages.slice(half)]) {
+      try {
+        await persistAndAck(part, () => processBatch(ds, payloads(part), context()));
+      } catch (err) {
+        await settle(part, err);
       }
     }
   }
@@ -156,14 +241,26 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   ): Promise<void> {
     const outcome = await persist();
     const unreadable = new Set(outcome.unreadable.map((u) => u.index));
-    if (unreadable.size > 0) {
-      const bad = messages.filter((_, i) => unreadable.has(i));
-      // Redelivery cannot fix an unreadable payload: straight to the dead letters.
-      await queue.deadLetter(bad, outcome.unreadable.map((u) => u.error).join('; '));
-      log('error', 'unreadable jobs set aside', { count: bad.length, error: outcome.unreadable[0].error });
+    // Only now, after the commit: a crash before the ack delivers the batch again, and the
+    // (project, eventId) uniqueness makes that delivery count nothing. A failed ack is the same
+    // case, not a failure of the messages: they are not retried here nor split.
+    try {
+      if (unreadable.size > 0) {
+        const bad = messages.filter((_, i) => unreadable.has(i));
+        // Redelivery cannot fix an unreadable payload: straight to the dead letters.
+        await queue.deadLetter(bad, outcome.unreadable.map((u) => u.error).join('; '));
+        stats.deadLettered += bad.length;
+        log('warn', 'unreadable jobs set aside as dead letters', {
+          count: bad.length,
+          error: outcome.unreadable[0].error,
+        });
+      }
+      await queue.ack(unreadable.size > 0 ? messages.filter((_, i) => !unreadable.has(i)) : messages);
+    } catch (err) {
+      log('warn', 'ack failed after the commit; the batch will be delivered again and count nothing twice', {
+        error: messageOf(err),
+      });
     }
-    // Only now, after the commit: a crash before this line delivers the batch again.
-    await queue.ack(unreadable.size > 0 ? messages.filter((_, i) => !unreadable.has(i)) : messages);
     stats.batches += 1;
     stats.events += outcome.inserted;
     stats.duplicates += outcome.duplicates;
@@ -181,6 +278,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     stats,
     async stop() {
       stopping = true;
+      wakeFromBackoff();
       await loop;
     },
   };
@@ -189,6 +287,14 @@ export function startWorker(options: WorkerOptions): RunningWorker {
 /** PGlite's DataSource has a pool of exactly one connection (core's openDatabase). */
 function hasOneConnection(ds: DataSource): boolean {
   return (ds.options as { poolSize?: number }).poolSize === 1;
+}
+
+function payloads(messages: QueueMessage[]): string[] {
+  return messages.map((m) => m.payload);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 function sleep(ms: number): Promise<void> {

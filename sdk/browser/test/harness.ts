@@ -28,11 +28,15 @@ export interface Harness {
 }
 
 export async function startHarness(): Promise<Harness> {
-  const [site, ingest, browser] = await Promise.all([
-    startReceiver(),
-    startReceiver(),
-    chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS }),
-  ]);
+  const [site, ingest] = await Promise.all([startReceiver(), startReceiver()]);
+  // Launched after the receivers and closing them on failure: a missing Chromium must fail the
+  // test, not leave two servers holding the process open (the run would never end).
+  const browser = await chromium
+    .launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS })
+    .catch(async (err) => {
+      await Promise.all([site.close(), ingest.close()]);
+      throw err;
+    });
   site.serve('/tracker.min.js', dist('tracker.min.js'), 'text/javascript');
   site.serve('/index.mjs', dist('index.mjs'), 'text/javascript');
   site.serve('/web-vitals.js', webVitals(), 'text/javascript');

@@ -18,6 +18,7 @@ const ALERT_RULES_QUERY = /* GraphQL */ `
       enabled
       createdAt
       secret
+      masked
       channel {
         type
         url
@@ -85,6 +86,8 @@ type Rule = {
   enabled: boolean;
   createdAt: string;
   secret: string | null;
+  /** The API masked `secret` and `channel.url`: the viewer is not an owner or admin. */
+  masked: boolean;
   channel: { type: 'WEBHOOK' | 'SLACK' | 'EMAIL'; url: string | null; email: string | null };
   deliveries: Delivery[];
 };
@@ -127,6 +130,13 @@ export async function action(args: ActionFunctionArgs) {
 
 function channelTarget(channel: Rule['channel']): string {
   return visibleText(channel.type === 'EMAIL' ? (channel.email ?? '') : (channel.url ?? ''));
+}
+
+/** Why a member sees less, and cannot change the rule (the API refuses them). */
+function maskedNote(rule: Rule): string {
+  if (rule.channel.type === 'EMAIL') return 'Only owners and admins change this rule.';
+  const what = rule.secret ? 'URL and signing secret' : 'URL';
+  return `Only owners and admins see the full ${what} and change this rule.`;
 }
 
 export default function AlertsPage() {
@@ -194,35 +204,46 @@ export default function AlertsPage() {
                 {KINDS.find(([k]) => k === rule.kind)?.[1] ?? rule.kind} → {rule.channel.type.toLowerCase()}{' '}
                 {!rule.enabled && <span className="tag">disabled</span>}
               </h3>
-              <div className="row-actions">
-                <Form method="post" className="inline-form">
-                  <input type="hidden" name="id" value={rule.id} />
-                  <button
-                    type="submit"
-                    name="intent"
-                    value={rule.enabled ? 'disable' : 'enable'}
-                    className="button button-small"
-                    disabled={busy}
-                  >
-                    {rule.enabled ? 'Disable' : 'Enable'}
-                  </button>
-                  <ConfirmButton
-                    intent="delete"
-                    label="Delete"
-                    confirmLabel="Delete this rule and its log"
-                    disabled={busy}
-                  />
-                </Form>
-              </div>
+              {!rule.masked && (
+                <div className="row-actions">
+                  <Form method="post" className="inline-form">
+                    <input type="hidden" name="id" value={rule.id} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={rule.enabled ? 'disable' : 'enable'}
+                      className="button button-small"
+                      disabled={busy}
+                    >
+                      {rule.enabled ? 'Disable' : 'Enable'}
+                    </button>
+                    <ConfirmButton
+                      intent="delete"
+                      label="Delete"
+                      confirmLabel="Delete this rule and its log"
+                      disabled={busy}
+                    />
+                  </Form>
+                </div>
+              )}
             </div>
             <p className="mono break">{channelTarget(rule.channel)}</p>
             {rule.secret && (
               <details>
                 <summary>Signing secret</summary>
-                <p className="hint">Verify the X-Tracker-Signature header with it (HMAC-SHA256, see docs/alerts.md).</p>
+                {rule.masked ? (
+                  <p className="hint">
+                    Only its start and last four characters: owners and admins see the whole secret.
+                  </p>
+                ) : (
+                  <p className="hint">
+                    Verify the X-Tracker-Signature header with it (HMAC-SHA256, see docs/alerts.md).
+                  </p>
+                )}
                 <code className="break">{rule.secret}</code>
               </details>
             )}
+            {rule.masked && <p className="hint">{maskedNote(rule)}</p>}
             <h4>Delivery log</h4>
             {rule.deliveries.length === 0 ? (
               <p className="muted">Nothing sent yet.</p>

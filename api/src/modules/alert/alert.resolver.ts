@@ -13,6 +13,8 @@ import {
   type AlertRule,
 } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { canSeeSecrets } from '../../auth/secret-guard';
+import { isMaskedUrl } from '../../auth/secret-policy';
 import { requirePrincipal, type Context } from '../../context';
 import {
   AlertChannelInput,
@@ -41,6 +43,7 @@ export class AlertResolver {
   ): Promise<AlertRuleType> {
     const { user } = requirePrincipal(ctx);
     await requireProjectAdmin(ctx.ds, user.id, projectId, 'manage alert rules');
+    refuseMaskedUrl(channel);
     const rule = await createAlertRule(ctx.ds, {
       projectId,
       kind,
@@ -59,6 +62,7 @@ export class AlertResolver {
     @Ctx() ctx: Context,
   ): Promise<AlertRuleType> {
     const rule = await this.ruleForAdmin(ctx, id);
+    refuseMaskedUrl(channel);
     const updated = await updateAlertRule(ctx.ds, rule, {
       kind,
       channel,
@@ -72,6 +76,14 @@ export class AlertResolver {
   async deleteAlertRule(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
     await deleteAlertRule(ctx.ds, await this.ruleForAdmin(ctx, id));
     return true;
+  }
+
+  @FieldResolver(() => Boolean, {
+    description:
+      'True when `secret` and `channel.url` are masked for this caller: only owners and admins, with a session or an ADMIN token, see them in full.',
+  })
+  async masked(@Root() rule: AlertRuleType, @Ctx() ctx: Context): Promise<boolean> {
+    return !(await canSeeSecrets(ctx, rule.projectId));
   }
 
   @FieldResolver(() => [AlertDeliveryType], { description: 'Newest first.' })
@@ -93,5 +105,12 @@ export class AlertResolver {
     }
     await requireProjectAdmin(ctx.ds, user.id, rule.projectId, 'manage alert rules');
     return rule;
+  }
+}
+
+/** A client that shows masked URLs must not save the mask over the real target. */
+function refuseMaskedUrl(channel: AlertChannelInput | null): void {
+  if (channel?.url && isMaskedUrl(channel.url.trim())) {
+    throw new AppError('BAD_USER_INPUT', 'channel.url: this is the masked form of a URL; send the full URL');
   }
 }

@@ -39,11 +39,18 @@ export class AlertChannelType {
   @Field(() => ChannelTypeEnum)
   type: ChannelTypeEnum;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'WEBHOOK and SLACK. Owners and admins (session or ADMIN token) see it in full; others see only its origin: https://hooks.slack.com/…',
+  })
   url: string | null;
 
   @Field(() => String, { nullable: true })
   email: string | null;
+
+  /** Not in the schema: whose owners and admins see `url` in full (auth/secret-policy.ts). */
+  projectId: string;
 }
 
 @ObjectType('AlertRule')
@@ -62,7 +69,8 @@ export class AlertRuleType {
 
   @Field(() => String, {
     nullable: true,
-    description: 'WEBHOOK only: the HMAC-SHA256 signing secret (see docs/alerts.md).',
+    description:
+      'WEBHOOK only: the HMAC-SHA256 signing secret (see docs/alerts.md). Owners and admins (session or ADMIN token) see it in full; others see whsec_…<last 4>.',
   })
   secret: string | null;
 
@@ -78,7 +86,7 @@ export function toAlertRuleType(r: AlertRule): AlertRuleType {
     id: r.id,
     projectId: r.projectId,
     kind: r.kind as AlertKindEnum,
-    channel: { type: r.channelType as ChannelTypeEnum, url: r.url, email: r.email },
+    channel: { type: r.channelType as ChannelTypeEnum, url: r.url, email: r.email, projectId: r.projectId },
     secret: r.secret,
     enabled: r.enabled,
     createdAt: r.createdAt.toISOString(),

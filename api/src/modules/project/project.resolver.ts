@@ -6,10 +6,11 @@ import {
   listProjectKeysForUser,
   renameProject,
   rotateProjectKeyForUser,
+  updateProjectPrivacy,
 } from '@tracker/core';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { requirePrincipal, type Context } from '../../context';
-import { ProjectKeyType, ProjectType, toProjectKeyType, toProjectType } from './project.type';
+import { ProjectKeyType, ProjectPrivacyInput, ProjectType, toProjectKeyType, toProjectType } from './project.type';
 
 @Resolver(() => ProjectType)
 export class ProjectResolver {
@@ -39,6 +40,27 @@ export class ProjectResolver {
   ): Promise<ProjectType> {
     const { user } = requirePrincipal(ctx);
     return toProjectType(ctx, await renameProject(ctx.ds, user.id, id, name));
+  }
+
+  @Mutation(() => ProjectType, {
+    description:
+      'Owners and admins (ADMIN scope for API tokens: turning scrubbing off lets personal data in). ' +
+      'The server that answers applies it at once to the events it ingests; other ingest processes within a minute (their key cache).',
+  })
+  async updateProjectPrivacy(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => ProjectPrivacyInput) input: ProjectPrivacyInput,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectType> {
+    const { user } = requirePrincipal(ctx);
+    const project = await updateProjectPrivacy(ctx.ds, user.id, id, {
+      scrubDefaults: input.scrubDefaults ?? undefined,
+      sensitiveFields: input.sensitiveFields ?? undefined,
+      scrubIpAddresses: input.scrubIpAddresses ?? undefined,
+    });
+    ctx.onProjectChanged?.(project.id);
+    ctx.log?.info({ userId: user.id, projectId: project.id, privacy: input }, 'project privacy settings changed');
+    return toProjectType(ctx, project);
   }
 
   @Mutation(() => Boolean, {

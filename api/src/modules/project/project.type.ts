@@ -1,5 +1,5 @@
-import { formatDsn, type Project, type ProjectKey } from '@tracker/core';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { DEFAULT_PRIVACY_SETTINGS, formatDsn, type Project, type ProjectKey } from '@tracker/core';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { Context } from '../../context';
 
 @ObjectType({ description: 'A project receives events through its DSN.' })
@@ -18,6 +18,40 @@ export class ProjectType {
 
   @Field(() => ID)
   organizationId: string;
+
+  @Field(() => ProjectPrivacyType, {
+    description: 'What the ingest edge scrubs from events, logs and feedback before they are queued (docs/privacy.md).',
+  })
+  privacy: ProjectPrivacyType;
+}
+
+@ObjectType('ProjectPrivacy')
+export class ProjectPrivacyType {
+  @Field(() => Boolean, {
+    description:
+      'Built-in scrubbing: values under password, secret, token, auth, cookie, session… keys, and card numbers. Default true.',
+  })
+  scrubDefaults: boolean;
+
+  @Field(() => [String], {
+    description: "The project's own key names, scrubbed like the built-in ones (case-insensitive substrings).",
+  })
+  sensitiveFields: string[];
+
+  @Field(() => Boolean, { description: 'IPv4/IPv6 addresses in text, and user.ip_address / user.ip. Default false.' })
+  scrubIpAddresses: boolean;
+}
+
+@InputType('ProjectPrivacyInput', { description: 'Fields left out keep their value.' })
+export class ProjectPrivacyInput {
+  @Field(() => Boolean, { nullable: true })
+  scrubDefaults?: boolean | null;
+
+  @Field(() => [String], { nullable: true, description: 'Replaces the list: at most 50 names of 1 to 100 characters.' })
+  sensitiveFields?: string[] | null;
+
+  @Field(() => Boolean, { nullable: true })
+  scrubIpAddresses?: boolean | null;
 }
 
 export async function toProjectType(ctx: Context, project: Project): Promise<ProjectType> {
@@ -27,6 +61,12 @@ export async function toProjectType(ctx: Context, project: Project): Promise<Pro
     name: project.name,
     organizationId: project.organizationId,
     dsn: key ? formatDsn(ctx.config.publicUrl, key.publicKey, project.id) : '',
+    // A project just created may come back from the insert without its column defaults.
+    privacy: {
+      scrubDefaults: project.scrubDefaults ?? DEFAULT_PRIVACY_SETTINGS.scrubDefaults,
+      sensitiveFields: project.sensitiveFields ?? [],
+      scrubIpAddresses: project.scrubIpAddresses ?? DEFAULT_PRIVACY_SETTINGS.scrubIpAddresses,
+    },
   };
 }
 

@@ -1,0 +1,9 @@
+export {
+  countDeadLetters,
+  deadLetterSink,
+  listDeadLetters,
+  purgeDeadLetters,
+  recordDeadLetters,
+  replayDeadLetters,
+} from './dead-letters';
+export type { DeadLetter, DeadLetterInput, DeadLetterSink } from './dead-letters';

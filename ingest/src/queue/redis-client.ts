@@ -1,0 +1,107 @@
+import { createClient, TimeoutError, type RedisClientOptions } from 'redis';
+
+/**
+ * Socket options for every node-redis connection Tracker opens. TCP keepalive makes the kernel
+ * notice a peer that vanished (host gone, connection silently dropped by a middlebox); a
+ * short connect timeout keeps a reconnect from hanging on an unreachable host; and the
+ * reconnect strategy never gives up, also after a socket timeout (node-redis's default
+ * strategy stops there, leaving the client closed for good).
+ */
+export const REDIS_SOCKET_OPTIONS = {
+  keepAlive: true,
+  keepAliveInitialDelay: 10_000,
+  connectTimeout: 2_000,
+  reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000),
+};
+
+/**
+ * A node-redis client with `REDIS_SOCKET_OPTIONS`. `disableClientInfo`: no `CLIENT SETINFO` in
+ * the connection's set-up, whose answer node-redis waits for before the client is ready; a
+ * Redis that accepts the connection but answers nothing (a stuck process) would hold the
+ * reconnect forever. `commandTimeoutMs` bounds a command's wait to be sent (while reconnecting);
+ * 0 = no timer. Once sent, only `recycleOnTimeout` bounds the wait for the answer.
+ */
+export function createRedisClient(url: string, commandTimeoutMs: number, options: Pick<RedisClientOptions, 'disableOfflineQueue'> = {}) {
+  return createClient({
+    url,
+    disableClientInfo: true,
+    socket: REDIS_SOCKET_OPTIONS,
+    commandOptions: { timeout: commandTimeoutMs },
+    ...options,
+  });
+}
+
+type Client = ReturnType<typeof createRedisClient>;
+
+/** Tears down a stuck connection and opens a new one (`createRecycler`). */
+export interface Recycler {
+  /** Counts the connections made: a timeout seen on an older one needs no new one. */
+  readonly epoch: number;
+  /** Recycles the connection; with `epoch`, only if no newer connection was made since. */
+  recycle(epoch?: number): void;
+  stop(): void;
+}
+
+/**
+ * Tears down a client's connection and opens a new one, for a connection that stopped
+ * answering: TCP keepalive does not notice a Redis process that is alive but stuck (its kernel
+ * still acknowledges), and on a connection where requests were lost (a black-holed link) the
+ * answers would never line up with the commands again. Commands in flight fail at once; the
+ * client object stays usable, so holders of it need not know.
+ */
+export function createRecycler(client: Client): Recycler {
+  let epoch = 0;
+  let stopped = false;
+  return {
+    get epoch() {
+      return epoch;
+    },
+    recycle(seen?: number) {
+      if (stopped || (seen !== undefined && seen !== epoch)) return;
+      epoch += 1;
+      client.destroy();
+      // Reconnects in the background (retrying until Redis answers); commands issued meanwhile
+      // wait in node-redis's offline queue, bounded by their own timeouts.
+      client.connect().catch(() => undefined);
+    },
+    stop() {
+      stopped = true;
+    },
+  };
+}
+
+/** node-redis's error for a command not sent within its timeout, or ours (`recycleOnTimeout`). */
+export function isTimeout(err: unknown): boolean {
+  return err instanceof TimeoutError;
+}
+
+/** Redis did not answer a command within its time; its connection is being made again. */
+export class RedisTimeoutError extends TimeoutError {}
+
+/**
+ * Passes `promise` (a command just sent on `recycler`'s client) through, failing it after
+ * `timeoutMs` and recycling the connection it was sent on. node-redis's own per-command timeout
+ * stops counting once the command is written (commands-queue.js), so it does not catch a Redis
+ * that took the command and never answered. Several commands timing out together recycle the
+ * connection once.
+ */
+export function recycleOnTimeout<T>(promise: Promise<T>, recycler: Recycler, timeoutMs: number): Promise<T> {
+  const epoch = recycler.epoch;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      recycler.recycle(epoch);
+      reject(new RedisTimeoutError(`Redis did not answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        if (isTimeout(err)) recycler.recycle(epoch);
+        reject(err);
+      },
+    );
+  });
+}

@@ -1,0 +1,107 @@
+import { countDeadLetters, type Database } from '@tracker/core';
+import type { IngestCounters, Queue, RunningWorker } from '@tracker/ingest';
+
+export interface MetricsSources {
+  db: Database;
+  queue: Queue;
+  alertsQueue: Queue;
+  /** This process's worker, when it has the role. */
+  worker: () => RunningWorker | undefined;
+  /** This process's ingest refusals, when it has the role. */
+  ingest: IngestCounters | undefined;
+}
+
+/** A probe that does not answer in this time is reported as failed: a scrape never hangs. */
+const PROBE_TIMEOUT_MS = 800;
+
+/**
+ * `GET /metrics` in Prometheus's text format. Gauges read from the database and the queue
+ * (queue depth, dead letters) are the same from every process; counters are this process's
+ * own since it started, as Prometheus expects (it sums them over processes). A probe that
+ * fails or times out is left out and `tracker_probe_up{probe}` says 0, so a stuck dependency
+ * shows in the scrape instead of hanging it.
+ */
+export async function renderMetrics(sources: MetricsSources): Promise<string> {
+  const [jobs, alerts, dead] = await Promise.all([
+    probe(() => sources.queue.depth()),
+    probe(() => sources.alertsQueue.depth()),
+    probe(() => countDeadLetters(sources.db.ds)),
+  ]);
+  const out: string[] = [];
+  const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: Array<[string, number]>) => {
+    if (samples.length === 0) return;
+    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    for (const [labels, value] of samples) out.push(`${name}${labels} ${value}`);
+  };
+  metric('tracker_probe_up', 'gauge', 'Whether the probe behind a gauge answered in time (1) or not (0).', [
+    ['{probe="queue_depth"}', jobs === undefined ? 0 : 1],
+    ['{probe="alerts_queue_depth"}', alerts === undefined ? 0 : 1],
+    ['{probe="dead_letters"}', dead === undefined ? 0 : 1],
+  ]);
+  metric(
+    'tracker_queue_depth',
+    'gauge',
+    'Jobs waiting in a queue (events, logs, vitals and feedback in "jobs"; alert deliveries in "alerts").',
+    [
+      ...(jobs === undefined ? [] : [[`{queue="jobs",backend="${sources.queue.kind}"}`, jobs] as [string, number]]),
+      ...(alerts === undefined
+        ? []
+        : [[`{queue="alerts",backend="${sources.alertsQueue.kind}"}`, alerts] as [string, number]]),
+    ],
+  );
+  metric(
+    'tracker_dead_letters',
+    'gauge',
+    'Jobs set aside after their last attempt (npm run tracker -- dead-letter:list).',
+    dead === undefined ? [] : [['', dead]],
+  );
+  const worker = sources.worker();
+  if (worker) {
+    const s = worker.stats;
+    metric('tracker_events_stored_total', 'counter', "Error events stored by this process's worker.", [['', s.events]]);
+    metric(
+      'tracker_events_duplicate_total',
+      'counter',
+      'Deliveries of an event already stored (SDK or queue retries).',
+      [['', s.duplicates]],
+    );
+    metric('tracker_worker_batches_total', 'counter', "Batches committed by this process's worker.", [['', s.batches]]);
+    metric('tracker_worker_failures_total', 'counter', 'Jobs that failed on their own (retried later, or set aside).', [
+      ['', s.failures],
+    ]);
+    metric('tracker_worker_dead_lettered_total', 'counter', "Jobs this process's worker set aside as dead letters.", [
+      ['', s.deadLettered],
+    ]);
+    metric(
+      'tracker_worker_transient_retries_total',
+      'counter',
+      'Retries through a database or queue outage (never counted as attempts).',
+      [['', s.transientRetries]],
+    );
+  }
+  if (sources.ingest) {
+    metric(
+      'tracker_ingest_dropped_total',
+      'counter',
+      'Ingest requests refused by this process, by reason (the wire error code).',
+      [...sources.ingest.refused].sort().map(([code, n]) => [`{reason="${code.toLowerCase()}"}`, n]),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
+
+async function probe(read: () => Promise<number>): Promise<number | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      read(),
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), PROBE_TIMEOUT_MS);
+      }),
+    ]);
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
