@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm test` needs PostgreSQL (127.0.0.1:5432), Redis (127.0.0.1:6379) and Debian's Chromium
-// (/usr/bin/chromium, or CHROMIUM_PATH). This starts what is installed but down, installs
-// Chromium with apt-get when it can (root on Debian), and otherwise says in seconds what to
-// install instead of letting a suite hang or fail a hundred times over.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+// (/usr/bin/chromium, or CHROMIUM_PATH). This starts what is installed but down, installs what is
+// missing with apt-get when it can (root on Debian), and otherwise says in seconds what to
+// install instead of letting a suite hang or fail a hundred times over. `.ci/run` uses it too.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -35,41 +35,63 @@ async function waitFor(port) {
   return false;
 }
 
+/** apt-get install, bounded: a stuck mirror must not turn `npm test` into a hang. */
+function aptInstall(...packages) {
+  if (!isRoot || !has('apt-get')) return false;
+  console.log(`test preflight: apt-get install ${packages.join(' ')} (about a minute)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const run = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env, timeout: 600_000 }).status === 0;
+  // The package lists of a fresh image are often empty: update once and try again.
+  return run(['install', '-y', '-qq', ...packages]) || (run(['update', '-qq']) && run(['install', '-y', '-qq', ...packages]));
+}
+
+function postgresVersions() {
+  return existsSync('/etc/postgresql') ? readdirSync('/etc/postgresql').sort((a, b) => Number(b) - Number(a)) : [];
+}
+
+/**
+ * A cluster this script installed gets the tests' access rule: trust for loopback TCP (as on the
+ * CI machines). Only then: an operator's own cluster is never reconfigured.
+ */
+function trustLoopback(version) {
+  const hba = `/etc/postgresql/${version}/main/pg_hba.conf`;
+  if (!existsSync(hba)) return;
+  const rules = readFileSync(hba, 'utf8').replace(
+    /^(host\s+all\s+all\s+(127\.0\.0\.1\/32|::1\/128)\s+)\S+/gm,
+    '$1trust',
+  );
+  writeFileSync(hba, rules);
+}
+
 if (!(await reachable(5432))) {
-  if (has('pg_ctlcluster') && existsSync('/etc/postgresql')) {
-    const version = readdirSync('/etc/postgresql')[0];
+  let installed = false;
+  if (postgresVersions().length === 0) installed = aptInstall('postgresql');
+  const [version] = postgresVersions();
+  if (version && has('pg_ctlcluster')) {
+    if (installed) trustLoopback(version);
     console.log(`test preflight: starting PostgreSQL ${version}`);
-    spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'inherit' });
+    // restart: a cluster the package's install started is still on its default access rule.
+    const action = installed ? 'restart' : 'start';
+    spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', action], { stdio: 'inherit', timeout: 60_000 });
   }
   if (!(await waitFor(5432))) problems.push('PostgreSQL on 127.0.0.1:5432 (trust auth, user postgres): apt-get install postgresql');
 }
 
 if (!(await reachable(6379))) {
+  if (!has('redis-server')) aptInstall('redis-server');
   if (has('redis-server')) {
     console.log('test preflight: starting Redis');
     spawnSync('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], {
       stdio: 'inherit',
+      timeout: 30_000,
     });
   }
   if (!(await waitFor(6379))) problems.push('Redis on 127.0.0.1:6379: apt-get install redis-server');
 }
 
 if (!existsSync(chromium)) {
-  if (isRoot && has('apt-get') && !process.env.CHROMIUM_PATH) {
-    console.log('test preflight: installing Debian chromium for the browser tests (apt-get, about a minute)');
-    try {
-      execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
-        stdio: 'inherit',
-        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      });
-    } catch {
-      spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-      spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
-        stdio: 'inherit',
-        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      });
-    }
-  }
+  // Debian's chromium, never a tool's own browser download (playwright-core drives this one).
+  if (!process.env.CHROMIUM_PATH) aptInstall('chromium');
   if (!existsSync(chromium)) problems.push(`Chromium at ${chromium}: apt-get install chromium (or set CHROMIUM_PATH)`);
 }
 
