@@ -37,6 +37,9 @@ import { createQueue, type QueueTuning } from './create-queue';
 import { renderMetrics } from './metrics';
 import { connectSharedRedis, type SharedRedis } from './shared-redis';
 import { resolveSessionSecret } from './session-secret';
+import { DEFAULT_SDK_DIR } from './sdk-dist/pack-sdks';
+import { loadSdkAssets } from './sdk-dist/sdk-assets';
+import { registerSdkRoutes } from './sdk-dist/sdk-routes';
 import { mountWeb } from './web-mount';
 
 /** Behind a load balancer the health checks and ingest see many short connections. */
@@ -65,6 +68,8 @@ export interface TrackerOptions {
   };
   /** The 80 % / 100 % usage-warning job of the worker role (tests: a short interval). */
   usageWarnings?: { intervalMs?: number; firstRunMs?: number };
+  /** Where the SDK tarballs served under `/sdk/` are (default: server/dist/sdk, written by the build). */
+  sdkDir?: string;
 }
 
 /** A running set of roles sharing one database, one queue and one HTTP port. */
@@ -194,6 +199,13 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       .send({ status: 'unavailable', database: db.kind, queue: queue.kind, checks });
   });
 
+  // The SDKs, served by the instance itself (docs/decisions/014): every role answers /sdk/, as
+  // it answers /healthz, so whatever process the load balancer picks has them.
+  const sdkAssets = loadSdkAssets(options.sdkDir ?? DEFAULT_SDK_DIR, () => config.publicUrl);
+  if (!sdkAssets)
+    app.log.warn(`no SDK tarballs in ${options.sdkDir ?? DEFAULT_SDK_DIR}: /sdk/ answers 404 (run npm run build)`);
+  registerSdkRoutes(app, sdkAssets);
+
   const tracker: Tracker = {
     app,
     db,
@@ -257,6 +269,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     await mountWeb(app, {
       apiUrl: () => config.apiUrl ?? `${tracker.url}/graphql`,
       sessionSecret: resolveSessionSecret(config.sessionSecret, config.dataDir),
+      sdk: () => sdkAssets?.setupInfo(),
     });
   }
 
@@ -375,7 +388,10 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       await step('alerts queue connection', () => alertsQueue.close());
       await step('database connections', () => db.close());
       if (abandoned.length > 0) {
-        app.log.warn({ abandoned }, `shutdown deadline of ${config.shutdownTimeoutMs} ms: abandoned ${abandoned.join('; ')}`);
+        app.log.warn(
+          { abandoned },
+          `shutdown deadline of ${config.shutdownTimeoutMs} ms: abandoned ${abandoned.join('; ')}`,
+        );
       }
       return { abandoned };
     })();
