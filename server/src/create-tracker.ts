@@ -38,7 +38,7 @@ import { renderMetrics } from './metrics';
 import { connectSharedRedis, type SharedRedis } from './shared-redis';
 import { resolveSessionSecret } from './session-secret';
 import { DEFAULT_SDK_DIR } from './sdk-dist/pack-sdks';
-import { loadSdkAssets } from './sdk-dist/sdk-assets';
+import { loadSdkAssets, type SdkAssets } from './sdk-dist/sdk-assets';
 import { registerSdkRoutes } from './sdk-dist/sdk-routes';
 import { mountWeb } from './web-mount';
 
@@ -87,6 +87,8 @@ export interface Tracker {
   readonly usageWarnings: RunningUsageWarnings | undefined;
   /** Where this process reads monthly usage (Redis with REDIS_URL, else the database); api and worker roles only. */
   readonly usage: UsageReader | undefined;
+  /** The SDK files served under `/sdk/`; undefined when the build did not pack them. */
+  readonly sdk: SdkAssets | undefined;
   /** Base URL once listening, e.g. http://127.0.0.1:3000. */
   url: string;
   listen(): Promise<string>;
@@ -216,6 +218,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     ingestFastPath: undefined,
     usageWarnings: undefined,
     usage,
+    sdk: sdkAssets,
     url: '',
     listen,
     close,
