@@ -261,8 +261,8 @@ export default function IssuesPage() {
         <div className="card">
           <h3>No issues yet</h3>
           <p className="muted">
-            Send a first error from your application: <Link to={projectPath(parent.project.id)}>Setup</Link> has the
-            DSN and the install snippets for this instance.
+            Send a first error from your application: <Link to={projectPath(parent.project.id)}>Setup</Link> has the DSN
+            and the install snippets for this instance.
           </p>
         </div>
       ) : issues.nodes.length === 0 ? (
