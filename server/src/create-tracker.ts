@@ -37,6 +37,9 @@ import { createQueue, type QueueTuning } from './create-queue';
 import { renderMetrics } from './metrics';
 import { connectSharedRedis, type SharedRedis } from './shared-redis';
 import { resolveSessionSecret } from './session-secret';
+import { DEFAULT_SDK_DIR } from './sdk-dist/pack-sdks';
+import { loadSdkAssets, type SdkAssets } from './sdk-dist/sdk-assets';
+import { registerSdkRoutes } from './sdk-dist/sdk-routes';
 import { mountWeb } from './web-mount';
 
 /** Behind a load balancer the health checks and ingest see many short connections. */
@@ -65,6 +68,8 @@ export interface TrackerOptions {
   };
   /** The 80 % / 100 % usage-warning job of the worker role (tests: a short interval). */
   usageWarnings?: { intervalMs?: number; firstRunMs?: number };
+  /** Where the SDK tarballs served under `/sdk/` are (default: server/dist/sdk, written by the build). */
+  sdkDir?: string;
 }
 
 /** A running set of roles sharing one database, one queue and one HTTP port. */
@@ -82,6 +87,8 @@ export interface Tracker {
   readonly usageWarnings: RunningUsageWarnings | undefined;
   /** Where this process reads monthly usage (Redis with REDIS_URL, else the database); api and worker roles only. */
   readonly usage: UsageReader | undefined;
+  /** The SDK files served under `/sdk/`; undefined when the build did not pack them. */
+  readonly sdk: SdkAssets | undefined;
   /** Base URL once listening, e.g. http://127.0.0.1:3000. */
   url: string;
   listen(): Promise<string>;
@@ -194,6 +201,13 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       .send({ status: 'unavailable', database: db.kind, queue: queue.kind, checks });
   });
 
+  // The SDKs, served by the instance itself (docs/decisions/014): every role answers /sdk/, as
+  // it answers /healthz, so whatever process the load balancer picks has them.
+  const sdkAssets = loadSdkAssets(options.sdkDir ?? DEFAULT_SDK_DIR, () => config.publicUrl);
+  if (!sdkAssets)
+    app.log.warn(`no SDK tarballs in ${options.sdkDir ?? DEFAULT_SDK_DIR}: /sdk/ answers 404 (run npm run build)`);
+  registerSdkRoutes(app, sdkAssets);
+
   const tracker: Tracker = {
     app,
     db,
@@ -204,6 +218,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     ingestFastPath: undefined,
     usageWarnings: undefined,
     usage,
+    sdk: sdkAssets,
     url: '',
     listen,
     close,
@@ -257,6 +272,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     await mountWeb(app, {
       apiUrl: () => config.apiUrl ?? `${tracker.url}/graphql`,
       sessionSecret: resolveSessionSecret(config.sessionSecret, config.dataDir),
+      sdk: () => sdkAssets?.setupInfo(),
     });
   }
 
@@ -375,7 +391,10 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       await step('alerts queue connection', () => alertsQueue.close());
       await step('database connections', () => db.close());
       if (abandoned.length > 0) {
-        app.log.warn({ abandoned }, `shutdown deadline of ${config.shutdownTimeoutMs} ms: abandoned ${abandoned.join('; ')}`);
+        app.log.warn(
+          { abandoned },
+          `shutdown deadline of ${config.shutdownTimeoutMs} ms: abandoned ${abandoned.join('; ')}`,
+        );
       }
       return { abandoned };
     })();

@@ -2,11 +2,14 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import type { SdkSetupInfo } from './sdk-dist/sdk-assets';
 
 export interface WebMountOptions {
   /** Absolute URL of the GraphQL endpoint the dashboard's loaders call. */
   apiUrl: () => string;
   sessionSecret: string;
+  /** The SDK URLs and SRI hashes for the setup page; undefined when the SDKs were not packed. */
+  sdk: () => SdkSetupInfo | undefined;
 }
 
 /** Methods that run a Remix action, which Remix guards against cross-site requests. */
@@ -55,7 +58,7 @@ export async function mountWeb(app: FastifyInstance, options: WebMountOptions): 
   const { createRequestListener } = await import('@remix-run/node-fetch-server');
   const handle = createRequestHandler(build, 'production');
   const listener = createRequestListener((request) =>
-    handle(request, { apiUrl: options.apiUrl(), sessionSecret: options.sessionSecret }),
+    handle(request, { apiUrl: options.apiUrl(), sessionSecret: options.sessionSecret, sdk: options.sdk() }),
   );
 
   await app.register(async (scope) => {

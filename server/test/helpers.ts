@@ -1,7 +1,7 @@
 import { loadConfig, type Config } from '@tracker/core';
 import { createTempDir, createTestPostgres, createTestRedisPrefix, TEST_REDIS_URL } from '@tracker/core/testing';
 import { createClient } from 'redis';
-import { createTracker, type Tracker } from '../src';
+import { createTracker, type Tracker, type TrackerOptions } from '../src';
 
 export type Mode = 'embedded' | 'postgres+redis';
 export const MODES: Mode[] = ['embedded', 'postgres+redis'];
@@ -55,10 +55,15 @@ async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
   }
 }
 
-export async function startTracker(env: TestEnv, overrides: Partial<Config> = {}): Promise<Tracker> {
+export async function startTracker(
+  env: TestEnv,
+  overrides: Partial<Config> = {},
+  options: Partial<TrackerOptions> = {},
+): Promise<Tracker> {
   const tracker = await createTracker({
     config: { ...env.config, ...overrides },
     queue: { reclaimIdleMs: 1_000, retryBaseMs: 100 },
+    ...options,
   });
   await tracker.listen();
   return tracker;

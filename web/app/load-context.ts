@@ -9,7 +9,20 @@ declare module '@remix-run/node' {
     sessionSecret?: string;
     /** Optional CSP nonce chosen by the server; entry.server makes one per response otherwise. */
     cspNonce?: string;
+    /** The SDKs this instance serves under /sdk/ (absent when they were not built): the setup page's URLs. */
+    sdk?: SdkSetup;
   }
+}
+
+/** Absolute, versioned URLs of the SDK files this instance serves, and the SRI hashes of the scripts. */
+export interface SdkSetup {
+  publicUrl: string;
+  version: string;
+  scriptUrl: string;
+  scriptIntegrity: string;
+  moduleUrl: string;
+  moduleIntegrity: string;
+  tarballs: { browser: string; node: string; next: string };
 }
 
 export {};

@@ -460,6 +460,17 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
           all: { totalCount: 2 },
         },
       };
+    case 'ProjectSetup': {
+      const found = projects.find((p) => p.id === body.variables.projectId);
+      return {
+        data: {
+          project: found ? { id: found.id, organizationId: found.organizationId } : null,
+          viewer,
+          plans,
+          issues: { totalCount: found?.id === 'p2' ? 3 : 0 },
+        },
+      };
+    }
     case 'ProjectOrganization':
       return { data: { project: body.variables.id === project.id ? project : null } };
     case 'ProjectKeys':
@@ -558,15 +569,30 @@ before(async () => {
   const build = (await import(buildPath)) as ServerBuild;
   // Remix's handler takes the load context per request, exactly as @tracker/server passes it.
   const handler = createRequestHandler(build, 'production');
-  handle = (request) => handler(request, { apiUrl });
+  handle = (request) => handler(request, { apiUrl, sdk: request.headers.has('x-test-no-sdk') ? undefined : SDK });
 });
 
 after(() => new Promise<void>((resolve) => api.close(() => resolve())));
 
 const origin = 'http://localhost';
 
-function get(path: string, cookie?: string) {
-  return handle(new Request(origin + path, { headers: cookie ? { Cookie: cookie } : {} }));
+/** What @tracker/server passes as `sdk` in the load context (server/src/sdk-dist/sdk-assets.ts). */
+const SDK = {
+  publicUrl: 'https://tracker.example.com',
+  version: '0.5.0',
+  scriptUrl: 'https://tracker.example.com/sdk/0.5.0/tracker.min.js',
+  scriptIntegrity: 'sha384-AAAAscript+/hash',
+  moduleUrl: 'https://tracker.example.com/sdk/0.5.0/tracker.mjs',
+  moduleIntegrity: 'sha384-BBBBmodule+/hash',
+  tarballs: {
+    browser: 'https://tracker.example.com/sdk/0.5.0/tracker-browser.tgz',
+    node: 'https://tracker.example.com/sdk/0.5.0/tracker-node.tgz',
+    next: 'https://tracker.example.com/sdk/0.5.0/tracker-next.tgz',
+  },
+};
+
+function get(path: string, cookie?: string, headers: Record<string, string> = {}) {
+  return handle(new Request(origin + path, { headers: { ...headers, ...(cookie ? { Cookie: cookie } : {}) } }));
 }
 
 function postForm(path: string, fields: Record<string, string>, cookie?: string) {
@@ -1127,6 +1153,74 @@ describe('releases page', () => {
     assert.match(text(rowOf(html, '&lt;img src=x onerror=alert(1)&gt;')), /first in staging/);
     assert.doesNotMatch(html, /<img/i);
     assert.doesNotMatch(html, /\sstyle="/);
+  });
+});
+
+describe('the setup page', () => {
+  /** Decoded text of the page's code blocks, as a user copies them. */
+  const codeOf = (html: string) =>
+    [...html.matchAll(/<code>([\s\S]*?)<\/code>/g)]
+      .map((m) =>
+        m[1]
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"')
+          .replace(/&#x27;/g, "'")
+          .replace(/&amp;/g, '&'),
+      )
+      .join('\n');
+
+  test('gives a script tag with the SRI hash and tarball installs from this instance, all versioned', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    const code = codeOf(html);
+    assert.ok(
+      code.includes(
+        '<script src="https://tracker.example.com/sdk/0.5.0/tracker.min.js"\n  integrity="sha384-AAAAscript+/hash"\n  crossorigin="anonymous"></script>',
+      ),
+      code,
+    );
+    assert.ok(code.includes("dsn: 'http://et_key@127.0.0.1:3000/ingest/error'"), 'the DSN in the snippet');
+    assert.ok(code.includes('integrity="sha384-BBBBmodule+/hash" crossorigin="anonymous">'), 'the module preload');
+    assert.ok(code.includes("import * as Tracker from 'https://tracker.example.com/sdk/0.5.0/tracker.mjs'"));
+    for (const pkg of ['browser', 'node', 'next']) {
+      assert.ok(code.includes(`npm install https://tracker.example.com/sdk/0.5.0/tracker-${pkg}.tgz`), pkg);
+    }
+    // Nothing that would fail: the packages are on no registry.
+    assert.doesNotMatch(code, /npm install @tracker\//);
+    assert.match(html, /Waiting for the first event/);
+  });
+
+  test('on Free it says release registration needs Pro instead of giving a snippet that would be refused', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1', cookie)).text();
+    assert.match(
+      html.replace(/<!-- -->/g, ''),
+      /Registering releases \(regressions by release, release health\) needs Pro\./,
+    );
+    assert.match(html, /href="\/projects\/p1\/billing"/);
+    assert.doesNotMatch(html, /ingest\/release/);
+  });
+
+  test('on Pro it gives the release registration for this instance', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p2', cookie)).text();
+    const code = codeOf(html);
+    assert.ok(code.includes('curl -X POST https://tracker.example.com/ingest/release'), code);
+    assert.doesNotMatch(html, /needs Pro/);
+    assert.match(html.replace(/<!-- -->/g, ''), /This project has 3 issues\./);
+  });
+
+  test('an instance without SDK files says so rather than give install lines', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1', cookie, { 'x-test-no-sdk': '1' });
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /started without its SDK files/);
+    assert.doesNotMatch(html, /npm install|<code>&lt;script/);
+    assert.match(html, /et_key/, 'the DSN is still there');
   });
 });
 

@@ -36,6 +36,9 @@ export async function buildSdk({ dir, platform, globalName }) {
     // A <script> build for pages without a bundler: everything inlined, minified.
     builds.push(
       build({ ...common, external: [], format: 'iife', globalName, minify: true, outfile: 'dist/tracker.min.js' }),
+      // The same for `<script type="module">` and `import()` from a URL: one self-contained ES
+      // module (dist/index.mjs imports `web-vitals` by bare name, which a browser cannot resolve).
+      build({ ...common, external: [], format: 'esm', minify: true, outfile: 'dist/tracker.mjs' }),
     );
   }
   await Promise.all(builds);
@@ -44,7 +47,17 @@ export async function buildSdk({ dir, platform, globalName }) {
   const generator = require.resolve('dts-bundle-generator/dist/bin/dts-bundle-generator.js', { paths: [dir] });
   execFileSync(
     process.execPath,
-    [generator, '--silent', '--no-banner', '--no-check', '--project', 'tsconfig.build.json', '-o', 'dist/index.d.ts', 'src/index.ts'],
+    [
+      generator,
+      '--silent',
+      '--no-banner',
+      '--no-check',
+      '--project',
+      'tsconfig.build.json',
+      '-o',
+      'dist/index.d.ts',
+      'src/index.ts',
+    ],
     { cwd: dir, stdio: 'inherit' },
   );
   // One declaration file per module format, so TypeScript's node16/nodenext resolution sees

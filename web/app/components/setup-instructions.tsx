@@ -1,47 +1,38 @@
+import { Link } from '@remix-run/react';
 import { useState } from 'react';
+import type { SdkSetup } from '../load-context';
 
 /** A JavaScript string literal for the snippet; the DSN is ours, but quote it properly anyway. */
 function quote(value: string): string {
   return `'${value.replace(/[\\']/g, '\\$&')}'`;
 }
 
-/** The DSN with copy-paste snippets; `dsnOnly` for Settings, where the snippets would be noise. */
-export function SetupInstructions({ dsn, dsnOnly = false }: { dsn: string; dsnOnly?: boolean }) {
-  const browser = `import * as Tracker from '@tracker/browser';
-
-Tracker.init({
-  dsn: ${quote(dsn)},
-  release: '1.0.0', // the version you deploy; enables regressions and release health
-});`;
-  const node = `import * as Tracker from '@tracker/node';
-
-Tracker.init({
-  dsn: ${quote(dsn)},
-  release: '1.0.0',
-});`;
-  // @tracker/next holds only the source-map uploader so far: a Next.js app uses the browser SDK
-  // in instrumentation-client.ts and the Node SDK in instrumentation.ts.
-  const next = `// instrumentation-client.ts (runs in the browser)
-import * as Tracker from '@tracker/browser';
-
-Tracker.init({
-  dsn: ${quote(dsn)},
-  release: process.env.NEXT_PUBLIC_TRACKER_RELEASE,
-});
-
-// instrumentation.ts (runs on the server)
-export async function register() {
-  if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const Tracker = await import('@tracker/node');
-    Tracker.init({
-      dsn: ${quote(dsn)},
-      release: process.env.NEXT_PUBLIC_TRACKER_RELEASE,
-    });
-  }
+/** An HTML attribute value for the `<script>` snippet. */
+function attribute(value: string): string {
+  return `"${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
 }
 
-// package.json: upload source maps after each build
-// "build": "next build && tracker-upload-sourcemaps"`;
+/** Whether the organization's plan may register releases, and where to upgrade when it may not. */
+export type ReleasePlan = { allowed: true } | { allowed: false; plans: string; billingPath: string };
+
+/**
+ * The DSN with copy-paste snippets; `dsnOnly` for Settings, where the snippets would be noise.
+ * Every install line points at this instance (`sdk`): the SDKs are on no public registry, and
+ * the instance serves the script, the ES module and the npm tarballs itself
+ * (docs/decisions/014-sdks-served-by-the-instance.md). Versioned URLs, so a lockfile's
+ * integrity stays valid when the instance is upgraded.
+ */
+export function SetupInstructions({
+  dsn,
+  dsnOnly = false,
+  sdk,
+  releases,
+}: {
+  dsn: string;
+  dsnOnly?: boolean;
+  sdk?: SdkSetup | null;
+  releases?: ReleasePlan;
+}) {
   if (!dsn) {
     return (
       <p className="notice">
@@ -59,32 +50,120 @@ export async function register() {
         </div>
         <p className="hint">Public and write-only: it can send events to this project, nothing else.</p>
       </div>
-      {dsnOnly ? null : (
-        <>
-          <Snippet title="In the browser" packageName="@tracker/browser" code={browser} />
-          <Snippet title="In Node.js" packageName="@tracker/node" code={node} />
-          <Snippet
-            title="In Next.js"
-            packageName="@tracker/browser @tracker/node @tracker/next"
-            label="Next.js"
-            code={next}
-          />
-        </>
+      {dsnOnly ? null : sdk ? (
+        <Snippets dsn={dsn} sdk={sdk} releases={releases} />
+      ) : (
+        <p className="notice">
+          This instance was started without its SDK files (they are written by <code>npm run build</code>), so it cannot
+          serve them yet. Send errors with the DSN over HTTP meanwhile (<code>POST /ingest/error</code>).
+        </p>
       )}
     </div>
   );
 }
 
+function Snippets({ dsn, sdk, releases }: { dsn: string; sdk: SdkSetup; releases?: ReleasePlan }) {
+  const script = `<script src=${attribute(sdk.scriptUrl)}
+  integrity=${attribute(sdk.scriptIntegrity)}
+  crossorigin="anonymous"></script>
+<script>
+  Tracker.init({
+    dsn: ${quote(dsn)},
+    release: '1.0.0', // the version you deploy; source maps are looked up by it
+  });
+</script>`;
+  // The preload carries the integrity: the import that follows uses the module it fetched.
+  const module = `<link rel="modulepreload" href=${attribute(sdk.moduleUrl)}
+  integrity=${attribute(sdk.moduleIntegrity)} crossorigin="anonymous">
+<script type="module">
+  import * as Tracker from ${quote(sdk.moduleUrl)};
+
+  Tracker.init({ dsn: ${quote(dsn)}, release: '1.0.0' });
+</script>`;
+  const browser = `import * as Tracker from '@tracker/browser';
+
+Tracker.init({
+  dsn: ${quote(dsn)},
+  release: '1.0.0', // the version you deploy; source maps are looked up by it
+});`;
+  const node = `import * as Tracker from '@tracker/node';
+
+Tracker.init({
+  dsn: ${quote(dsn)},
+  release: '1.0.0',
+});`;
+  const next = `// .env: NEXT_PUBLIC_TRACKER_DSN and TRACKER_DSN
+//   ${dsn}
+
+// instrumentation-client.ts (runs in the browser)
+import { init } from '@tracker/next/client';
+
+init({ environment: 'production' });
+
+// instrumentation.ts (runs on the server)
+export { register, onRequestError } from '@tracker/next/server';
+
+// package.json: upload source maps after each build
+// "postbuild": "tracker-upload-sourcemaps"`;
+  const register = `curl -X POST ${sdk.publicUrl}/ingest/release \\
+  -H 'Authorization: Bearer etu_<upload token>' -H 'Content-Type: application/json' \\
+  -d '{"version":"1.0.0","environment":"production"}'`;
+  return (
+    <>
+      <Snippet
+        title="In the browser, with a script tag"
+        hint={`@tracker/browser ${sdk.version}, served by this instance; the integrity hash makes the browser refuse any other file.`}
+        label="script tag"
+        code={script}
+      />
+      <Snippet title="In the browser, as an ES module" label="ES module" code={module} />
+      <Snippet
+        title="In the browser, with a bundler"
+        install={`npm install ${sdk.tarballs.browser}`}
+        label="@tracker/browser"
+        code={browser}
+      />
+      <Snippet title="In Node.js" install={`npm install ${sdk.tarballs.node}`} label="@tracker/node" code={node} />
+      <Snippet
+        title="In Next.js"
+        hint="@tracker/next installs @tracker/browser and @tracker/node from this instance too."
+        install={`npm install ${sdk.tarballs.next}`}
+        label="Next.js"
+        code={next}
+      />
+      {releases?.allowed ? (
+        <Snippet
+          title="Register each deploy"
+          hint="Create an upload token under Settings; a release registered per deploy drives regressions and release health."
+          label="release registration"
+          code={register}
+        />
+      ) : releases ? (
+        <section className="snippet">
+          <h3>Register each deploy</h3>
+          <p className="muted">
+            Registering releases (regressions by release, release health) needs {releases.plans}.{' '}
+            <Link to={releases.billingPath}>Upgrade in Billing</Link>. Events still carry their <code>release</code>,
+            and source maps uploaded for it de-minify their stack traces on every plan.
+          </p>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
 function Snippet({
   title,
-  packageName,
+  hint,
+  install,
   code,
-  label = packageName,
+  label,
 }: {
   title: string;
-  packageName: string;
+  hint?: string;
+  install?: string;
   code: string;
-  label?: string;
+  label: string;
 }) {
   return (
     <section className="snippet">
@@ -92,9 +171,12 @@ function Snippet({
         <h3>{title}</h3>
         <CopyButton text={code} label={`Copy the ${label} snippet`} />
       </div>
-      <pre>
-        <code>{`npm install ${packageName}`}</code>
-      </pre>
+      {hint ? <p className="hint">{hint}</p> : null}
+      {install ? (
+        <pre>
+          <code>{install}</code>
+        </pre>
+      ) : null}
       <pre>
         <code>{code}</code>
       </pre>

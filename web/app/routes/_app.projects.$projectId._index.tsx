@@ -1,27 +1,65 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import { data, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData, useRouteLoaderData } from '@remix-run/react';
-import { SetupInstructions } from '../components/setup-instructions';
+import { SetupInstructions, type ReleasePlan } from '../components/setup-instructions';
 import { queryApi } from '../lib/graphql.server';
+import { projectPath } from '../lib/paths';
+import { findPlan, type PlanInfo } from '../lib/plans';
 import type { loader as projectLoader } from './_app.projects.$projectId';
 
-const ISSUE_COUNT_QUERY = /* GraphQL */ `
-  query ProjectIssueCount($projectId: ID!) {
+// The organization's plan decides whether the page offers release registration (the API would
+// answer PLAN_REQUIRED to it on Free): the catalogue is the API's, as on Releases.
+const PROJECT_SETUP_QUERY = /* GraphQL */ `
+  query ProjectSetup($projectId: ID!) {
+    project(id: $projectId) {
+      id
+      organizationId
+    }
+    viewer {
+      id
+      organizations {
+        id
+        plan
+      }
+    }
+    plans {
+      id
+      name
+      releaseHealth
+    }
     issues(projectId: $projectId, first: 1) {
       totalCount
     }
   }
 `;
 
+type SetupData = {
+  project: { id: string; organizationId: string } | null;
+  viewer: { organizations: Array<{ id: string; plan: string }> } | null;
+  plans: PlanInfo[];
+  issues: { totalCount: number };
+};
+
 export async function loader(args: LoaderFunctionArgs) {
-  const { issues } = await queryApi<{ issues: { totalCount: number } }>(args, ISSUE_COUNT_QUERY, {
-    projectId: args.params.projectId,
-  });
-  return { issueCount: issues.totalCount };
+  const projectId = args.params.projectId ?? '';
+  const result = await queryApi<SetupData>(args, PROJECT_SETUP_QUERY, { projectId });
+  if (!result.project) throw data({ message: 'This project does not exist or is not yours.' }, { status: 404 });
+  const organization = result.viewer?.organizations.find((o) => o.id === result.project?.organizationId);
+  const plan = organization ? findPlan(result.plans, organization.plan) : undefined;
+  const releases: ReleasePlan = plan?.releaseHealth
+    ? { allowed: true }
+    : {
+        allowed: false,
+        // The first plan of the catalogue (cheapest first) that has it: "needs Pro".
+        plans: result.plans.find((p) => p.releaseHealth)?.name ?? 'a paid plan',
+        billingPath: projectPath(projectId, 'billing'),
+      };
+  // The instance's own SDK URLs and SRI hashes, from @tracker/server (absent if it has none).
+  return { issueCount: result.issues.totalCount, releases, sdk: args.context.sdk ?? null };
 }
 
 // The project's setup page; for a project without issues yet it is the empty state.
 export default function ProjectSetupPage() {
-  const { issueCount } = useLoaderData<typeof loader>();
+  const { issueCount, releases, sdk } = useLoaderData<typeof loader>();
   const parent = useRouteLoaderData<typeof projectLoader>('routes/_app.projects.$projectId');
   if (!parent) return null;
   const { project } = parent;
@@ -43,7 +81,7 @@ export default function ProjectSetupPage() {
           </p>
         </>
       )}
-      <SetupInstructions dsn={project.dsn} />
+      <SetupInstructions dsn={project.dsn} sdk={sdk} releases={releases} />
     </section>
   );
 }

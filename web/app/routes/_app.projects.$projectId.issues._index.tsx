@@ -4,10 +4,9 @@ import { useCallback, useState } from 'react';
 import { FormError } from '../components/field';
 import { IssueTable, type IssueRow } from '../components/issue-table';
 import { KeyboardTriage } from '../components/keyboard-triage';
-import { SetupInstructions } from '../components/setup-instructions';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { readString, readStrings } from '../lib/form.server';
-import { issuePath } from '../lib/paths';
+import { issuePath, projectPath } from '../lib/paths';
 import { parseSnoozeUntil, SNOOZE_DURATIONS } from '../lib/snooze';
 import type { loader as projectLoader } from './_app.projects.$projectId';
 
@@ -261,8 +260,10 @@ export default function IssuesPage() {
       {projectIssueCount === 0 && parent ? (
         <div className="card">
           <h3>No issues yet</h3>
-          <p className="muted">Send a first error from your application with one of these snippets.</p>
-          <SetupInstructions dsn={parent.project.dsn} />
+          <p className="muted">
+            Send a first error from your application: <Link to={projectPath(parent.project.id)}>Setup</Link> has the DSN
+            and the install snippets for this instance.
+          </p>
         </div>
       ) : issues.nodes.length === 0 ? (
         <p className="empty">
