@@ -15,12 +15,20 @@ export interface ChildServer {
  * Tracker's real entry point (`server/src/main.ts`) in its own process, so a test can kill
  * it with SIGKILL at any moment: the only honest way to test crash recovery.
  */
-export async function startChildServer(env: Record<string, string>, roles: string): Promise<ChildServer> {
+export async function startChildServer(
+  env: Record<string, string>,
+  roles: string,
+  { built = false, startTimeoutMs = 60_000 }: { built?: boolean; startTimeoutMs?: number } = {},
+): Promise<ChildServer> {
   const port = await freePort();
   const root = join(__dirname, '..', '..');
+  // built: the compiled dist that `npm start` runs, which the source-run tests never load.
+  const entry = built
+    ? [join(root, 'server/dist/main.js')]
+    : ['--conditions=@tracker/source', '--import', 'tsx', join(root, 'server/src/main.ts')];
   const proc = spawn(
     process.execPath,
-    ['--conditions=@tracker/source', '--import', 'tsx', join(root, 'server/src/main.ts'), '--roles', roles],
+    [...entry, '--roles', roles],
     {
       cwd: root,
       env: {
@@ -39,7 +47,7 @@ export async function startChildServer(env: Record<string, string>, roles: strin
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
     try {

@@ -18,8 +18,9 @@ export function chooseCoding(acceptEncoding: string | undefined, available: SdkF
     accepted.set(coding, q ? Number(q.slice(2)) || 0 : 1);
   }
   const ok = (c: string) => (accepted.get(c) ?? accepted.get('*') ?? 0) > 0;
-  if (available.br && ok('br')) return 'br';
-  if (available.gzip && ok('gzip')) return 'gzip';
+  // ok() first: reading a coding compresses it (lazily, once)
+  if (ok('br') && available.br) return 'br';
+  if (ok('gzip') && available.gzip) return 'gzip';
   return 'identity';
 }
 
