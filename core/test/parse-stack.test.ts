@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { MAX_FRAMES, isInAppFilename, parseStack } from '../src/stacktrace';
 import type { StackFrame } from '../src/stacktrace';
@@ -59,6 +59,48 @@ describe('parseStack on the fixture stacks', () => {
       assert.notDeepEqual(deviation.expect(fixtureCase.frames), fixtureCase.frames, deviation.why);
     }
   });
+});
+
+/**
+ * One file per engine in fixtures/stacks: V8 stacks captured on this machine from Node and
+ * Chromium (capture-v8.mjs, expected frames from V8's own call sites), and hand-written stacks for
+ * engines not available here, each case naming engine and version.
+ */
+const STACKS_DIR = join(__dirname, 'fixtures', 'stacks');
+const ENGINE_FIXTURES = readdirSync(STACKS_DIR)
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => ({
+    name,
+    cases: (JSON.parse(readFileSync(join(STACKS_DIR, name), 'utf8')) as { cases: FixtureCase[] }).cases,
+  }));
+
+describe('parseStack on every engine format (fixtures/stacks)', () => {
+  test('has fixtures for every engine family', () => {
+    const names = ENGINE_FIXTURES.map((file) => file.name).sort();
+    assert.deepEqual(names, [
+      'bun.json',
+      'chakra.json',
+      'deno.json',
+      'hermes.json',
+      'javascriptcore.json',
+      'presto.json',
+      'spidermonkey.json',
+      'v8-chromium.json',
+      'v8-handwritten.json',
+      'v8-node.json',
+    ]);
+  });
+
+  for (const file of ENGINE_FIXTURES) {
+    for (const fixtureCase of file.cases) {
+      test(`${file.name} ${fixtureCase.id} (${fixtureCase.engine})`, () => {
+        const frames = parseStack(fixtureCase.stack).map(pick);
+        // Frame by frame first, so a failure names the line; then the count.
+        fixtureCase.frames.forEach((expected, i) => assert.deepEqual(frames[i], expected, `frame ${i}`));
+        assert.equal(frames.length, fixtureCase.frames.length);
+      });
+    }
+  }
 });
 
 const SOURCE_LINES = readFileSync(__filename, 'utf8').split('\n');
@@ -261,6 +303,8 @@ describe('isInAppFilename', () => {
     ['/srv/app/node_modules/express/lib/router.js', false],
     ['C:\\app\\node_modules\\lib\\index.js', false],
     ['webpack:///./node_modules/react-dom/index.js', false],
+    ['ext:core/01_core.js', false],
+    ['deno:ext/fetch/26_fetch.js', false],
     ['/srv/app/src/internal/users.js', true],
     ['https://cdn.example.com/assets/app.js', true],
     ['<anonymous>', true],
