@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { errorEventSchema } from '@tracker/core';
 import { createIssueFixture, HOUR_MS, type IssueFixture } from './issue-fixtures';
 
 const DETAIL = `query($id: ID!, $after: String) { issue(id: $id) {
@@ -190,6 +191,72 @@ describe('issue(id) detail, event(id), deleteIssue and mergeIssues', () => {
     assert.deepEqual(
       await f.run(DETAIL, { id: issueA }, stranger.token),
       await f.run(DETAIL, { id: randomUUID() }, stranger.token),
+    );
+  });
+
+  test("event(id) and the tag breakdown show a string fingerprint as its list, the context as sent and the worker's derived tags", async () => {
+    const p = await f.account('pro');
+    const iphone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+    // As the edge validates them: the string fingerprint becomes the one-entry array.
+    const wire = (body: Record<string, unknown>) =>
+      errorEventSchema.parse({ type: 'Error', message: 'pay failed', environment: 'production', ...body });
+    await f.ingest(p.projectId, [
+      {
+        ...wire({
+          fingerprint: 'pay',
+          tags: { tenant: 'acme' },
+          user: { id: 'u9', email: 'u9@example.com', plan: 'pro', seats: 3 },
+          context: { userAgent: iphone, cart: { items: 2 } },
+          sdk: { name: 'tracker.browser', version: '0.5.0' },
+          handled: true,
+          level: 'warning',
+        }),
+        at: at(1),
+      },
+      {
+        ...wire({
+          fingerprint: ['pay'],
+          context: { runtime: { name: 'node', version: '20.20.2' }, os: { name: 'Linux', version: '6.1' } },
+          sdk: { name: 'tracker.node', version: '0.5.0' },
+        }),
+        at: at(2),
+      },
+    ]);
+    const issueId = await issueIdOf(p.projectId, 'pay');
+    const d = (await f.ok(DETAIL, { id: issueId }, p.token)).issue;
+    assert.equal(d.eventCount, 2, 'the string and the one-entry array are one issue');
+    assert.deepEqual(
+      Object.fromEntries(d.tags.map((t: any) => [t.key, t.values.map((v: any) => `${v.value}:${v.count}`)])),
+      {
+        browser: ['Mobile Safari 17:1'],
+        'browser.name': ['Mobile Safari:1'],
+        device: ['iPhone:1'],
+        os: ['iOS 17.1.1:1'],
+        'os.name': ['Linux:1', 'iOS:1'],
+        runtime: ['node 20.20.2:1'],
+        'runtime.name': ['node:1'],
+        tenant: ['acme:1'],
+      },
+    );
+    const [first] = await f.db.ds.query(`SELECT id::text FROM events WHERE issue_id = $1 ORDER BY timestamp LIMIT 1`, [
+      issueId,
+    ]);
+    const e = (await f.ok(EVENT, { id: first.id }, p.token)).event;
+    assert.deepEqual(
+      [e.fingerprint, e.level, e.handled, e.sdk, e.user, e.context],
+      [
+        ['pay'],
+        'WARNING',
+        true,
+        { name: 'tracker.browser', version: '0.5.0' },
+        { id: 'u9', email: 'u9@example.com', plan: 'pro', seats: 3 },
+        { userAgent: iphone, cart: { items: 2 } },
+      ],
+    );
+    assert.deepEqual(
+      e.tags.map((t: any) => t.key),
+      ['browser', 'browser.name', 'device', 'os', 'os.name', 'tenant'],
     );
   });
 

@@ -132,6 +132,13 @@ describe('computeGroupingKey', () => {
     assert.equal(computeGroupingKey(error({ fingerprint: ['{{ default }}'] })), computeGroupingKey(error()));
   });
 
+  test('a string fingerprint groups exactly as the one-entry array', () => {
+    const byString = computeGroupingKey(error({ fingerprint: 'checkout-timeout' }));
+    assert.equal(byString, computeGroupingKey(error({ fingerprint: ['checkout-timeout'], message: 'other' })));
+    assert.notEqual(byString, computeGroupingKey(error()));
+    assert.equal(computeGroupingKey(error({ fingerprint: '{{ default }}' })), computeGroupingKey(error()));
+  });
+
   test('an empty or null fingerprint falls back to the default grouping', () => {
     assert.equal(computeGroupingKey(error({ fingerprint: [] })), computeGroupingKey(error()));
     assert.equal(computeGroupingKey(error({ fingerprint: null })), computeGroupingKey(error()));

@@ -72,11 +72,17 @@ describe('ingest refuses bad input with the right status and an error body, and 
     expectError(await sendError(url, key, { ...valid, timestamp: 'yesterday' }), 400, 'BAD_USER_INPUT', /^timestamp:/);
     expectError(await sendError(url, key, { ...valid, user: 'bob' }), 400, 'BAD_USER_INPUT', /^user:/);
     expectError(
-      await sendError(url, key, { ...valid, fingerprint: 'not-an-array' }),
+      await sendError(url, key, { ...valid, fingerprint: 42 }),
       400,
       'BAD_USER_INPUT',
-      /^fingerprint:/,
+      /^fingerprint: must be a string or a non-empty array of strings/,
     );
+    expectError(await sendError(url, key, { ...valid, fingerprint: [] }), 400, 'BAD_USER_INPUT', /^fingerprint:/);
+    // A wrong type is not "is required" (zod 4 reports no input by default).
+    expectError(await sendError(url, key, { ...valid, message: 7 }), 400, 'BAD_USER_INPUT', /^message: .*number/);
+    // DESIGN §4 types fingerprint as a string; an array is accepted too.
+    assert.equal((await sendError(url, key, { ...valid, fingerprint: 'checkout' })).status, 202);
+    assert.equal((await sendError(url, key, { ...valid, fingerprint: ['checkout', 'eu'] })).status, 202);
   });
 
   test('a wrong content type is 415', async () => {

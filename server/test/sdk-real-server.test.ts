@@ -80,10 +80,17 @@ describe('the built SDKs against a real Tracker (embedded)', () => {
           true,
           'node-test',
           'api@1.2.0',
-          { service: 'billing' },
+          {
+            service: 'billing',
+            // Derived by the worker from the runtime and os the SDK sends in its context.
+            runtime: `node ${process.versions.node}`,
+            'runtime.name': 'node',
+            'os.name': 'Linux',
+          },
           'tracker.node',
         ],
       );
+      assert.deepEqual(event.context.runtime, { name: 'node', version: process.versions.node });
       assert.ok(event.frames.length > 0, 'the V8 stack was parsed');
 
       const [log] = await waitFor('log', async () => {
@@ -186,9 +193,16 @@ describe('the built SDKs against a real Tracker (embedded)', () => {
         return row;
       });
       assert.deepEqual(
-        [event.type, event.message, event.handled, event.environment, event.release, event.tags, event.sdk.name],
-        ['TypeError', 'card form is undefined', false, 'browser-test', 'web@7', { app: 'shop' }, 'tracker.browser'],
+        [event.type, event.message, event.handled, event.environment, event.release, event.tags.app, event.sdk.name],
+        ['TypeError', 'card form is undefined', false, 'browser-test', 'web@7', 'shop', 'tracker.browser'],
       );
+      // The SDK sends the browser's User-Agent; the worker derives browser and os tags from it.
+      const userAgent = (await page.evaluate('navigator.userAgent')) as string;
+      assert.deepEqual(event.context, { userAgent });
+      const major = /Chrome\/(\d+)/.exec(userAgent)![1];
+      assert.match(event.tags['browser.name'], /^Chrome/);
+      assert.equal(event.tags.browser, `${event.tags['browser.name']} ${major}`);
+      assert.deepEqual([event.tags.os, event.tags['os.name'], event.tags.device], ['Linux', 'Linux', undefined]);
       assert.equal(event.url, `${siteOrigin}/checkout.html?coupon=SECRET#summary`);
       assert.ok(
         event.frames.some((f: { function: string | null }) => f.function?.includes('payNow')),

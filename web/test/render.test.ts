@@ -178,22 +178,59 @@ const hostileEvent = (id: string, eventId: string, message: string, user: Record
   timestamp: '2026-01-01T00:00:00Z',
   user,
 });
+/** What `event(id)` adds to a list row: everything else the SDK sent, hostile where it can be. */
+const eventExtras = {
+  type: 'Error',
+  level: 'FATAL',
+  handled: false,
+  tags: [
+    { key: 'browser', value: 'Chrome 131' },
+    { key: 'device', value: 'iPhone' },
+    { key: INJECTION.svg, value: INJECTION.bidi },
+  ],
+  context: {
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1_1 like Mac OS X)',
+    cart: { items: [{ sku: 'A-1', qty: 2 }], coupon: null, total: 12.5, paid: false },
+    deep: { a: { b: { c: INJECTION.script } } },
+    [INJECTION.svg]: `${INJECTION.jsUrl}\n${INJECTION.bidi}`,
+    empty: {},
+  },
+  sdk: { name: 'tracker.browser', version: '0.5.0' },
+  fingerprint: ['checkout', INJECTION.script],
+};
 /** Event details by Tracker id, as `event(id)` answers them; 999 belongs to another issue. */
 const eventDetails: Record<string, unknown> = {
   '103': {
-    ...hostileEvent('103', 'e1', XSS_TITLE, { id: 'u-1', email: 'ada@example.com' }),
+    ...hostileEvent('103', 'e1', XSS_TITLE, {
+      id: 'u-1',
+      email: 'ada@example.com',
+      username: 'ada',
+      ip_address: '203.0.113.9',
+      plan: { name: 'pro', seats: 3 },
+      [INJECTION.script]: INJECTION.svg,
+    }),
+    ...eventExtras,
     issueId: 'i2',
     url: 'javascript:alert(3)',
     frames: [frame('addItem', true), frame('<svg onload=alert(4)>', false)],
   },
   '102': {
     ...hostileEvent('102', 'e2', `${INJECTION.script} ${INJECTION.svg} ${INJECTION.bidi}`, { id: INJECTION.svg }),
+    ...eventExtras,
+    type: 'TypeError',
+    level: 'WARNING',
+    handled: true,
+    tags: [],
+    context: null,
+    sdk: null,
+    fingerprint: null,
     issueId: 'i2',
     url: INJECTION.jsUrl,
     frames: [frame('checkoutOlder', true)],
   },
   '999': {
     ...hostileEvent('999', 'e-elsewhere', 'secret of another issue', null),
+    ...eventExtras,
     issueId: 'i3',
     url: null,
     frames: [frame('elsewhere', true)],
@@ -1052,6 +1089,79 @@ describe('issue page', () => {
       /href="\/projects\/p1\/issues\/i2\?event=102&amp;frames=minified"[^>]*>Show minified frames</,
       'the toggle keeps the event',
     );
+    assertInertMarkup(html);
+  });
+
+  test('the event shows everything the SDK sent: level, handled, type, SDK, fingerprint, tags, every user key, the context as a tree', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/issues/i2', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    const call = received.findLast((r) => r.body.operationName === 'IssueDetail');
+    for (const field of ['type', 'level', 'handled', 'tags {', 'context', 'sdk {', 'fingerprint'])
+      assert.ok(call?.body.query.includes(field), `asks for ${field}`);
+    const detail = section(html, 'trace-heading');
+    const meta = (name: string) => new RegExp(`<dt>${name}</dt><dd[^>]*>(.*?)</dd>`).exec(detail)?.[1];
+    assert.match(meta('Level') ?? '', /class="level level-fatal">fatal</);
+    assert.equal(meta('Handled'), 'no (uncaught)');
+    assert.equal(meta('Type'), 'Error');
+    assert.equal(meta('SDK'), 'tracker.browser 0.5.0');
+    assert.equal(meta('Fingerprint'), '[&quot;checkout&quot;,&quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot;]');
+    // Tags, the worker's derived ones among them; a hostile key and value stay text.
+    assert.ok(detail.includes('<dt class="mono">browser</dt><dd class="mono">Chrome 131</dd>'));
+    assert.ok(detail.includes('<dt class="mono">device</dt><dd class="mono">iPhone</dd>'));
+    assert.ok(
+      detail.includes('<dt class="mono">&lt;svg onload=alert(1)&gt;</dt><dd class="mono">invoice[U+202E]fdp.exe</dd>'),
+    );
+    // Every user key, nested ones in a tree.
+    const user = /<ul class="json-tree" aria-label="User">(.*?)<\/ul><h4/s.exec(detail)?.[1] ?? '';
+    for (const text of [
+      'json-key">id</span>: <span class="json-string">&quot;u-1&quot;',
+      'json-key">email</span>: <span class="json-string">&quot;ada@example.com&quot;',
+      'json-key">username</span>',
+      'json-key">ip_address</span>: <span class="json-string">&quot;203.0.113.9&quot;',
+      'json-key">seats</span>: <span class="json-literal">3</span>',
+      'json-key">&lt;script&gt;alert(1)&lt;/script&gt;</span>: <span class="json-string">&quot;&lt;svg onload=alert(1)&gt;&quot;',
+    ])
+      assert.ok(user.includes(text), text);
+    // The context: first level open, deeper closed, scalars typed, strings JSON-quoted.
+    const context = detail.slice(detail.indexOf('aria-label="Context"'));
+    assert.match(
+      context,
+      /<details open=""><summary><span class="json-key">cart<\/span> <span class="muted">\{4 keys\}<\/span><\/summary>/,
+    );
+    assert.match(
+      context,
+      /<details><summary><span class="json-key">items<\/span> <span class="muted">\[1 item\]<\/span>/,
+    );
+    assert.match(context, /<details><summary><span class="json-index">0<\/span>/);
+    assert.ok(context.includes('json-key">total</span>: <span class="json-literal">12.5</span>'));
+    assert.ok(context.includes('json-key">paid</span>: <span class="json-literal">false</span>'));
+    assert.ok(context.includes('json-key">coupon</span>: <span class="json-literal">null</span>'));
+    assert.ok(context.includes('json-key">empty</span>: <span class="json-empty">{}</span>'));
+    assert.ok(
+      context.includes('&quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot;'),
+      'a deep value is rendered, as text',
+    );
+    assert.ok(
+      context.includes('json-string">&quot;javascript:alert(1)\\ninvoice[U+202E]fdp.exe&quot;'),
+      'newlines shown escaped, bidi made visible',
+    );
+    assert.doesNotMatch(context, /href=/, 'nothing in the context becomes a link');
+    assertInertMarkup(html);
+  });
+
+  test('an event that sent no tags, user, context or SDK says so', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/issues/i2?event=102', cookie)).text();
+    const detail = section(html, 'trace-heading');
+    assert.match(detail, /<dt>Handled<\/dt><dd>yes<\/dd>/);
+    assert.match(detail, /class="level level-warning">warning</);
+    assert.match(detail, /No tags\./);
+    assert.match(detail, /No context\./);
+    assert.doesNotMatch(detail, /<dt>SDK<\/dt>|<dt>Fingerprint<\/dt>/);
+    // This event's user is only an id: still shown, as text.
+    assert.match(detail, /aria-label="User"/);
     assertInertMarkup(html);
   });
 

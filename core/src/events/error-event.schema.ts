@@ -8,6 +8,27 @@ export const LEVELS = ['fatal', 'error', 'warning', 'info'] as const;
 
 export const MAX_EVENT_MESSAGE_CHARS = 8_192;
 export const MAX_STACK_CHARS = 64 * 1024;
+export const MAX_FINGERPRINT_ENTRIES = 20;
+export const MAX_FINGERPRINT_ENTRY_CHARS = 200;
+
+/**
+ * The product spec types `fingerprint` as a string; Sentry's SDKs (and ours before issue 16)
+ * send an array. Both are accepted and stored as an array, so `"x"` and `["x"]` are one key and
+ * group into one issue. Entries are cut, never refused; past the 20th they are dropped.
+ */
+function fingerprintField() {
+  const entry = truncated(MAX_FINGERPRINT_ENTRY_CHARS);
+  return z.union(
+    [
+      entry.transform((s) => [s]),
+      z
+        .array(entry)
+        .min(1)
+        .transform((f) => f.slice(0, MAX_FINGERPRINT_ENTRIES)),
+    ],
+    { error: 'must be a string or a non-empty array of strings' },
+  );
+}
 
 /** `POST /ingest/error` body (DESIGN §4). The worker re-reads jobs with the same schema. */
 export const errorEventSchema = z.object({
@@ -18,12 +39,7 @@ export const errorEventSchema = z.object({
   level: opt(z.enum(LEVELS)),
   release: opt(wireFields.release()),
   stack: opt(truncated(MAX_STACK_CHARS)),
-  fingerprint: opt(
-    z
-      .array(truncated(200))
-      .min(1)
-      .transform((f) => f.slice(0, 20)),
-  ),
+  fingerprint: opt(fingerprintField()),
   tags: opt(wireFields.tags()),
   context: opt(wireFields.context()),
   user: opt(
@@ -48,6 +64,8 @@ export function describeZodError(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid body';
   const path = issue.path.join('.');
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${path}: is required`;
+  // zod 4 leaves `issue.input` out unless asked (`reportInput`), so the message tells a missing
+  // field from one of the wrong type ("… received number").
+  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) return `${path}: is required`;
   return path ? `${path}: ${issue.message}` : issue.message;
 }

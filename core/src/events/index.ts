@@ -6,6 +6,8 @@ export {
   errorEventSchema,
   LEVELS,
   MAX_EVENT_MESSAGE_CHARS,
+  MAX_FINGERPRINT_ENTRIES,
+  MAX_FINGERPRINT_ENTRY_CHARS,
   MAX_STACK_CHARS,
   MAX_TAGS,
 } from './error-event.schema';
@@ -24,6 +26,7 @@ export type { FeedbackResult } from './persist-feedback';
 export { persistLogs } from './persist-logs';
 export type { RecordsResult } from './persist-records';
 export { persistVitals } from './persist-vitals';
+export { deriveTags, MAX_USER_AGENT_CHARS, withDerivedTags } from './derive-tags';
 export { prepareEvent, userKeyOf } from './prepare-event';
 export type { PreparedEvent } from './prepare-event';
 export { prepareFeedback } from './prepare-feedback';

@@ -3,6 +3,8 @@ import {
   errorEventSchema,
   LEVELS,
   MAX_EVENT_MESSAGE_CHARS,
+  MAX_FINGERPRINT_ENTRIES,
+  MAX_FINGERPRINT_ENTRY_CHARS,
   MAX_STACK_CHARS,
   MAX_TAGS,
   type ErrorEvent,
@@ -139,8 +141,6 @@ export function decodeJob(payload: string): Job {
 const MAX_TYPE_CHARS = 256;
 const MAX_ENVIRONMENT_CHARS = 64;
 const MAX_RELEASE_CHARS = 200;
-const MAX_FINGERPRINT_ENTRIES = 20;
-const MAX_FINGERPRINT_ENTRY_CHARS = 200;
 const MAX_TAG_KEY_CHARS = 32;
 const MAX_TAG_VALUE_CHARS = 200;
 const MAX_USER_ID_CHARS = 128;
@@ -210,6 +210,8 @@ function isCanonicalErrorEvent(e: unknown): boolean {
         ok = isText(v, 0, MAX_STACK_CHARS);
         break;
       case 'fingerprint':
+        // The schema turns a string into a one-entry array: a string (a job written by hand, a
+        // replayed dead letter) is not canonical and goes through zod.
         ok =
           Array.isArray(v) &&
           v.length >= 1 &&

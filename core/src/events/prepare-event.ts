@@ -3,6 +3,7 @@ import { parseStack } from '../stacktrace';
 import type { StackFrame } from '../stacktrace/stack-frame';
 import type { Level } from '../entities';
 import type { ErrorJob } from './job';
+import { deriveTags, withDerivedTags } from './derive-tags';
 import { clampTimestamp } from './normalize';
 
 /** An event ready to persist: parsed, grouped, titled. Pure data, no database. */
@@ -52,7 +53,9 @@ export function prepareEvent(job: ErrorJob): PreparedEvent {
     handled: e.handled ?? null,
     stack: e.stack ?? null,
     frames,
-    tags: e.tags ?? {},
+    // Derived here, in the worker, not at the edge: the edge stays cheap, and a job queued by an
+    // older edge gets the same tags. Stored with the event's own tags, so breakdowns see them.
+    tags: withDerivedTags(e.tags ?? {}, deriveTags(e.context)),
     context: contextWithMeta(e.context, e.timestamp, time.replaced),
     user: e.user ?? null,
     userKey: userKeyOf(e.user),

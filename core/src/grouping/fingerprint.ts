@@ -119,8 +119,11 @@ export interface GroupingInput {
   type: string;
   message: string;
   frames: StackFrame[];
-  /** The event's own fingerprint; replaces the computed key when non-empty. */
-  fingerprint?: string[] | null;
+  /**
+   * The event's own fingerprint; replaces the computed key when non-empty. A string is the
+   * one-entry array (the wire accepts both, DESIGN §4), so `"x"` and `["x"]` group together.
+   */
+  fingerprint?: string | string[] | null;
 }
 
 /**
@@ -129,7 +132,7 @@ export interface GroupingInput {
  */
 export function computeGroupingKey(input: GroupingInput): string {
   const defaultKey = computeDefaultKey(input);
-  const { fingerprint } = input;
+  const fingerprint = typeof input.fingerprint === 'string' ? [input.fingerprint] : input.fingerprint;
   if (!Array.isArray(fingerprint) || fingerprint.length === 0) return defaultKey;
   // `['{{ default }}']` asks for exactly the default grouping, so it must not start a new issue.
   if (fingerprint.length === 1 && fingerprint[0] === DEFAULT_FINGERPRINT_ENTRY) return defaultKey;

@@ -2,6 +2,8 @@ import {
   errorEventSchema,
   LEVELS,
   MAX_EVENT_MESSAGE_CHARS,
+  MAX_FINGERPRINT_ENTRIES,
+  MAX_FINGERPRINT_ENTRY_CHARS,
   MAX_STACK_CHARS,
   MAX_TAGS,
   type ErrorEvent,
@@ -34,7 +36,13 @@ export const isCanonicalErrorEvent = compileCanonicalCheck<ErrorEvent>({
     level: { type: 'string', enum: [...LEVELS] },
     release: str(200, 1),
     stack: str(MAX_STACK_CHARS),
-    fingerprint: { type: 'array', minItems: 1, maxItems: 20, items: str(200) },
+    // A string fingerprint is valid but not canonical: zod makes it a one-entry array.
+    fingerprint: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_FINGERPRINT_ENTRIES,
+      items: str(MAX_FINGERPRINT_ENTRY_CHARS),
+    },
     tags: {
       type: 'object',
       maxProperties: MAX_TAGS,

@@ -15,6 +15,7 @@ import type { Queue, QueuePayload } from '../queue';
 import { authenticateDsn } from './authenticate-dsn';
 import { withStringField } from './canonical-body';
 import { isCanonicalErrorEvent } from './error-event.canonical';
+import { withHeaderUserAgent } from './header-user-agent';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
@@ -31,13 +32,15 @@ import type { RecentIds } from './recent-ids';
  *
  * Secrets and personal data are scrubbed here with the key's project settings (docs/privacy.md),
  * so nothing unscrubbed is queued. A canonical body that the scrubber changes is encoded from
- * the scrubbed copy instead of the bytes received.
+ * the scrubbed copy instead of the bytes received; so is a browser SDK's event without a
+ * `context.userAgent` when the request has a `userAgent` header (header-user-agent.ts).
  */
 export function prepareErrorJob(
   key: Pick<KeyInfo, 'projectId' | 'privacy'>,
   body: unknown,
   text: string | undefined,
   bytes?: Buffer,
+  userAgent?: string,
 ): { payload: QueuePayload; eventId: string; clientId: boolean } {
   const { projectId } = key;
   const receivedAt = new Date().toISOString();
@@ -46,9 +49,9 @@ export function prepareErrorJob(
   // A `\u0000` or surrogate escape in the text: the body may need mending, so zod's path.
   if (text !== undefined && isPlainJsonText(text) && isCanonicalErrorEvent(body)) {
     const given = body.eventId;
-    const scrubbed = scrubber.errorEvent(body);
+    const scrubbed = withHeaderUserAgent(scrubber.errorEvent(body), userAgent);
     if (scrubbed !== body) {
-      // Something was filtered: the bytes received hold it, so they are not what is queued.
+      // Something was filtered or added: the bytes received are not what is queued.
       event = Object.assign(scrubbed, { eventId: given ?? randomUUID() });
       const payload = encodeJob({ v: 1, kind: 'error', projectId, receivedAt, event });
       return { payload, eventId: event.eventId, clientId: given !== undefined };
@@ -63,7 +66,7 @@ export function prepareErrorJob(
         : encodeJob(job, given === undefined ? withStringField(text, 'eventId', event.eventId) : text);
     return { payload, eventId: event.eventId, clientId: given !== undefined };
   }
-  const parsed = scrubber.errorEvent(parseBody(errorEventSchema, body));
+  const parsed = withHeaderUserAgent(scrubber.errorEvent(parseBody(errorEventSchema, body)), userAgent);
   const clientId = parsed.eventId !== undefined;
   // Assigned, not spread into a copy: this runs on every accepted event.
   event = Object.assign(parsed, { eventId: parsed.eventId ?? randomUUID() });
@@ -85,7 +88,13 @@ export function registerErrorRoute(
 ): void {
   app.post('/error', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
-    const { payload, eventId, clientId } = prepareErrorJob(key, request.body, request.rawJsonBody);
+    const { payload, eventId, clientId } = prepareErrorJob(
+      key,
+      request.body,
+      request.rawJsonBody,
+      undefined,
+      request.headers['user-agent'],
+    );
     await admitOnce(deps, key, 'events', clientId ? eventId : undefined);
     await deps.queue.enqueue([payload]);
     return reply.code(202).send({ id: eventId });

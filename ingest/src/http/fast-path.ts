@@ -65,7 +65,7 @@ export function createIngestFastPath(deps: IngestFastPathDeps): IngestFastPath {
     req.on('error', () => undefined); // the client went away: nothing to answer
     req.on('end', () => {
       const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      accept(deps, key, bytes, res).catch((err) => fail(deps, res, err));
+      accept(deps, key, bytes, h['user-agent'], res).catch((err) => fail(deps, res, err));
     });
     taken += 1;
     return true;
@@ -73,9 +73,15 @@ export function createIngestFastPath(deps: IngestFastPathDeps): IngestFastPath {
   return Object.defineProperty(fastPath, 'taken', { get: () => taken }) as IngestFastPath;
 }
 
-async function accept(deps: IngestFastPathDeps, key: KeyInfo, bytes: Buffer, res: ServerResponse): Promise<void> {
+async function accept(
+  deps: IngestFastPathDeps,
+  key: KeyInfo,
+  bytes: Buffer,
+  userAgent: string | undefined,
+  res: ServerResponse,
+): Promise<void> {
   const text = bytes.toString('utf8');
-  const { payload, eventId, clientId } = prepareErrorJob(key, parseJsonText(text), text, bytes);
+  const { payload, eventId, clientId } = prepareErrorJob(key, parseJsonText(text), text, bytes, userAgent);
   const admitted = admitOnce(deps, key, 'events', clientId ? eventId : undefined);
   if (admitted) await admitted;
   await deps.queue.enqueue([payload]);

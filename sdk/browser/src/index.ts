@@ -36,6 +36,9 @@ const PLATFORM = {
   version: SDK_VERSION,
   capped: true,
   url: () => location.href,
+  // The server parses it into the browser, os and device tags (docs/ingest.md). Sent rather than
+  // left to the request header: a proxy or a worker in between may send its own.
+  context: () => ({ userAgent: navigator.userAgent }),
 };
 
 /**

@@ -32,6 +32,8 @@ test('an uncaught error arrives, unhandled, with the page URL and raw stack, ove
   assert.deepEqual(body.tags, { app: 'shop' });
   assert.match(body.stack, /checkout/);
   assert.deepEqual(body.sdk, { name: 'tracker.browser', version: '0.5.0' });
+  assert.deepEqual(body.context, { userAgent: await page.evaluate(() => navigator.userAgent) });
+  assert.match(body.context.userAgent, /Chrome\/\d+/);
   assert.deepEqual(pageErrors, ['boom in page'], 'the app still sees its own error, nothing from the SDK');
   await page.context().close();
 });

@@ -32,6 +32,11 @@ export interface Platform {
   capped?: boolean;
   /** Default `url` of an event (the browser's current page). */
   url?(): string | undefined;
+  /**
+   * Context every event carries, under the keys the server reads (docs/ingest.md): the
+   * browser's `userAgent`, Node's `runtime` and `os`. The call's own `context` keys win.
+   */
+  context?(): Record<string, unknown>;
 }
 
 interface State {
@@ -135,7 +140,8 @@ function captureEvent(read: () => NormalizedError, options: CaptureOptions | und
     const o = options || {};
     const level = o.level || 'error';
     const url = state.endpoints.error;
-    const key = [error.type, error.message, error.stack, level, o.fingerprint].join('\n');
+    const fingerprint = typeof o.fingerprint == 'string' ? [o.fingerprint] : o.fingerprint;
+    const key = [error.type, error.message, error.stack, level, fingerprint && JSON.stringify(fingerprint)].join('\n');
     const previous = state.dedup.findRecent(key);
     if (previous) {
       stats.dropped++;
@@ -154,7 +160,7 @@ function captureEvent(read: () => NormalizedError, options: CaptureOptions | und
       level,
       handled,
       fingerprint: o.fingerprint,
-      context: o.context,
+      context: platform.context ? { ...platform.context(), ...o.context } : o.context,
       user: o.user,
       url: o.url || (platform.url && platform.url()),
       ...common(o.release, o.tags),

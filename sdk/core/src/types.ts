@@ -33,7 +33,12 @@ export interface CaptureOptions {
   context?: Record<string, unknown>;
   user?: User;
   level?: Level;
-  fingerprint?: string[];
+  /**
+   * Groups events with the same fingerprint into one issue instead of the automatic key. A
+   * string is the one-entry array: `'checkout'` and `['checkout']` group together.
+   * `'{{ default }}'` as an entry stands for the automatic key.
+   */
+  fingerprint?: string | string[];
   release?: string;
   url?: string;
 }

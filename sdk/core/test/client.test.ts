@@ -90,6 +90,34 @@ test('a duplicate within the window returns the first event id and is not sent',
   assert.notEqual(captureMessage('x'), again);
 });
 
+test('a string fingerprint is sent as given; it and the one-entry array are one duplicate', async () => {
+  const first = captureMessage('card declined', { fingerprint: 'checkout' });
+  assert.equal(captureMessage('card declined', { fingerprint: ['checkout'] }), first);
+  assert.notEqual(captureMessage('card declined', { fingerprint: ['check', 'out'] }), first);
+  await flush();
+  assert.deepEqual(
+    bodies('/ingest/error').map((b) => b.fingerprint),
+    ['checkout', ['check', 'out']],
+  );
+});
+
+test("the platform's context goes with every event; the call's own keys win", async () => {
+  initClient(
+    { dsn: 'et_key', endpoint: 'https://x.example/ingest/error', _internal: { makeRequest, clock } },
+    { ...platform, context: () => ({ runtime: { name: 'node', version: '20.20.2' }, userAgent: 'UA/1' }) },
+  );
+  captureMessage('one');
+  captureMessage('two', { context: { userAgent: 'Custom/2', orderId: 7 } });
+  await flush();
+  assert.deepEqual(
+    bodies('/ingest/error').map((b) => b.context),
+    [
+      { runtime: { name: 'node', version: '20.20.2' }, userAgent: 'UA/1' },
+      { runtime: { name: 'node', version: '20.20.2' }, userAgent: 'Custom/2', orderId: 7 },
+    ],
+  );
+});
+
 test('logs go to the origin with environment, release and tags', async () => {
   await logger.warning('slow query', { ms: 900 });
   await logger.debug('tick');

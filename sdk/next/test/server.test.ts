@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { release } from 'node:os';
 import { after, before, beforeEach, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as Server from '@tracker/next/server';
@@ -90,6 +91,9 @@ test('Node.js runtime with TRACKER_DSN: onRequestError reports route context, ne
   assert.ok(sent, 'the event was sent');
   assert.equal(sent.body.message, 'render boom');
   assert.deepEqual(sent.body.context, {
+    // The Node SDK's own (the server derives the runtime and os.name tags from them).
+    runtime: { name: 'node', version: process.versions.node },
+    os: { name: 'Linux', version: release() },
     next: {
       routerKind: 'App Router',
       routePath: '/orders/[id]',

@@ -1,5 +1,6 @@
 import { closeClient, initClient, type BaseInitOptions } from '@tracker/sdk-core';
 import { installProcessHandlers, removeProcessHandlers } from './process-handlers';
+import { runtimeContext } from './runtime-context';
 import { SDK_VERSION } from './version';
 
 export {
@@ -32,7 +33,7 @@ export interface NodeOptions extends BaseInitOptions {
   exitOnFatal?: boolean;
 }
 
-const PLATFORM = { name: 'tracker.node', version: SDK_VERSION };
+const PLATFORM = { name: 'tracker.node', version: SDK_VERSION, context: runtimeContext };
 
 /**
  * Starts (or reconfigures) the SDK. An invalid or missing DSN leaves it a silent no-op and

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { release } from 'node:os';
 import { after, before, beforeEach, test } from 'node:test';
 import * as Tracker from '@tracker/node';
 import type { InternalOptions } from '@tracker/sdk-core';
@@ -36,11 +37,22 @@ test('captureException sends the wire-contract event from the built package', as
   );
   assert.deepEqual(body.tags, { service: 'api', route: '/pay' });
   assert.deepEqual(body.user, { id: 7, email: 'a@example.com' });
-  assert.deepEqual(body.context, { cart: 3 });
+  assert.deepEqual(body.context, {
+    runtime: { name: 'node', version: process.versions.node },
+    os: { name: 'Linux', version: release() },
+    cart: 3,
+  });
   assert.deepEqual(body.fingerprint, ['pay']);
   assert.deepEqual(body.sdk, { name: 'tracker.node', version: '0.5.0' });
   assert.equal(body.url, undefined);
   assert.ok(!isNaN(Date.parse(body.timestamp)));
+});
+
+test('a string fingerprint is sent as the string', async () => {
+  start();
+  Tracker.captureMessage('payment declined', { fingerprint: 'payment' });
+  assert.equal(await Tracker.flush(), true);
+  assert.equal(receiver.posts('/ingest/error')[0].body.fingerprint, 'payment');
 });
 
 test('a thrown non-Error becomes type Error with its JSON as message', async () => {

@@ -4,19 +4,34 @@ import { withParams } from '../lib/filters';
 import { formatDateTime } from '../lib/format';
 import { visibleText } from '../lib/visible-text';
 import { ExternalLink } from './external-link';
+import { JsonTree } from './json-tree';
 import { StackTrace, type FrameData } from './stack-trace';
 
 export type EventDetailData = {
   id: string;
   eventId: string;
   message: string;
+  type: string;
+  level: 'FATAL' | 'ERROR' | 'WARNING' | 'INFO';
+  /** As the SDK reported it: false for uncaught errors; null when it did not say. */
+  handled: boolean | null;
   environment: string;
   release: string | null;
   url: string | null;
   timestamp: string;
   user: Record<string, unknown> | null;
+  /** Sorted by key; the event's own and those the worker derived (browser, os, runtime…). */
+  tags: { key: string; value: string }[];
+  context: Record<string, unknown> | null;
+  sdk: { name: string; version: string } | null;
+  fingerprint: string[] | null;
   frames: FrameData[];
 };
+
+function describeHandled(handled: boolean | null): string {
+  if (handled === null) return 'not reported';
+  return handled ? 'yes' : 'no (uncaught)';
+}
 
 type EventDetailProps = {
   /** The picked event, or the latest one when none was picked; null when there is none to show. */
@@ -26,7 +41,11 @@ type EventDetailProps = {
   showMinified: boolean;
 };
 
-/** One event: message, where and when, and its stack (original source, or minified frames). */
+/**
+ * One event: message, where and when, everything else the SDK sent (level, handled, SDK,
+ * fingerprint, tags, every user key, the context as a tree) and its stack (original source, or
+ * minified frames). All of it is event text: React text only, bidi controls made visible.
+ */
 export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
   const location = useLocation();
   const hasMinified = event?.frames.some((f) => f.minified) ?? false;
@@ -76,6 +95,32 @@ export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
               <dt>When</dt>
               <dd>{formatDateTime(event.timestamp)}</dd>
             </div>
+            <div>
+              <dt>Level</dt>
+              <dd>
+                <span className={`level level-${event.level.toLowerCase()}`}>{event.level.toLowerCase()}</span>
+              </dd>
+            </div>
+            <div>
+              <dt>Handled</dt>
+              <dd>{describeHandled(event.handled)}</dd>
+            </div>
+            <div>
+              <dt>Type</dt>
+              <dd className="mono">{visibleText(event.type)}</dd>
+            </div>
+            {event.sdk && (
+              <div>
+                <dt>SDK</dt>
+                <dd className="mono">{visibleText(`${event.sdk.name} ${event.sdk.version}`)}</dd>
+              </div>
+            )}
+            {event.fingerprint && (
+              <div>
+                <dt>Fingerprint</dt>
+                <dd className="mono">{visibleText(JSON.stringify(event.fingerprint))}</dd>
+              </div>
+            )}
             {user && (
               <div>
                 <dt>User</dt>
@@ -92,6 +137,7 @@ export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
             )}
           </dl>
           <StackTrace frames={event.frames} showMinified={showMinified} />
+          <EventData event={event} />
         </>
       ) : picked ? (
         <p className="muted">
@@ -102,5 +148,32 @@ export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
         <p className="muted">No event is stored for this issue any more (retention).</p>
       )}
     </section>
+  );
+}
+
+/** Tags, user and context of one event, each only when the event has some. */
+function EventData({ event }: { event: EventDetailData }) {
+  const hasUser = event.user !== null && Object.keys(event.user).length > 0;
+  const hasContext = event.context !== null && Object.keys(event.context).length > 0;
+  return (
+    <div className="event-data">
+      <h4 id="event-tags-heading">Tags</h4>
+      {event.tags.length > 0 ? (
+        <dl className="event-tags" aria-labelledby="event-tags-heading">
+          {event.tags.map((t) => (
+            <div key={t.key}>
+              <dt className="mono">{visibleText(t.key)}</dt>
+              <dd className="mono">{visibleText(t.value)}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        <p className="muted">No tags.</p>
+      )}
+      <h4 id="event-user-heading">User</h4>
+      {hasUser ? <JsonTree value={event.user} label="User" /> : <p className="muted">No user.</p>}
+      <h4 id="event-context-heading">Context</h4>
+      {hasContext ? <JsonTree value={event.context} label="Context" /> : <p className="muted">No context.</p>}
+    </div>
   );
 }

@@ -41,11 +41,24 @@ const EVENT_DETAIL_FIELDS = /* GraphQL */ `
   id
   eventId
   message
+  type
+  level
+  handled
   environment
   release
   url
   timestamp
   user
+  tags {
+    key
+    value
+  }
+  context
+  sdk {
+    name
+    version
+  }
+  fingerprint
   frames {
     ${FRAME_FIELDS}
   }

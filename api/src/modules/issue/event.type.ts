@@ -112,10 +112,17 @@ export class EventType {
   @Field(() => String, { nullable: true, description: 'The raw stack text the SDK sent.' })
   stack: string | null;
 
-  @Field(() => [EventTagType], { description: 'Sorted by key.' })
+  @Field(() => [EventTagType], {
+    description:
+      "Sorted by key. The event's own tags, plus those the worker derived from its context where the event did not set them: browser, browser.name, os, os.name, device (from context.userAgent), runtime, runtime.name, os.name (from context.runtime and context.os).",
+  })
   tags: EventTagType[];
 
-  @Field(() => GraphQLJSONObject, { nullable: true })
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description:
+      'As sent (nesting past 10 levels cut). The SDKs add userAgent (browser), runtime and os (Node); the edge adds userAgent from the request header to browser SDK events without one.',
+  })
   context: Record<string, unknown> | null;
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'As sent: id, email and any other keys.' })
@@ -124,7 +131,11 @@ export class EventType {
   @Field(() => SdkInfoType, { nullable: true })
   sdk: SdkInfoType | null;
 
-  @Field(() => [String], { nullable: true, description: 'The custom grouping fingerprint, when the SDK sent one.' })
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      'The custom grouping fingerprint, when the SDK sent one; a string on the wire is the one-entry list (they group alike).',
+  })
   fingerprint: string[] | null;
 }
 
