@@ -252,6 +252,62 @@ test('vitals: one report after the page is hidden, with LCP, FCP, TTFB, CLS and 
   assert.ok(metrics.LCP >= metrics.FCP);
 });
 
+// A click whose handler blocks the main thread, then the page is hidden soon after: by
+// navigating away, closing the tab (unload runs), following a link the click itself opens, or
+// switching tabs. The interaction must be in the one report whatever the delay before hiding.
+const SLOW_CLICK_PAGE = {
+  init: { vitals: true },
+  body: `<button id="buy" style="width:200px;height:60px">Buy</button>
+         <a id="leave" href="/left.html" style="display:block;width:200px;height:60px">Leave</a>`,
+  script: `const block = () => { const end = performance.now() + 300; while (performance.now() < end) {} };
+           document.getElementById('buy').addEventListener('click', () => {
+             block();
+             document.getElementById('buy').textContent = 'Bought';
+           });
+           document.getElementById('leave').addEventListener('click', block);`,
+};
+const HIDE_DELAYS_MS = [0, 50, 200, 1_000];
+
+/** Headless Chromium never hides a tab, so a tab switch is played the way web-vitals' own tests do. */
+const HIDE_TAB = () => {
+  Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+  document.dispatchEvent(new Event('visibilitychange', { bubbles: true })); // as the real one
+};
+
+async function slowClickThenHide(how: 'navigate' | 'close' | 'link' | 'tab', delayMs: number) {
+  h.site.serve('/left.html', '<!doctype html><p>left</p>', 'text/html');
+  const url = servePage(h, SLOW_CLICK_PAGE);
+  const reports = () => h.ingest.posts('/ingest/vitals').filter((r) => r.body.url == url);
+  const { page } = await openPage(h, url);
+  await page.click(how == 'link' ? '#leave' : '#buy');
+  await sleep(delayMs);
+  if (how == 'navigate') await page.goto('about:blank');
+  else if (how == 'close') await page.close({ runBeforeUnload: true });
+  else if (how == 'tab') await page.evaluate(HIDE_TAB);
+  await h.ingest.waitFor(() => reports().length >= 1);
+  // A tab that was hidden may still be left later: that must not make a second report.
+  if (how == 'tab') await page.goto('about:blank');
+  await sleep(400);
+  await page.context().close();
+  const label = `${how}, hidden ${delayMs} ms after the click`;
+  assert.equal(reports().length, 1, `${label}: one vitals request`);
+  const { metrics } = reports()[0].body;
+  assert.ok(metrics.INP >= 250, `${label}: INP ${metrics.INP} in ${JSON.stringify(metrics)}`);
+}
+
+test('vitals: a slow click carries INP when the page navigates away right after it', async () => {
+  for (const delay of HIDE_DELAYS_MS) await slowClickThenHide('navigate', delay);
+  await slowClickThenHide('link', 0);
+});
+
+test('vitals: a slow click carries INP when the tab is closed right after it', async () => {
+  for (const delay of HIDE_DELAYS_MS) await slowClickThenHide('close', delay);
+});
+
+test('vitals: a slow click carries INP when the tab is switched away right after it', async () => {
+  for (const delay of HIDE_DELAYS_MS) await slowClickThenHide('tab', delay);
+});
+
 test('vitals: none at sample rate 0', async () => {
   const url = servePage(h, { init: { vitals: true, vitalsSampleRate: 0 }, ...VITALS_PAGE });
   const { page } = await openPage(h, url);
