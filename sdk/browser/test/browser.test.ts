@@ -178,6 +178,35 @@ test('a report made in pagehide arrives (keepalive)', async () => {
   assert.equal(errors()[0].body.message, 'sent while leaving');
 });
 
+test('the <script> build exposes the API on window.Tracker; lastEventId is the last event sent', async () => {
+  const url = servePage(h, {
+    script: `window.before = Tracker.lastEventId();
+             window.first = Tracker.captureMessage('first');
+             window.afterFirst = Tracker.lastEventId();
+             window.second = Tracker.captureException(new Error('second'));
+             window.afterSecond = Tracker.lastEventId();
+             Tracker.captureMessage('first');
+             window.afterDuplicate = Tracker.lastEventId();`,
+  });
+  const { page } = await openPage(h, url);
+  await h.ingest.waitFor(() => errors().length == 2);
+  const seen = await page.evaluate(() => {
+    const w = window as any;
+    const api = ['init', 'captureException', 'captureMessage', 'captureFeedback', 'lastEventId', 'flush', 'close', 'getStats'];
+    return {
+      types: api.map((name) => typeof w.Tracker[name]),
+      logger: ['debug', 'info', 'warn', 'warning', 'error'].map((name) => typeof w.Tracker.logger[name]),
+      ids: [w.before, w.afterFirst == w.first, w.afterSecond == w.second, w.afterDuplicate == w.first],
+    };
+  });
+  assert.deepEqual(seen.types, Array(8).fill('function'));
+  assert.deepEqual(seen.logger, Array(5).fill('function'));
+  assert.deepEqual(seen.ids, [undefined, true, true, true], 'a duplicate makes the event it repeats the last one');
+  const sent = errors().map((r) => r.body.eventId);
+  assert.equal(await page.evaluate(() => (window as any).second), sent[1]);
+  await page.context().close();
+});
+
 test('feedback is linked to the last event', async () => {
   const url = servePage(h, {
     init: { endpoint: h.ingest.origin + '/ingest/error' },
@@ -308,6 +337,26 @@ test('vitals: a slow click carries INP when the tab is switched away right after
   for (const delay of HIDE_DELAYS_MS) await slowClickThenHide('tab', delay);
 });
 
+test('vitals: an interaction Event Timing never reports still gives INP, from its handlers', async () => {
+  // What Chromium does when a click unloads the page before the next frame: no entry at all.
+  const url = servePage(h, {
+    ...SLOW_CLICK_PAGE,
+    head: `const Native = PerformanceObserver;
+           const keep = (entries) => entries.filter((e) => e.entryType != 'event' && e.entryType != 'first-input');
+           window.PerformanceObserver = class extends Native {
+             constructor(callback) { super((list, o) => callback({ getEntries: () => keep(list.getEntries()) }, o)); }
+             takeRecords() { return keep(super.takeRecords()); }
+           };`,
+  });
+  const { page } = await openPage(h, url);
+  await page.click('#buy');
+  await page.goto('about:blank');
+  await h.ingest.waitFor(() => h.ingest.posts('/ingest/vitals').length == 1);
+  await page.context().close();
+  const { metrics } = h.ingest.posts('/ingest/vitals')[0].body;
+  assert.ok(metrics.INP >= 300 && metrics.INP < 1_000, `INP ${metrics.INP}: the 300 ms the handler blocked`);
+});
+
 test('vitals: none at sample rate 0', async () => {
   const url = servePage(h, { init: { vitals: true, vitalsSampleRate: 0 }, ...VITALS_PAGE });
   const { page } = await openPage(h, url);
@@ -321,21 +370,24 @@ test('vitals: none at sample rate 0', async () => {
   assert.equal(errors().length, 1);
 });
 
-test('the ESM build works in the page through an import map', async () => {
+test('the ESM build works in the page as it is, with no bare imports to map', async () => {
   h.site.serve(
     '/esm.html',
     `<!doctype html><html><head>
-<script type="importmap">{ "imports": { "web-vitals": "/web-vitals.js" } }</script>
 <script type="module">
-  import { init, captureException, SDK_VERSION } from '/index.mjs';
+  import { init, captureException, lastEventId, SDK_VERSION } from '/index.mjs';
   init({ dsn: ${JSON.stringify(h.dsn)}, vitals: true });
-  captureException(new Error('from esm ' + SDK_VERSION));
+  window.id = captureException(new Error('from esm ' + SDK_VERSION));
+  window.last = lastEventId();
 </script></head><body><h1>esm</h1></body></html>`,
     'text/html',
   );
   const { page } = await openPage(h, h.site.origin + '/esm.html');
   await h.ingest.waitFor(() => errors().length == 1);
   assert.equal(errors()[0].body.message, 'from esm 0.5.0');
+  const [id, last] = await page.evaluate(() => [(window as any).id, (window as any).last]);
+  assert.equal(last, id);
+  assert.equal(errors()[0].body.eventId, id);
   await page.goto('about:blank');
   await h.ingest.waitFor(() => h.ingest.posts('/ingest/vitals').length == 1);
   await page.context().close();
