@@ -103,4 +103,5 @@ ${tracker.gzip} B against the ${BUDGET_BYTES} B budget: **${withinBudget ? 'with
 
 console.log(markdown);
 writeBenchmarkSection('size', markdown);
+writeBenchmarkSection('size', markdown, fileURLToPath(new URL('../../../docs/benchmarks.md', import.meta.url)));
 if (!withinBudget) process.exitCode = 1;

@@ -20,7 +20,7 @@ let wanted = true;
  * URL is taken once, without query or hash (they carry ids and tokens, and split pages).
  *
  * The metrics are read from the browser's performance entries here rather than through
- * `web-vitals` (decision 014): it was 3.4 KB of the 6.3 KB bundle, and its INP waits for an
+ * `web-vitals` (decision 015): it was 3.4 KB of the 6.3 KB bundle, and its INP waits for an
  * idle callback or its own `visibilitychange` listener, so a report made on hide had to be
  * ordered behind it. Here every observer is drained with `takeRecords()` at the moment of
  * sending. Definitions follow web-vitals: values relative to a prerender's activation;

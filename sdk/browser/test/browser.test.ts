@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { after, before, beforeEach, test } from 'node:test';
 import { sleep } from '../../core/test/receiver';
 import { openPage, servePage, startHarness, type Harness } from './harness';
@@ -355,6 +357,30 @@ test('vitals: an interaction Event Timing never reports still gives INP, from it
   await page.context().close();
   const { metrics } = h.ingest.posts('/ingest/vitals')[0].body;
   assert.ok(metrics.INP >= 300 && metrics.INP < 1_000, `INP ${metrics.INP}: the 300 ms the handler blocked`);
+});
+
+test('vitals: the same values as web-vitals, the reference implementation, on the same page', async () => {
+  h.site.serve('/web-vitals.iife.js', readFileSync(fileURLToPath(import.meta.resolve('web-vitals').replace(/web-vitals\.js$/, 'web-vitals.iife.js'))), 'text/javascript');
+  const url = servePage(h, {
+    init: { vitals: true },
+    head: `window.reference = {};`,
+    body: VITALS_PAGE.body + `<script src="/web-vitals.iife.js"></script>
+      <script>for (const on of ['onLCP', 'onFCP', 'onTTFB', 'onCLS', 'onINP'])
+                webVitals[on]((m) => { reference[m.name] = m.value; }, { reportAllChanges: true });</script>`,
+    script: VITALS_PAGE.script,
+  });
+  const { page } = await openPage(h, url);
+  await sleep(700);
+  await page.click('#buy');
+  await sleep(400);
+  await page.evaluate(HIDE_TAB);
+  await h.ingest.waitFor(() => h.ingest.posts('/ingest/vitals').length == 1);
+  const reference = await page.evaluate(() => (window as any).reference);
+  await page.context().close();
+  const { metrics } = h.ingest.posts('/ingest/vitals')[0].body;
+  assert.deepEqual(Object.keys(metrics).sort(), ['CLS', 'FCP', 'INP', 'LCP', 'TTFB']);
+  assert.ok(metrics.CLS > 0 && metrics.INP >= 40, JSON.stringify(metrics));
+  assert.deepEqual(metrics, reference);
 });
 
 test('vitals: none at sample rate 0', async () => {
