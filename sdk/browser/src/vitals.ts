@@ -4,6 +4,8 @@ import { sendVitals } from '@tracker/sdk-core';
 const LATE_ENTRIES_MS = 200;
 /** Shorter Event Timing entries are not INP candidates (web-vitals' default threshold). */
 const INP_MIN_DURATION_MS = 40;
+/** INP is the worst interaction, then the next worst for every 50 more (the p98). */
+const INTERACTIONS_PER_STEP = 50;
 /** CLS session windows (the metric's definition): a gap under 1 s, a window under 5 s. */
 const SHIFT_GAP_MS = 1_000;
 const SHIFT_WINDOW_MS = 5_000;
@@ -126,7 +128,7 @@ export function startVitals(enabled: boolean, sampleRate: number): void {
     if (latencies.length) {
       latencies.sort((a, b) => b - a);
       const count = perf.interactionCount || latencies.length;
-      metrics.INP = latencies[Math.min(latencies.length - 1, Math.floor(count / 50))];
+      metrics.INP = latencies[Math.min(latencies.length - 1, Math.floor(count / INTERACTIONS_PER_STEP))];
     }
     if (!Object.keys(metrics).length) return;
     sent = true;
