@@ -321,7 +321,7 @@ async function slowClickThenHide(how: 'navigate' | 'close' | 'link' | 'tab', del
   await sleep(400);
   await page.context().close();
   const label = `${how}, hidden ${delayMs} ms after the click`;
-  assert.equal(reports().length, 1, `${label}: one vitals request`);
+  assert.equal(reports().length, 1, `${label}: one vitals request, got ${JSON.stringify(reports().map((r) => r.body.metrics))}`);
   const { metrics } = reports()[0].body;
   assert.ok(metrics.INP >= 250, `${label}: INP ${metrics.INP} in ${JSON.stringify(metrics)}`);
 }
