@@ -7,7 +7,8 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { machineLine, writeBenchmarkSection } from '../../core/test/benchmarks-file';
 
-const BUDGET_BYTES = 7_000;
+/** At most this many bytes gzip for the whole SDK (issue 16); the run fails above it. */
+const BUDGET_BYTES = 5_120;
 const MAX_SHARE_OF_SENTRY = 1 / 4;
 const dir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -53,20 +54,48 @@ function version(name: string): string {
 const [tracker, sentry] = await Promise.all(Object.values(ENTRIES).map(measure));
 const iife = readFileSync(new URL('../dist/tracker.min.js', import.meta.url));
 const share = tracker.gzip / sentry.gzip;
-const withinBudget = tracker.gzip < BUDGET_BYTES && share <= MAX_SHARE_OF_SENTRY;
+const withinBudget = tracker.gzip <= BUDGET_BYTES && share <= MAX_SHARE_OF_SENTRY;
 
 const rows = [
-  `| @tracker/browser ${version('@tracker/browser')} + web-vitals ${version('web-vitals')}, whole | ${tracker.min} | ${tracker.gzip} | ${tracker.brotli} |`,
+  `| @tracker/browser ${version('@tracker/browser')}, whole (no runtime dependencies) | ${tracker.min} | ${tracker.gzip} | ${tracker.brotli} |`,
   `| @sentry/browser ${version('@sentry/browser')}, init + captureException | ${sentry.min} | ${sentry.gzip} | ${sentry.brotli} |`,
   `| dist/tracker.min.js (the \`<script>\` build) | ${iife.length} | ${gzipSync(iife, { level: 9 }).length} | ${brotliCompressSync(iife).length} |`,
 ];
+/** Where the bytes go: the SDK built from source, minified, by input file (esbuild metafile). */
+async function breakdownBySource(): Promise<string> {
+  const result = await build({
+    entryPoints: [join(dir, 'src/index.ts')],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const inputs = Object.entries(Object.values(result.metafile.outputs)[0].inputs);
+  return inputs
+    .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
+    .map(
+      ([file, { bytesInOutput }]) =>
+        `\`${file.replace(/^(\.\.\/)+/, '').replace(/^src\//, 'browser/src/')}\` ${bytesInOutput}`,
+    )
+    .join(', ');
+}
+const breakdown = await breakdownBySource();
+
 const markdown = `## Browser bundle size
 
 esbuild ${version('esbuild')}, minified IIFE, target es2020; gzip level 9. ${machineLine()}.
 
+Command: \`npm run bench -w @tracker/browser\` (after \`npm run build -w @tracker/browser\`).
+
 | bundle | minified B | gzip B | brotli B |
 |---|---:|---:|---:|
 ${rows.join('\n')}
+
+Minified bytes by source file (esbuild metafile of \`src/index.ts\`): ${breakdown}.
 
 @tracker/browser is **${(share * 100).toFixed(1)} %** of Sentry's gzip size (target ≤ 25 %) and
 ${tracker.gzip} B against the ${BUDGET_BYTES} B budget: **${withinBudget ? 'within budget' : 'OVER BUDGET'}**.
@@ -74,4 +103,5 @@ ${tracker.gzip} B against the ${BUDGET_BYTES} B budget: **${withinBudget ? 'with
 
 console.log(markdown);
 writeBenchmarkSection('size', markdown);
+writeBenchmarkSection('size', markdown, fileURLToPath(new URL('../../../docs/benchmarks.md', import.meta.url)));
 if (!withinBudget) process.exitCode = 1;

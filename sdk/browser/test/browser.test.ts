@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { after, before, beforeEach, test } from 'node:test';
 import { sleep } from '../../core/test/receiver';
 import { openPage, servePage, startHarness, type Harness } from './harness';
@@ -180,6 +182,35 @@ test('a report made in pagehide arrives (keepalive)', async () => {
   assert.equal(errors()[0].body.message, 'sent while leaving');
 });
 
+test('the <script> build exposes the API on window.Tracker; lastEventId is the last event sent', async () => {
+  const url = servePage(h, {
+    script: `window.before = Tracker.lastEventId();
+             window.first = Tracker.captureMessage('first');
+             window.afterFirst = Tracker.lastEventId();
+             window.second = Tracker.captureException(new Error('second'));
+             window.afterSecond = Tracker.lastEventId();
+             Tracker.captureMessage('first');
+             window.afterDuplicate = Tracker.lastEventId();`,
+  });
+  const { page } = await openPage(h, url);
+  await h.ingest.waitFor(() => errors().length == 2);
+  const seen = await page.evaluate(() => {
+    const w = window as any;
+    const api = ['init', 'captureException', 'captureMessage', 'captureFeedback', 'lastEventId', 'flush', 'close', 'getStats'];
+    return {
+      types: api.map((name) => typeof w.Tracker[name]),
+      logger: ['debug', 'info', 'warn', 'warning', 'error'].map((name) => typeof w.Tracker.logger[name]),
+      ids: [w.before, w.afterFirst == w.first, w.afterSecond == w.second, w.afterDuplicate == w.first],
+    };
+  });
+  assert.deepEqual(seen.types, Array(8).fill('function'));
+  assert.deepEqual(seen.logger, Array(5).fill('function'));
+  assert.deepEqual(seen.ids, [undefined, true, true, true], 'a duplicate makes the event it repeats the last one');
+  const sent = errors().map((r) => r.body.eventId);
+  assert.equal(await page.evaluate(() => (window as any).second), sent[1]);
+  await page.context().close();
+});
+
 test('feedback is linked to the last event', async () => {
   const url = servePage(h, {
     init: { endpoint: h.ingest.origin + '/ingest/error' },
@@ -254,6 +285,106 @@ test('vitals: one report after the page is hidden, with LCP, FCP, TTFB, CLS and 
   assert.ok(metrics.LCP >= metrics.FCP);
 });
 
+// A click whose handler blocks the main thread, then the page is hidden soon after: by
+// navigating away, closing the tab (unload runs), following a link the click itself opens, or
+// switching tabs. The interaction must be in the one report whatever the delay before hiding.
+const SLOW_CLICK_PAGE = {
+  init: { vitals: true },
+  body: `<button id="buy" style="width:200px;height:60px">Buy</button>
+         <a id="leave" href="/left.html" style="display:block;width:200px;height:60px">Leave</a>`,
+  script: `const block = () => { const end = performance.now() + 300; while (performance.now() < end) {} };
+           document.getElementById('buy').addEventListener('click', () => {
+             block();
+             document.getElementById('buy').textContent = 'Bought';
+           });
+           document.getElementById('leave').addEventListener('click', block);`,
+};
+const HIDE_DELAYS_MS = [0, 50, 200, 1_000];
+
+/** Headless Chromium never hides a tab, so a tab switch is played the way web-vitals' own tests do. */
+const HIDE_TAB = () => {
+  Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+  document.dispatchEvent(new Event('visibilitychange', { bubbles: true })); // as the real one
+};
+
+async function slowClickThenHide(how: 'navigate' | 'close' | 'link' | 'tab', delayMs: number) {
+  h.site.serve('/left.html', '<!doctype html><p>left</p>', 'text/html');
+  const url = servePage(h, SLOW_CLICK_PAGE);
+  const reports = () => h.ingest.posts('/ingest/vitals').filter((r) => r.body.url == url);
+  const { page } = await openPage(h, url);
+  await page.click(how == 'link' ? '#leave' : '#buy');
+  await sleep(delayMs);
+  if (how == 'navigate') await page.goto('about:blank');
+  else if (how == 'close') await page.close({ runBeforeUnload: true });
+  else if (how == 'tab') await page.evaluate(HIDE_TAB);
+  await h.ingest.waitFor(() => reports().length >= 1);
+  // A tab that was hidden may still be left later: that must not make a second report.
+  if (how == 'tab') await page.goto('about:blank');
+  await sleep(400);
+  await page.context().close();
+  const label = `${how}, hidden ${delayMs} ms after the click`;
+  assert.equal(reports().length, 1, `${label}: one vitals request, got ${JSON.stringify(reports().map((r) => r.body.metrics))}`);
+  const { metrics } = reports()[0].body;
+  assert.ok(metrics.INP >= 250, `${label}: INP ${metrics.INP} in ${JSON.stringify(metrics)}`);
+}
+
+test('vitals: a slow click carries INP when the page navigates away right after it', async () => {
+  for (const delay of HIDE_DELAYS_MS) await slowClickThenHide('navigate', delay);
+  await slowClickThenHide('link', 0);
+});
+
+test('vitals: a slow click carries INP when the tab is closed right after it', async () => {
+  for (const delay of HIDE_DELAYS_MS) await slowClickThenHide('close', delay);
+});
+
+test('vitals: a slow click carries INP when the tab is switched away right after it', async () => {
+  for (const delay of HIDE_DELAYS_MS) await slowClickThenHide('tab', delay);
+});
+
+test('vitals: an interaction Event Timing never reports still gives INP, from its handlers', async () => {
+  // What Chromium does when a click unloads the page before the next frame: no entry at all.
+  const url = servePage(h, {
+    ...SLOW_CLICK_PAGE,
+    head: `const Native = PerformanceObserver;
+           const keep = (entries) => entries.filter((e) => e.entryType != 'event' && e.entryType != 'first-input');
+           window.PerformanceObserver = class extends Native {
+             constructor(callback) { super((list, o) => callback({ getEntries: () => keep(list.getEntries()) }, o)); }
+             takeRecords() { return keep(super.takeRecords()); }
+           };`,
+  });
+  const { page } = await openPage(h, url);
+  await page.click('#buy');
+  await page.goto('about:blank');
+  await h.ingest.waitFor(() => h.ingest.posts('/ingest/vitals').length == 1);
+  await page.context().close();
+  const { metrics } = h.ingest.posts('/ingest/vitals')[0].body;
+  assert.ok(metrics.INP >= 300 && metrics.INP < 1_000, `INP ${metrics.INP}: the 300 ms the handler blocked`);
+});
+
+test('vitals: the same values as web-vitals, the reference implementation, on the same page', async () => {
+  h.site.serve('/web-vitals.iife.js', readFileSync(fileURLToPath(import.meta.resolve('web-vitals').replace(/web-vitals\.js$/, 'web-vitals.iife.js'))), 'text/javascript');
+  const url = servePage(h, {
+    init: { vitals: true },
+    head: `window.reference = {};`,
+    body: VITALS_PAGE.body + `<script src="/web-vitals.iife.js"></script>
+      <script>for (const on of ['onLCP', 'onFCP', 'onTTFB', 'onCLS', 'onINP'])
+                webVitals[on]((m) => { reference[m.name] = m.value; }, { reportAllChanges: true });</script>`,
+    script: VITALS_PAGE.script,
+  });
+  const { page } = await openPage(h, url);
+  await sleep(700);
+  await page.click('#buy');
+  await sleep(400);
+  await page.evaluate(HIDE_TAB);
+  await h.ingest.waitFor(() => h.ingest.posts('/ingest/vitals').length == 1);
+  const reference = await page.evaluate(() => (window as any).reference);
+  await page.context().close();
+  const { metrics } = h.ingest.posts('/ingest/vitals')[0].body;
+  assert.deepEqual(Object.keys(metrics).sort(), ['CLS', 'FCP', 'INP', 'LCP', 'TTFB']);
+  assert.ok(metrics.CLS > 0 && metrics.INP >= 40, JSON.stringify(metrics));
+  assert.deepEqual(metrics, reference);
+});
+
 test('vitals: none at sample rate 0', async () => {
   const url = servePage(h, { init: { vitals: true, vitalsSampleRate: 0 }, ...VITALS_PAGE });
   const { page } = await openPage(h, url);
@@ -267,21 +398,24 @@ test('vitals: none at sample rate 0', async () => {
   assert.equal(errors().length, 1);
 });
 
-test('the ESM build works in the page through an import map', async () => {
+test('the ESM build works in the page as it is, with no bare imports to map', async () => {
   h.site.serve(
     '/esm.html',
     `<!doctype html><html><head>
-<script type="importmap">{ "imports": { "web-vitals": "/web-vitals.js" } }</script>
 <script type="module">
-  import { init, captureException, SDK_VERSION } from '/index.mjs';
+  import { init, captureException, lastEventId, SDK_VERSION } from '/index.mjs';
   init({ dsn: ${JSON.stringify(h.dsn)}, vitals: true });
-  captureException(new Error('from esm ' + SDK_VERSION));
+  window.id = captureException(new Error('from esm ' + SDK_VERSION));
+  window.last = lastEventId();
 </script></head><body><h1>esm</h1></body></html>`,
     'text/html',
   );
   const { page } = await openPage(h, h.site.origin + '/esm.html');
   await h.ingest.waitFor(() => errors().length == 1);
   assert.equal(errors()[0].body.message, 'from esm 0.5.0');
+  const [id, last] = await page.evaluate(() => [(window as any).id, (window as any).last]);
+  assert.equal(last, id);
+  assert.equal(errors()[0].body.eventId, id);
   await page.goto('about:blank');
   await h.ingest.waitFor(() => h.ingest.posts('/ingest/vitals').length == 1);
   await page.context().close();

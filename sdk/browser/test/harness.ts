@@ -14,7 +14,6 @@ export const CHROMIUM_ARGS = [
 ];
 
 const dist = (file: string) => readFileSync(fileURLToPath(new URL('../dist/' + file, import.meta.url)));
-const webVitals = () => readFileSync(fileURLToPath(new URL(import.meta.resolve('web-vitals'))));
 
 export interface Harness {
   browser: Browser;
@@ -39,7 +38,6 @@ export async function startHarness(): Promise<Harness> {
     });
   site.serve('/tracker.min.js', dist('tracker.min.js'), 'text/javascript');
   site.serve('/index.mjs', dist('index.mjs'), 'text/javascript');
-  site.serve('/web-vitals.js', webVitals(), 'text/javascript');
   return {
     browser,
     site,

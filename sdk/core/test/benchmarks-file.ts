@@ -9,16 +9,19 @@ Written by \`npm run bench\` in \`sdk/browser\` (size) and \`sdk/node\` (capture
 replaces its own section. Figures from one run on the machine named in the section.
 `;
 
-/** Replaces (or appends) the section between `<!-- name:start -->` and `<!-- name:end -->`. */
-export function writeBenchmarkSection(name: string, markdown: string): void {
+/**
+ * Replaces (or appends) the section between `<!-- name:start -->` and `<!-- name:end -->` in
+ * sdk/BENCHMARKS.md, or in `file` (e.g. the repository's docs/benchmarks.md).
+ */
+export function writeBenchmarkSection(name: string, markdown: string, file = FILE): void {
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
   const block = `${start}\n${markdown.trim()}\n${end}`;
-  let text = existsSync(FILE) ? readFileSync(FILE, 'utf8') : HEADER;
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : HEADER;
   const from = text.indexOf(start);
   const to = text.indexOf(end);
   text = from >= 0 && to > from ? text.slice(0, from) + block + text.slice(to + end.length) : text.trimEnd() + '\n\n' + block + '\n';
-  writeFileSync(FILE, text);
+  writeFileSync(file, text);
 }
 
 export function machineLine(): string {
