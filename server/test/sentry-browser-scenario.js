@@ -58,7 +58,10 @@
       });
       // Over 32 KiB: the browser SDK sends it uncompressed.
       var blob = 'big-context-' + major + ':' + 'lorem ipsum dolor sit amet '.repeat(1600);
-      sent.large = Sentry.captureMessage('Large payload (' + label + ')', { level: 'info', contexts: { payload: { blob: blob } } });
+      sent.large = Sentry.captureMessage('Large payload (' + label + ')', {
+        level: 'info',
+        contexts: { payload: { blob: blob } },
+      });
       sent.largeBytes = blob.length;
       if (Sentry.logger) {
         Sentry.logger.info('order placed (' + label + ')', { orderId: 7 });
@@ -75,7 +78,10 @@
       sent.refused = capturePaymentError();
       await Sentry.flush(5000);
       sent.dropped = Sentry.captureMessage('Event after the event limit (' + label + ')', 'warning');
-      sent.feedback = Sentry.captureFeedback({ message: 'Feedback after the event limit (' + label + ')', email: 'x@example.com' });
+      sent.feedback = Sentry.captureFeedback({
+        message: 'Feedback after the event limit (' + label + ')',
+        email: 'x@example.com',
+      });
     } else {
       throw new Error('unknown scenario ' + scenario);
     }

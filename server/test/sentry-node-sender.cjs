@@ -9,7 +9,8 @@
  *   SENTRY_MAJOR     8 | 9 | 10 | 11 (decides how logs are switched on)
  *   SENTRY_DSN       the DSN the SDK uses
  *   SENTRY_TUNNEL    optional: send every envelope to this URL instead (envelope header `dsn`)
- *   SENTRY_SCENARIO  full | tunnel | log-quota | event-quota
+ *   SENTRY_SCENARIO  full | tunnel | log-quota | event-quota | bench (one typical error, for
+ *                    bench/sentry-envelope.bench.ts)
  */
 'use strict';
 
@@ -34,6 +35,11 @@ Sentry.init({
   // No performance data: the test is about errors, messages, feedback and logs.
   tracesSampleRate: undefined,
   ...logsOption,
+  // The bench wants a typical ~3 KB error: without the list of every installed package
+  // (Modules, ~1 KB here) and the source lines around each frame (ContextLines).
+  ...(scenario === 'bench'
+    ? { integrations: (all) => all.filter((i) => i.name !== 'Modules' && i.name !== 'ContextLines') }
+    : {}),
 });
 
 /** Named functions, so the stored frames can be checked by name. */
@@ -78,6 +84,15 @@ async function run() {
       Sentry.logger.info(`order placed (${label})`, { orderId: 7 });
       Sentry.logger.error(`inventory out of sync (${label})`, { sku: 'A-1' });
     }
+  } else if (scenario === 'bench') {
+    Sentry.setUser({ id: '48213', email: 'anna.schmidt@example.org' });
+    Sentry.setTag('route', '/checkout/:step');
+    Sentry.setTag('plan', 'pro');
+    try {
+      validateCard(42);
+    } catch (err) {
+      sent.exception = Sentry.captureException(err);
+    }
   } else if (scenario === 'tunnel') {
     sent.message = Sentry.captureMessage(`Through the tunnel (${label})`, 'info');
   } else if (scenario === 'log-quota') {
@@ -93,7 +108,10 @@ async function run() {
     sent.refused = capturePaymentError();
     await Sentry.flush(5_000);
     sent.dropped = Sentry.captureMessage(`Event after the event limit (${label})`, 'warning');
-    sent.feedback = Sentry.captureFeedback({ message: `Feedback after the event limit (${label})`, email: 'x@example.com' });
+    sent.feedback = Sentry.captureFeedback({
+      message: `Feedback after the event limit (${label})`,
+      email: 'x@example.com',
+    });
   } else {
     throw new Error(`unknown scenario ${scenario}`);
   }

@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 /** The majors under test; each is an exact-version npm alias in server/package.json. */
 export const SENTRY_MAJORS = [8, 9, 10, 11] as const;
 export type SentryMajor = (typeof SENTRY_MAJORS)[number];
-export type Scenario = 'full' | 'tunnel' | 'log-quota' | 'event-quota';
+export type Scenario = 'full' | 'tunnel' | 'log-quota' | 'event-quota' | 'bench';
 
 /** Structured logs (`Sentry.logger`) exist from major 9 on. */
 export const supportsLogs = (major: SentryMajor) => major >= 9;
@@ -214,7 +214,9 @@ export async function bundleSentryBrowser(major: SentryMajor): Promise<string> {
 }
 
 /** A loopback site on its own port that serves the SDK bundles and one page per scenario. */
-export async function startSite(bundles: Map<SentryMajor, string>): Promise<{ origin: string; close(): Promise<void> }> {
+export async function startSite(
+  bundles: Map<SentryMajor, string>,
+): Promise<{ origin: string; close(): Promise<void> }> {
   const scenarioScript = readFileSync(join(__dirname, 'sentry-browser-scenario.js'), 'utf8');
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://site');

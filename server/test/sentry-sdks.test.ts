@@ -15,7 +15,16 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@tracker/core/testing';
 import { chromium, type Browser } from 'playwright-core';
 import { createClient } from 'redis';
 import type { Tracker } from '../src';
-import { createTestEnv, gqlOk, MODES, signUpWithProject, startTracker, waitFor, type Mode, type TestEnv } from './helpers';
+import {
+  createTestEnv,
+  gqlOk,
+  MODES,
+  signUpWithProject,
+  startTracker,
+  waitFor,
+  type Mode,
+  type TestEnv,
+} from './helpers';
 import {
   bundleSentryBrowser,
   runBrowserScenario,
@@ -138,184 +147,220 @@ for (const mode of MODES) {
       for (const major of MAJORS_BY_MODE[mode]) {
         const label = `${sdk} ${major}`;
 
-        test(`@sentry/${sdk} ${major}: an exception with a cause, a message, user, tags, feedback, a large body${supportsLogs(major) ? ' and logs' : ''} are stored`, { timeout: 60_000 }, async () => {
-          const p = await project(label);
-          const sent = await run(sdk, major, 'full', p.sentryDsn);
-          assert.equal(sent.flushed, true, 'flush succeeded');
-          if ('pageErrors' in sent) assert.deepEqual(sent.pageErrors, [], 'the SDK threw nothing into the page');
-          const requests = p.sent();
-          assertAllAccepted(sdk, requests);
+        test(
+          `@sentry/${sdk} ${major}: an exception with a cause, a message, user, tags, feedback, a large body${supportsLogs(major) ? ' and logs' : ''} are stored`,
+          { timeout: 60_000 },
+          async () => {
+            const p = await project(label);
+            const sent = await run(sdk, major, 'full', p.sentryDsn);
+            assert.equal(sent.flushed, true, 'flush succeeded');
+            if ('pageErrors' in sent) assert.deepEqual(sent.pageErrors, [], 'the SDK threw nothing into the page');
+            const requests = p.sent();
+            assertAllAccepted(sdk, requests);
 
-          // The body over 32 KiB: @sentry/node gzips it (GZIP_THRESHOLD), the browser SDK does not.
-          const large = requests.find((r) => r.envelopeBytes > 32 * 1024);
-          assert.ok(large, 'an envelope over 32 KiB was sent');
-          if (sdk === 'node') {
-            assert.equal(large.contentEncoding, 'gzip');
-            assert.ok(large.wireBytes < large.envelopeBytes / 4, `${large.wireBytes} B on the wire`);
-          } else {
-            assert.equal(large.contentEncoding, undefined);
-            assert.equal(large.wireBytes, large.envelopeBytes);
-          }
+            // The body over 32 KiB: @sentry/node gzips it (GZIP_THRESHOLD), the browser SDK does not.
+            const large = requests.find((r) => r.envelopeBytes > 32 * 1024);
+            assert.ok(large, 'an envelope over 32 KiB was sent');
+            if (sdk === 'node') {
+              assert.equal(large.contentEncoding, 'gzip');
+              assert.ok(large.wireBytes < large.envelopeBytes / 4, `${large.wireBytes} B on the wire`);
+            } else {
+              assert.equal(large.contentEncoding, undefined);
+              assert.equal(large.wireBytes, large.envelopeBytes);
+            }
 
-          const issues = await waitFor(
-            'the three issues',
-            async () => {
-              const data = await p.q(ISSUES);
-              return data.issues.nodes.length >= 3 && data.issues.nodes;
-            },
-            STORED_TIMEOUT_MS,
-          );
-          const byEvent = (id: string) => issues.find((i: any) => sameId(i.latestEvent?.eventId, id));
-
-          // The exception: the outer error, its frames by name, user and tags from the scope.
-          const exception = byEvent(sent.exception);
-          assert.ok(exception, `the exception's issue (${JSON.stringify(issues.map((i: any) => i.title))})`);
-          const event = exception.latestEvent;
-          assert.equal(event.type, 'Error');
-          assert.match(event.message, new RegExp(`Payment failed \\(${label}\\)`));
-          assert.equal(event.level, 'ERROR');
-          assert.equal(event.environment, 'sdk-test');
-          assert.equal(event.release, `shop-${sdk === 'node' ? 'api' : 'web'}@${major}.0.0`);
-          const functions = event.frames.map((f: any) => f.function ?? '');
-          assert.ok(
-            functions.some((f: string) => /chargeCard/.test(f)),
-            `frames name chargeCard: ${JSON.stringify(functions)}`,
-          );
-          for (const f of event.frames) assert.ok(f.filename, 'every frame has a file');
-          // The cause (a TypeError thrown by validateCard) is kept with the event.
-          assert.match(JSON.stringify([event.stack, event.context]), /card declined for 42/, 'the cause is stored');
-          assert.equal(event.user?.id, `user-${major}`);
-          assert.equal(event.user?.email, `ada${major}@example.com`);
-          assert.equal(exception.userCount, 1);
-          const tags = Object.fromEntries(event.tags.map((t: any) => [t.key, t.value]));
-          assert.equal(tags.checkout, 'v2');
-          assert.equal(tags.sdk_major, String(major));
-          assert.match(event.sdk?.name ?? '', new RegExp(`sentry\\.javascript\\.${sdk}`));
-
-          const message = byEvent(sent.message);
-          assert.ok(message, 'the message issue');
-          assert.equal(message.latestEvent.message, `Cart recalculated (${label})`);
-          assert.equal(message.latestEvent.level, 'WARNING');
-          assert.equal(message.latestEvent.user?.id, `user-${major}`);
-
-          const largeIssue = byEvent(sent.large);
-          assert.ok(largeIssue, 'the large event is stored');
-          assert.ok(
-            JSON.stringify(largeIssue.latestEvent.context ?? {}).includes(`big-context-${major}:lorem ipsum`),
-            'the large context survived decoding',
-          );
-          assert.ok(JSON.stringify(largeIssue.latestEvent.context).length > sent.largeBytes, 'in full');
-
-          // Feedback, linked to the exception's event and issue.
-          const feedback = await waitFor(
-            'the feedback',
-            async () => {
-              const data = await p.q(FEEDBACK);
-              const node = data.feedback.nodes.find((f: any) => f.message === `The pay button did nothing (${label})`);
-              return node?.issue && node;
-            },
-            STORED_TIMEOUT_MS,
-          );
-          assert.equal(feedback.email, `ada${major}@example.com`);
-          assert.ok(sameId(feedback.eventId, sent.exception), `feedback names the event (${feedback.eventId})`);
-          assert.ok(sameId(feedback.event?.eventId, sent.exception));
-          assert.equal(feedback.issue.id, exception.id);
-
-          if (supportsLogs(major)) {
-            const logs = await waitFor(
-              'the two logs',
+            const issues = await waitFor(
+              'the three issues',
               async () => {
-                const data = await p.q(LOGS);
-                return data.logs.nodes.length >= 2 && data.logs.nodes;
+                const data = await p.q(ISSUES);
+                return data.issues.nodes.length >= 3 && data.issues.nodes;
               },
               STORED_TIMEOUT_MS,
             );
-            const byMessage = Object.fromEntries(logs.map((l: any) => [l.message, l]));
-            assert.equal(byMessage[`order placed (${label})`]?.level, 'INFO');
-            assert.equal(byMessage[`inventory out of sync (${label})`]?.level, 'ERROR');
-            assert.match(JSON.stringify(byMessage[`order placed (${label})`]), /orderId/, 'log attributes kept');
-            assert.equal(byMessage[`order placed (${label})`].environment, 'sdk-test');
-          } else {
-            assert.ok(!requests.some((r) => r.itemTypes.includes('log')), `${label} has no logs to send`);
-          }
-        });
+            const byEvent = (id: string) => issues.find((i: any) => sameId(i.latestEvent?.eventId, id));
 
-        test(`@sentry/${sdk} ${major}: a tunnel request authenticated by the envelope header dsn is stored`, { timeout: 60_000 }, async () => {
-          const p = await project(`${label} tunnel`);
-          const tunnel = `${proxy!.origin}/api/${p.number}/envelope/`;
-          const sent = await run(sdk, major, 'tunnel', p.sentryDsn, tunnel);
-          assert.equal(sent.flushed, true);
-          const requests = p.sent();
-          assertAllAccepted(sdk, requests);
-          for (const r of requests) {
-            assert.ok(!/sentry_key=/.test(r.path), `no key in the URL: ${r.path}`);
-            assert.equal(r.envelopeDsn, p.sentryDsn, 'the key travels in the envelope header');
-          }
-          const issue = await waitFor(
-            'the tunnelled message',
-            async () => (await p.q(ISSUES)).issues.nodes.find((i: any) => sameId(i.latestEvent?.eventId, sent.message)),
-            STORED_TIMEOUT_MS,
-          );
-          assert.equal(issue.latestEvent.message, `Through the tunnel (${label})`);
-        });
+            // The exception: the outer error, its frames by name, user and tags from the scope.
+            const exception = byEvent(sent.exception);
+            assert.ok(exception, `the exception's issue (${JSON.stringify(issues.map((i: any) => i.title))})`);
+            const event = exception.latestEvent;
+            assert.equal(event.type, 'Error');
+            assert.match(event.message, new RegExp(`Payment failed \\(${label}\\)`));
+            assert.equal(event.level, 'ERROR');
+            assert.equal(event.environment, 'sdk-test');
+            assert.equal(event.release, `shop-${sdk === 'node' ? 'api' : 'web'}@${major}.0.0`);
+            const functions = event.frames.map((f: any) => f.function ?? '');
+            assert.ok(
+              functions.some((f: string) => /chargeCard/.test(f)),
+              `frames name chargeCard: ${JSON.stringify(functions)}`,
+            );
+            for (const f of event.frames) assert.ok(f.filename, 'every frame has a file');
+            // The cause (a TypeError thrown by validateCard) is kept with the event.
+            assert.match(JSON.stringify([event.stack, event.context]), /card declined for 42/, 'the cause is stored');
+            assert.equal(event.user?.id, `user-${major}`);
+            assert.equal(event.user?.email, `ada${major}@example.com`);
+            assert.equal(exception.userCount, 1);
+            const tags = Object.fromEntries(event.tags.map((t: any) => [t.key, t.value]));
+            assert.equal(tags.checkout, 'v2');
+            assert.equal(tags.sdk_major, String(major));
+            assert.match(event.sdk?.name ?? '', new RegExp(`sentry\\.javascript\\.${sdk}`));
+
+            const message = byEvent(sent.message);
+            assert.ok(message, 'the message issue');
+            assert.equal(message.latestEvent.message, `Cart recalculated (${label})`);
+            assert.equal(message.latestEvent.level, 'WARNING');
+            assert.equal(message.latestEvent.user?.id, `user-${major}`);
+
+            const largeIssue = byEvent(sent.large);
+            assert.ok(largeIssue, 'the large event is stored');
+            assert.ok(
+              JSON.stringify(largeIssue.latestEvent.context ?? {}).includes(`big-context-${major}:lorem ipsum`),
+              'the large context survived decoding',
+            );
+            assert.ok(JSON.stringify(largeIssue.latestEvent.context).length > sent.largeBytes, 'in full');
+
+            // Feedback, linked to the exception's event and issue.
+            const feedback = await waitFor(
+              'the feedback',
+              async () => {
+                const data = await p.q(FEEDBACK);
+                const node = data.feedback.nodes.find(
+                  (f: any) => f.message === `The pay button did nothing (${label})`,
+                );
+                return node?.issue && node;
+              },
+              STORED_TIMEOUT_MS,
+            );
+            assert.equal(feedback.email, `ada${major}@example.com`);
+            assert.ok(sameId(feedback.eventId, sent.exception), `feedback names the event (${feedback.eventId})`);
+            assert.ok(sameId(feedback.event?.eventId, sent.exception));
+            assert.equal(feedback.issue.id, exception.id);
+
+            if (supportsLogs(major)) {
+              const logs = await waitFor(
+                'the two logs',
+                async () => {
+                  const data = await p.q(LOGS);
+                  return data.logs.nodes.length >= 2 && data.logs.nodes;
+                },
+                STORED_TIMEOUT_MS,
+              );
+              const byMessage = Object.fromEntries(logs.map((l: any) => [l.message, l]));
+              assert.equal(byMessage[`order placed (${label})`]?.level, 'INFO');
+              assert.equal(byMessage[`inventory out of sync (${label})`]?.level, 'ERROR');
+              assert.match(JSON.stringify(byMessage[`order placed (${label})`]), /orderId/, 'log attributes kept');
+              assert.equal(byMessage[`order placed (${label})`].environment, 'sdk-test');
+            } else {
+              assert.ok(!requests.some((r) => r.itemTypes.includes('log')), `${label} has no logs to send`);
+            }
+          },
+        );
+
+        test(
+          `@sentry/${sdk} ${major}: a tunnel request authenticated by the envelope header dsn is stored`,
+          { timeout: 60_000 },
+          async () => {
+            const p = await project(`${label} tunnel`);
+            const tunnel = `${proxy!.origin}/api/${p.number}/envelope/`;
+            const sent = await run(sdk, major, 'tunnel', p.sentryDsn, tunnel);
+            assert.equal(sent.flushed, true);
+            const requests = p.sent();
+            assertAllAccepted(sdk, requests);
+            for (const r of requests) {
+              assert.ok(!/sentry_key=/.test(r.path), `no key in the URL: ${r.path}`);
+              assert.equal(r.envelopeDsn, p.sentryDsn, 'the key travels in the envelope header');
+            }
+            const issue = await waitFor(
+              'the tunnelled message',
+              async () =>
+                (await p.q(ISSUES)).issues.nodes.find((i: any) => sameId(i.latestEvent?.eventId, sent.message)),
+              STORED_TIMEOUT_MS,
+            );
+            assert.equal(issue.latestEvent.message, `Through the tunnel (${label})`);
+          },
+        );
 
         if (supportsLogs(major)) {
-          test(`@sentry/${sdk} ${major}: over the log quota, a 429 naming log_item stops logs while events still go through`, { timeout: 60_000 }, async () => {
-            const p = await project(`${label} log quota`);
-            await exhaustQuota(p.organization.id, 'logs');
-            const sent = await run(sdk, major, 'log-quota', p.sentryDsn);
-            const requests = p.sent();
-            const logRequests = requests.filter((r) => r.itemTypes.includes('log'));
-            assert.equal(logRequests.length, 1, `one log envelope, then the SDK stopped: ${JSON.stringify(requests)}`);
-            const refused = logRequests[0];
-            assert.equal(refused.status, 429);
-            assert.ok(Number(refused.retryAfter) >= 1, `Retry-After ${refused.retryAfter}`);
-            assert.match(refused.rateLimits ?? '', /^\d+:[^:]*\blog_item\b/, `X-Sentry-Rate-Limits ${refused.rateLimits}`);
-            if (sdk === 'browser') {
-              assert.match(refused.exposeHeaders ?? '', /x-sentry-rate-limits/i, 'the page may read the limits');
-            }
-            const events = requests.filter((r) => r.itemTypes.includes('event'));
-            assert.equal(events.length, 1, 'the event was sent after the log limit');
-            assert.equal(events[0].status, 200);
-            assert.ok(requests.indexOf(events[0]) > requests.indexOf(refused));
+          test(
+            `@sentry/${sdk} ${major}: over the log quota, a 429 naming log_item stops logs while events still go through`,
+            { timeout: 60_000 },
+            async () => {
+              const p = await project(`${label} log quota`);
+              await exhaustQuota(p.organization.id, 'logs');
+              const sent = await run(sdk, major, 'log-quota', p.sentryDsn);
+              const requests = p.sent();
+              const logRequests = requests.filter((r) => r.itemTypes.includes('log'));
+              assert.equal(
+                logRequests.length,
+                1,
+                `one log envelope, then the SDK stopped: ${JSON.stringify(requests)}`,
+              );
+              const refused = logRequests[0];
+              assert.equal(refused.status, 429);
+              assert.ok(Number(refused.retryAfter) >= 1, `Retry-After ${refused.retryAfter}`);
+              assert.match(
+                refused.rateLimits ?? '',
+                /^\d+:[^:]*\blog_item\b/,
+                `X-Sentry-Rate-Limits ${refused.rateLimits}`,
+              );
+              if (sdk === 'browser') {
+                assert.match(refused.exposeHeaders ?? '', /x-sentry-rate-limits/i, 'the page may read the limits');
+              }
+              const events = requests.filter((r) => r.itemTypes.includes('event'));
+              assert.equal(events.length, 1, 'the event was sent after the log limit');
+              assert.equal(events[0].status, 200);
+              assert.ok(requests.indexOf(events[0]) > requests.indexOf(refused));
 
-            await waitFor(
-              'the event',
-              async () => (await p.q(ISSUES)).issues.nodes.find((i: any) => sameId(i.latestEvent?.eventId, sent.message)),
-              STORED_TIMEOUT_MS,
-            );
-            assert.deepEqual((await p.q(LOGS)).logs.nodes, [], 'no log stored');
-          });
+              await waitFor(
+                'the event',
+                async () =>
+                  (await p.q(ISSUES)).issues.nodes.find((i: any) => sameId(i.latestEvent?.eventId, sent.message)),
+                STORED_TIMEOUT_MS,
+              );
+              assert.deepEqual((await p.q(LOGS)).logs.nodes, [], 'no log stored');
+            },
+          );
         } else {
-          test(`@sentry/${sdk} ${major}: over the event quota, a 429 naming error stops events while feedback still goes through`, { timeout: 60_000 }, async () => {
-            const p = await project(`${label} event quota`);
-            await exhaustQuota(p.organization.id, 'events');
-            const sent = await run(sdk, major, 'event-quota', p.sentryDsn);
-            const requests = p.sent();
-            const eventRequests = requests.filter((r) => r.itemTypes.includes('event'));
-            assert.equal(eventRequests.length, 1, `one event envelope, then the SDK stopped: ${JSON.stringify(requests)}`);
-            const refused = eventRequests[0];
-            assert.equal(refused.status, 429);
-            assert.ok(Number(refused.retryAfter) >= 1, `Retry-After ${refused.retryAfter}`);
-            assert.match(refused.rateLimits ?? '', /^\d+:[^:]*\berror\b/, `X-Sentry-Rate-Limits ${refused.rateLimits}`);
-            if (sdk === 'browser') {
-              assert.match(refused.exposeHeaders ?? '', /x-sentry-rate-limits/i, 'the page may read the limits');
-            }
-            const feedbackRequests = requests.filter((r) => r.itemTypes.includes('feedback'));
-            assert.equal(feedbackRequests.length, 1, 'feedback was sent after the event limit');
-            assert.equal(feedbackRequests[0].status, 200);
+          test(
+            `@sentry/${sdk} ${major}: over the event quota, a 429 naming error stops events while feedback still goes through`,
+            { timeout: 60_000 },
+            async () => {
+              const p = await project(`${label} event quota`);
+              await exhaustQuota(p.organization.id, 'events');
+              const sent = await run(sdk, major, 'event-quota', p.sentryDsn);
+              const requests = p.sent();
+              const eventRequests = requests.filter((r) => r.itemTypes.includes('event'));
+              assert.equal(
+                eventRequests.length,
+                1,
+                `one event envelope, then the SDK stopped: ${JSON.stringify(requests)}`,
+              );
+              const refused = eventRequests[0];
+              assert.equal(refused.status, 429);
+              assert.ok(Number(refused.retryAfter) >= 1, `Retry-After ${refused.retryAfter}`);
+              assert.match(
+                refused.rateLimits ?? '',
+                /^\d+:[^:]*\berror\b/,
+                `X-Sentry-Rate-Limits ${refused.rateLimits}`,
+              );
+              if (sdk === 'browser') {
+                assert.match(refused.exposeHeaders ?? '', /x-sentry-rate-limits/i, 'the page may read the limits');
+              }
+              const feedbackRequests = requests.filter((r) => r.itemTypes.includes('feedback'));
+              assert.equal(feedbackRequests.length, 1, 'feedback was sent after the event limit');
+              assert.equal(feedbackRequests[0].status, 200);
 
-            await waitFor(
-              'the feedback',
-              async () =>
-                (await p.q(FEEDBACK)).feedback.nodes.find(
-                  (f: any) => f.message === `Feedback after the event limit (${label})`,
-                ),
-              STORED_TIMEOUT_MS,
-            );
-            assert.equal((await p.q(ISSUES)).issues.totalCount, 0, 'no event stored');
-            assert.ok(sent.dropped, 'the SDK still returned an id for the dropped event');
-          });
+              await waitFor(
+                'the feedback',
+                async () =>
+                  (await p.q(FEEDBACK)).feedback.nodes.find(
+                    (f: any) => f.message === `Feedback after the event limit (${label})`,
+                  ),
+                STORED_TIMEOUT_MS,
+              );
+              assert.equal((await p.q(ISSUES)).issues.totalCount, 0, 'no event stored');
+              assert.ok(sent.dropped, 'the SDK still returned an id for the dropped event');
+            },
+          );
         }
       }
     }
