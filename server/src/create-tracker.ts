@@ -227,7 +227,16 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         : createDatabaseIngestGate(db.ds, options.quota);
     }
     const recent = new RecentIds();
-    await ingestPlugin(app, { queue, keys, ds: db.ds, gate, counters: ingestCounters, recent });
+    await ingestPlugin(app, {
+      queue,
+      keys,
+      ds: db.ds,
+      gate,
+      counters: ingestCounters,
+      recent,
+      // Sentry's SDKs send to `<path of the DSN>/api/<number>/envelope/`.
+      publicPathPrefix: new URL(config.publicUrl).pathname.replace(/\/+$/, ''),
+    });
     fastPath = createIngestFastPath({
       queue,
       keys,
@@ -375,7 +384,10 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       await step('alerts queue connection', () => alertsQueue.close());
       await step('database connections', () => db.close());
       if (abandoned.length > 0) {
-        app.log.warn({ abandoned }, `shutdown deadline of ${config.shutdownTimeoutMs} ms: abandoned ${abandoned.join('; ')}`);
+        app.log.warn(
+          { abandoned },
+          `shutdown deadline of ${config.shutdownTimeoutMs} ms: abandoned ${abandoned.join('; ')}`,
+        );
       }
       return { abandoned };
     })();

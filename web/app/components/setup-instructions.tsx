@@ -5,8 +5,45 @@ function quote(value: string): string {
   return `'${value.replace(/[\\']/g, '\\$&')}'`;
 }
 
-/** The DSN with copy-paste snippets; `dsnOnly` for Settings, where the snippets would be noise. */
+/** A Python string literal for the sentry-python snippet. */
+function pyQuote(value: string): string {
+  return `"${value.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+/**
+ * The same DSN in Sentry's SDKs, unchanged (docs/sentry-compatibility.md): they send to
+ * `/api/<number>/envelope/`, a second door to the same pipeline.
+ */
+function sentrySnippets(dsn: string) {
+  return {
+    browser: `import * as Sentry from '@sentry/browser';
+
+Sentry.init({
+  dsn: ${quote(dsn)},
+  release: '1.0.0',
+  // Only errors, messages, feedback and logs are kept; tracing and replays are dropped.
+});`,
+    node: `import * as Sentry from '@sentry/node';
+
+Sentry.init({
+  dsn: ${quote(dsn)},
+  release: '1.0.0',
+});`,
+    python: `import sentry_sdk
+
+sentry_sdk.init(
+    dsn=${pyQuote(dsn)},
+    release="1.0.0",
+)`,
+  };
+}
+
+/**
+ * The DSN with copy-paste snippets; `dsnOnly` for Settings, where our own snippets would be
+ * noise: it shows only the Sentry SDK snippets, folded, for a team moving an app over.
+ */
 export function SetupInstructions({ dsn, dsnOnly = false }: { dsn: string; dsnOnly?: boolean }) {
+  const sentry = sentrySnippets(dsn);
   const browser = `import * as Tracker from '@tracker/browser';
 
 Tracker.init({
@@ -71,6 +108,21 @@ export async function register() {
           />
         </>
       )}
+      <details className="sentry-sdks" open={!dsnOnly}>
+        <summary>Already using a Sentry SDK? Keep it and use this DSN</summary>
+        <p className="hint">
+          Errors, messages, user feedback and logs are kept; performance data, sessions and replays are dropped.
+        </p>
+        <Snippet title="Sentry in the browser" packageName="@sentry/browser" code={sentry.browser} />
+        <Snippet title="Sentry in Node.js" packageName="@sentry/node" code={sentry.node} />
+        <Snippet
+          title="Sentry in Python"
+          packageName="sentry-sdk"
+          label="sentry-python"
+          install="pip install sentry-sdk"
+          code={sentry.python}
+        />
+      </details>
     </div>
   );
 }
@@ -80,11 +132,13 @@ function Snippet({
   packageName,
   code,
   label = packageName,
+  install = `npm install ${packageName}`,
 }: {
   title: string;
   packageName: string;
   code: string;
   label?: string;
+  install?: string;
 }) {
   return (
     <section className="snippet">
@@ -93,7 +147,7 @@ function Snippet({
         <CopyButton text={code} label={`Copy the ${label} snippet`} />
       </div>
       <pre>
-        <code>{`npm install ${packageName}`}</code>
+        <code>{install}</code>
       </pre>
       <pre>
         <code>{code}</code>
