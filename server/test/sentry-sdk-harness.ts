@@ -154,13 +154,17 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
 /** What a scenario reports back: the event ids the SDK returned, and whether flush succeeded. */
 export type SentResult = Record<string, any> & { flushed: boolean };
 
-/** Runs one scenario of one @sentry/node major in a child process (sentry-node-sender.cjs). */
+/**
+ * Runs one scenario of one @sentry/node major in a child process (sentry-node-sender.cjs).
+ * Loading @sentry/node 8+ costs 1–2 s of CPU (OpenTelemetry and its instrumentations); on a
+ * machine shared with other jobs that took over 20 s, hence the generous bound.
+ */
 export function runNodeScenario(
   major: SentryMajor,
   scenario: Scenario,
   dsn: string,
   tunnel?: string,
-  timeoutMs = 25_000,
+  timeoutMs = 60_000,
 ): Promise<SentResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(__dirname, 'sentry-node-sender.cjs')], {
@@ -265,7 +269,7 @@ export async function runBrowserScenario(
   scenario: Scenario,
   dsn: string,
   tunnel?: string,
-  timeoutMs = 25_000,
+  timeoutMs = 60_000,
 ): Promise<SentResult & { pageErrors: string[] }> {
   const context = await browser.newContext();
   context.setDefaultTimeout(timeoutMs);

@@ -49,7 +49,7 @@ const MAJORS_BY_MODE: Record<Mode, readonly SentryMajor[]> = {
 };
 /** Debugging: TRACKER_TEST_SENTRY=node-11,browser-9 runs only those. */
 const ONLY = process.env.TRACKER_TEST_SENTRY?.split(',');
-const STORED_TIMEOUT_MS = 20_000;
+const STORED_TIMEOUT_MS = 30_000;
 
 const ISSUES = `query($p: ID!) { issues(projectId: $p, first: 100) { totalCount nodes { id title type level userCount eventCount } } }`;
 const ISSUE_EVENTS = `query($id: ID!) { issue(id: $id) { events(first: 100) { nodes {
@@ -183,7 +183,7 @@ for (const mode of MODES.filter(
 
         test(
           `@sentry/${sdk} ${major}: an exception with a cause, a message, user, tags, feedback, a large body${supportsLogs(major) ? ' and logs' : ''} are stored`,
-          { timeout: 60_000 },
+          { timeout: 120_000 },
           async () => {
             const p = await project(label);
             const sent = await run(sdk, major, 'full', p.sentryDsn);
@@ -278,7 +278,7 @@ for (const mode of MODES.filter(
 
         test(
           `@sentry/${sdk} ${major}: a tunnel request authenticated by the envelope header dsn is stored`,
-          { timeout: 60_000 },
+          { timeout: 120_000 },
           async () => {
             const p = await project(`${label} tunnel`);
             const tunnel = `${proxy!.origin}/api/${p.number}/envelope/`;
@@ -298,7 +298,7 @@ for (const mode of MODES.filter(
         if (supportsLogs(major)) {
           test(
             `@sentry/${sdk} ${major}: over the log quota, a 429 naming log_item stops logs while events still go through`,
-            { timeout: 60_000 },
+            { timeout: 120_000 },
             async () => {
               const p = await project(`${label} log quota`);
               await exhaustQuota(p.organization.id, 'logs');
@@ -333,7 +333,7 @@ for (const mode of MODES.filter(
         } else {
           test(
             `@sentry/${sdk} ${major}: over the event quota, a 429 naming error stops events while feedback still goes through`,
-            { timeout: 60_000 },
+            { timeout: 120_000 },
             async () => {
               const p = await project(`${label} event quota`);
               await exhaustQuota(p.organization.id, 'events');
