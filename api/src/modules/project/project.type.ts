@@ -2,6 +2,25 @@ import { DEFAULT_PRIVACY_SETTINGS, formatDsn, type Project, type ProjectKey } fr
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { Context } from '../../context';
 
+// Declared before ProjectType: with emitDecoratorMetadata, ProjectType's `privacy` field
+// reads this class while ProjectType is defined (a TDZ ReferenceError when it came later).
+@ObjectType('ProjectPrivacy')
+export class ProjectPrivacyType {
+  @Field(() => Boolean, {
+    description:
+      'Built-in scrubbing: values under password, secret, token, auth, cookie, session… keys, and card numbers. Default true.',
+  })
+  scrubDefaults: boolean;
+
+  @Field(() => [String], {
+    description: "The project's own key names, scrubbed like the built-in ones (case-insensitive substrings).",
+  })
+  sensitiveFields: string[];
+
+  @Field(() => Boolean, { description: 'IPv4/IPv6 addresses in text, and user.ip_address / user.ip. Default false.' })
+  scrubIpAddresses: boolean;
+}
+
 @ObjectType({ description: 'A project receives events through its DSN.' })
 export class ProjectType {
   @Field(() => ID)
@@ -23,23 +42,6 @@ export class ProjectType {
     description: 'What the ingest edge scrubs from events, logs and feedback before they are queued (docs/privacy.md).',
   })
   privacy: ProjectPrivacyType;
-}
-
-@ObjectType('ProjectPrivacy')
-export class ProjectPrivacyType {
-  @Field(() => Boolean, {
-    description:
-      'Built-in scrubbing: values under password, secret, token, auth, cookie, session… keys, and card numbers. Default true.',
-  })
-  scrubDefaults: boolean;
-
-  @Field(() => [String], {
-    description: "The project's own key names, scrubbed like the built-in ones (case-insensitive substrings).",
-  })
-  sensitiveFields: string[];
-
-  @Field(() => Boolean, { description: 'IPv4/IPv6 addresses in text, and user.ip_address / user.ip. Default false.' })
-  scrubIpAddresses: boolean;
 }
 
 @InputType('ProjectPrivacyInput', { description: 'Fields left out keep their value.' })
