@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { describeLimit, registerContentDecoding } from '../http/content-encoding';
 import type { KeyCache } from '../http/key-cache';
 import { MAX_EVENT_BYTES } from '../http/limits';
+import { refusalCode, type IngestCounters } from '../http/ingest-counters';
 import { AdmissionRefusal, type IngestGate } from '../http/quota';
 import type { RecentIds } from '../http/recent-ids';
 import { sendError, UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_S, wireErrorOf } from '../http/wire-errors';
@@ -19,6 +20,8 @@ export interface SentryDeps {
   recent?: RecentIds;
   /** The path of `TRACKER_PUBLIC_URL` (`/tracker`), or '' : the routes answer under it too. */
   pathPrefix?: string;
+  /** Refusals by code, for /metrics (counted with those of `/ingest/*`). */
+  counters?: IngestCounters;
 }
 
 const EXPOSED = 'X-Sentry-Error, X-Sentry-Rate-Limits, Retry-After';
@@ -38,6 +41,13 @@ export async function registerSentryRoutes(app: FastifyInstance, deps: SentryDep
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     registerContentDecoding(scope, { identity: ['utf-8'] });
+    const counters = deps.counters;
+    if (counters) {
+      scope.addHook('onSend', async (_request, reply, payload) => {
+        if (reply.statusCode >= 400) counters.refuse(refusalCode(reply.statusCode, payload));
+        return payload;
+      });
+    }
     // CORS on every answer, errors included: browser SDKs read these headers to back off.
     scope.addHook('onRequest', (_request, reply, done) => {
       reply.header('access-control-allow-origin', '*');
