@@ -14,7 +14,7 @@ import {
   type Event,
   type Feedback,
   type PlanId,
-  type Project,
+  Project,
   type ProjectKey,
   type ReleaseHealth,
   type SeriesPoint,
@@ -27,6 +27,8 @@ export interface Loaders {
   latestEvent: DataLoader<string, Event | null>;
   feedbackByIssue: DataLoader<string, Feedback[]>;
   primaryKey: DataLoader<string, ProjectKey | null>;
+  /** A project's number (the last path segment of its DSN), by project id. */
+  projectNumber: DataLoader<string, number | null>;
   projectsByOrganization: DataLoader<string, Project[]>;
   organizationsByUser: DataLoader<string, Organization[]>;
   releaseById: DataLoader<string, Release | null>;
@@ -63,6 +65,11 @@ export function createLoaders(ds: DataSource): Loaders {
     primaryKey: new DataLoader(async (ids) => {
       const found = await findPrimaryKeys(ds, [...ids]);
       return ids.map((id) => found.get(id) ?? null);
+    }),
+    projectNumber: new DataLoader(async (ids) => {
+      const rows = await ds.manager.find(Project, { select: { id: true, number: true }, where: { id: In([...ids]) } });
+      const byId = new Map(rows.map((r) => [r.id, Number(r.number)]));
+      return ids.map((id) => byId.get(id) ?? null);
     }),
     projectsByOrganization: new DataLoader(async (ids) => {
       const projects = await listProjects(ds, [...ids]);

@@ -27,3 +27,4 @@ export * from './logs';
 export * from './feedback';
 export * from './time';
 export * from './privacy';
+export * from './sentry';

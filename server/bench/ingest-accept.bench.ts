@@ -22,9 +22,7 @@
  *      TRACKER_BENCH_FLOOR=0 (skip the fastify floor target),
  *      TRACKER_BENCH_NO_DOC=1 (do not rewrite docs/benchmarks.md).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { createProject, openDatabase, signUp } from '@tracker/core';
 import {
@@ -44,6 +42,7 @@ import {
 } from '@tracker/core/testing';
 import { createClient } from 'redis';
 import { sampleEvent } from './sample-event';
+import { killChildren, startTarget, type TargetKind } from './target-process';
 
 const TARGET_RATIO = 0.5;
 const ROUNDS = envNumber('BENCH_ROUNDS', 3);
@@ -58,7 +57,6 @@ const FROM_SOURCE = envFlag('BENCH_SOURCE');
 /** Issue 5: the quota and rate-limit checks may cost at most this share of the accept rate. */
 const GATE_COST_TARGET = 0.1;
 
-type TargetKind = 'bare' | 'fastify' | 'tracker' | 'tracker-nogate';
 const TARGETS: TargetKind[] = FLOOR
   ? ['bare', 'fastify', 'tracker', 'tracker-nogate']
   : ['bare', 'tracker', 'tracker-nogate'];
@@ -87,89 +85,6 @@ interface RunResult {
   serverAccepted?: number;
   enqueued?: number;
   streamLength?: number;
-}
-
-const children = new Set<ChildProcess>();
-
-function killChildren(): void {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-}
-
-interface Target {
-  url: string;
-  /** CPU time (user + system, µs) the target process has used so far. */
-  cpu(): Promise<number>;
-  /** Stops the server gracefully; resolves with what it counted. */
-  stop(): Promise<{ accepted: number; enqueued: number }>;
-}
-
-/**
- * The targets run Tracker's built packages (`dist/`), as `npm start` does: without the
- * `@tracker/source` condition, tsx only loads the target file itself. (From the TypeScript
- * sources, tsx's helpers, such as the `__name` wrapper around every closure it creates, cost
- * the edge ~10 % more CPU per request: not what users run.) TRACKER_BENCH_SOURCE=1 runs the
- * sources instead, for profiling changes without a build.
- */
-function targetExecArgv(): string[] {
-  if (FROM_SOURCE) return process.execArgv;
-  return process.execArgv.filter((a) => a !== '--conditions=@tracker/source');
-}
-
-function startTarget(kind: TargetKind, env: Record<string, string>): Promise<Target> {
-  // fork reuses this process's execArgv (--conditions=@tracker/source --import tsx).
-  const profDir = process.env.TRACKER_BENCH_CPU_PROF;
-  const child = fork(resolve(__dirname, 'ingest-accept.target.ts'), [kind], {
-    env: { ...process.env, ...env, NODE_ENV: 'production' },
-    // TRACKER_BENCH_CPU_PROF=<dir>: V8 CPU profiles of the targets, written when they stop.
-    execArgv: targetExecArgv().concat(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}/${kind}`] : []),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return new Promise((resolveTarget, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${kind} target did not start within 30 s`));
-    }, 30_000);
-    child.once('exit', (code) => reject(new Error(`${kind} target exited early (code ${code})`)));
-    child.on('message', (msg: any) => {
-      if (msg?.type === 'error') {
-        clearTimeout(timer);
-        reject(new Error(`${kind} target failed: ${msg.message}`));
-      }
-      if (msg?.type !== 'ready') return;
-      clearTimeout(timer);
-      resolveTarget({
-        url: msg.url,
-        cpu: () =>
-          new Promise<number>((done) => {
-            const onMessage = (m: any) => {
-              if (m?.type !== 'cpu') return;
-              child.off('message', onMessage);
-              done(m.micros);
-            };
-            child.on('message', onMessage);
-            child.send('cpu');
-          }),
-        stop: () =>
-          new Promise<{ accepted: number; enqueued: number }>((done, fail) => {
-            const kill = setTimeout(() => {
-              child.kill('SIGKILL');
-              fail(new Error(`${kind} target did not stop within 15 s`));
-            }, 15_000);
-            child.on('message', (m: any) => {
-              if (m?.type === 'stopped') {
-                clearTimeout(kill);
-                const counts = { accepted: m.accepted, enqueued: m.enqueued };
-                child.once('exit', () => done(counts));
-                if (child.exitCode !== null) done(counts);
-              }
-            });
-            child.send('stop');
-          }),
-      });
-    });
-  });
 }
 
 function load(url: string, key: string, body: string, seconds: number): Promise<autocannon.Result> {

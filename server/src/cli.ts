@@ -3,6 +3,7 @@ import {
   createUserWithPassword,
   DataDirLockedError,
   formatDsn,
+  Project,
   isAppError,
   listDeadLetters,
   loadConfig,
@@ -55,7 +56,8 @@ const COMMANDS: Record<string, { args: string[] | ((args: string[]) => string | 
     args: ['project-id'],
     run: async (db, [projectId], config) => {
       const key = await rotateProjectKey(db.ds, projectId);
-      return `new DSN: ${formatDsn(config.publicUrl, key.publicKey, projectId)}`;
+      const { number } = await db.ds.manager.findOneByOrFail(Project, { id: projectId });
+      return `new DSN: ${formatDsn(config.publicUrl, key.publicKey, number)}`;
     },
   },
   'dead-letter:list': {

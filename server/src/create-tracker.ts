@@ -242,7 +242,16 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         : createDatabaseIngestGate(db.ds, options.quota);
     }
     const recent = new RecentIds();
-    await ingestPlugin(app, { queue, keys, ds: db.ds, gate, counters: ingestCounters, recent });
+    await ingestPlugin(app, {
+      queue,
+      keys,
+      ds: db.ds,
+      gate,
+      counters: ingestCounters,
+      recent,
+      // Sentry's SDKs send to `<path of the DSN>/api/<number>/envelope/`.
+      publicPathPrefix: new URL(config.publicUrl).pathname.replace(/\/+$/, ''),
+    });
     fastPath = createIngestFastPath({
       queue,
       keys,

@@ -17,9 +17,9 @@ import { createTestEnv, gqlOk, signUpWithProject, startTracker, type Mode, type 
  * written as `\ud83d\ude00`, upper-case hex) come from re-escaping a whole body.
  */
 
-export type Endpoint = 'error' | 'log' | 'vitals' | 'feedback' | 'release' | 'sourcemaps';
-/** Endpoints answering 202 and leaving the rest to the worker. */
-export type QueuedEndpoint = 'error' | 'log' | 'vitals' | 'feedback';
+export type Endpoint = 'error' | 'log' | 'vitals' | 'feedback' | 'release' | 'sourcemaps' | 'envelope';
+/** Endpoints answering 202 (Sentry's envelope: 200) and leaving the rest to the worker. */
+export type QueuedEndpoint = 'error' | 'log' | 'vitals' | 'feedback' | 'envelope';
 
 /** Where a queued endpoint's item lands, keyed by the id its 202 names. */
 const STORED_IN: Record<QueuedEndpoint, { table: string; column: string }> = {
@@ -27,6 +27,8 @@ const STORED_IN: Record<QueuedEndpoint, { table: string; column: string }> = {
   log: { table: 'logs', column: 'id' },
   vitals: { table: 'vitals_reports', column: 'id' },
   feedback: { table: 'feedback', column: 'id' },
+  // Sentry's `/api/<number>/envelope/`: the id its 200 names is the event's (32 hex digits).
+  envelope: { table: 'events', column: 'event_id' },
 };
 
 /** One request the fuzzer sends. */
@@ -439,6 +441,57 @@ const sourcemapsBody = shaped({
   },
 });
 
+/** A Sentry event (the payload of an envelope's `event` item), with the same adversarial values. */
+const sentryEventBody = shaped({
+  event_id: {
+    valid: fc.uuid({ version: 4 }).map((u) => str(u.replaceAll('-', ''))),
+    tame: fc.uuid().map(str),
+    wild: fc.constantFrom('0'.repeat(32), 'x', '').map(str),
+  },
+  level: {
+    valid: fc.constantFrom('fatal', 'error', 'warning', 'info', 'debug', 'log', 'critical', 'warn').map(str),
+    wild: fc.constantFrom('LOUD', '').map(str),
+  },
+  message: { ...freeText('boom'), valid: fc.oneof(anyStringText, fc.constant('{"formatted":"m %s","params":[1]}')) },
+  exception: {
+    valid: fc
+      .tuple(anyStringText, anyStringText, fc.option(stack.valid, { nil: null }), fc.boolean())
+      .map(
+        ([type, value, frames, handled]) =>
+          `{"values":[{"type":${type},"value":${value},"mechanism":{"handled":${handled}},"stacktrace":{"frames":[` +
+          `{"filename":${frames ?? '"app.js"'},"function":"f","lineno":3,"colno":7,"in_app":true},{"abs_path":"/x.js","lineno":"9"}]}}]}`,
+      ),
+    tame: fc.constantFrom('{"values":[]}', '[]', '{"values":[{"value":"no type"}]}'),
+  },
+  environment,
+  release,
+  tags: { valid: tagsText, tame: fc.constant('[["a","b"],["n",1]]') },
+  user: { valid: user, tame: fc.constant('{"id":42,"username":"u"}') },
+  contexts: context,
+  extra: context,
+  request: { valid: fc.constant('{"url":"https://app.example.com/p","headers":{"Cookie":"s=1"}}') },
+  timestamp: { ...timestamp, valid: fc.integer({ min: -86_400, max: 0 }).map((s) => String(Date.now() / 1000 + s)) },
+  fingerprint: { valid: fc.constantFrom('["{{default}}","x"]', '[1,{"a":2}]').map(String) },
+});
+
+/** An envelope with one event item among items Tracker reads past, lengths given or not. */
+function envelopeOf(eventText: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc
+    .tuple(eventText, fc.boolean(), fc.subarray(['session', 'client_report', 'attachment']), fc.boolean())
+    .map(([event, withLength, others, dsnHeader]) => {
+      const bytes = Buffer.byteLength(event);
+      const items = others.map((t) => `{"type":"${t}","length":2}\n{}`);
+      // Without a length the payload ends at the next newline, so the event text must have none.
+      const eventItem =
+        withLength || !event.includes('\n')
+          ? `{"type":"event"${withLength ? `,"length":${bytes}` : ''}}\n${event}`
+          : `{"type":"event","length":${bytes}}\n${event}`;
+      return `${dsnHeader ? '{"sent_at":"2026-01-01T00:00:00Z"}' : '{}'}\n${[...items, eventItem].join('\n')}\n`;
+    });
+}
+
+const envelopeBody = { tame: envelopeOf(sentryEventBody.tame), wild: envelopeOf(sentryEventBody.wild) };
+
 const SHAPED: Record<Endpoint, { tame: fc.Arbitrary<string>; wild: fc.Arbitrary<string> }> = {
   error: errorBody,
   log: logBody,
@@ -446,6 +499,7 @@ const SHAPED: Record<Endpoint, { tame: fc.Arbitrary<string>; wild: fc.Arbitrary<
   feedback: feedbackBody,
   release: releaseBody,
   sourcemaps: sourcemapsBody,
+  envelope: envelopeBody,
 };
 
 /** Every non-ASCII UTF-16 unit as a `\uXXXX` escape (valid: in JSON text they only occur in strings). */
@@ -525,7 +579,19 @@ const ODD_TYPES = [
 
 /** One request: endpoint, transport, content type, credentials and body. */
 export const fuzzCase: fc.Arbitrary<FuzzCase> = fc
-  .constantFrom<Endpoint[]>('error', 'error', 'error', 'log', 'log', 'vitals', 'feedback', 'release', 'sourcemaps')
+  .constantFrom<Endpoint[]>(
+    'error',
+    'error',
+    'error',
+    'log',
+    'log',
+    'vitals',
+    'feedback',
+    'release',
+    'sourcemaps',
+    'envelope',
+    'envelope',
+  )
   .chain((endpoint) =>
     fc.record({
       endpoint: fc.constant(endpoint),
@@ -559,6 +625,8 @@ export interface FuzzTarget {
   mode: Mode;
   tracker: Tracker;
   key: string;
+  /** The project's number, for Sentry's `/api/<number>/envelope/`. */
+  projectNumber: string;
   uploadToken: string;
   close(): Promise<void>;
 }
@@ -588,6 +656,7 @@ export async function startFuzzTarget(mode: Mode): Promise<FuzzTarget> {
       mode,
       tracker: t,
       key: account.key,
+      projectNumber: new URL(account.dsn).pathname.split('/').pop()!,
       uploadToken,
       async close() {
         await t.close();
@@ -691,7 +760,7 @@ export async function runIngestFuzz(target: FuzzTarget, options: FuzzOptions): P
   const takenBefore = target.tracker.ingestFastPath?.taken ?? 0;
 
   const sendOne = async (c: FuzzCase): Promise<void> => {
-    const res = await post(agent, url, c, authorization(target, c));
+    const res = await post(agent, url, c, authorization(target, c), target.projectNumber);
     report.sent += 1;
     const fail = (why: string) => {
       const failure = describeFailure(c, res.status, `${why}${res.text}`, reportDir, report.failures.length);
@@ -706,6 +775,22 @@ export async function runIngestFuzz(target: FuzzTarget, options: FuzzOptions): P
       const id = idOf(res.text);
       if (id === undefined) fail('202 without an id: ');
       accepted.push({ endpoint: c.endpoint, id: id!.toLowerCase(), body: c.body });
+      report.accepted += 1;
+      return;
+    }
+    if (res.status === 200 && c.endpoint === 'envelope') {
+      // Every generated envelope has one event item beside items that are read past, so a 200
+      // must name the event (a 200 `{}` would mean an event taken without its id, or lost).
+      const id = idOf(res.text);
+      if (id === undefined) {
+        // Unshaped bodies (a lone JSON object is an envelope header without items) may hold no event.
+        if (c.shape.startsWith('shaped')) fail('200 without an event id: ');
+        report.refused.set(200, (report.refused.get(200) ?? 0) + 1);
+        return;
+      }
+      const hex = id!.toLowerCase().replaceAll('-', '');
+      const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+      accepted.push({ endpoint: c.endpoint, id: uuid, body: c.body });
       report.accepted += 1;
       return;
     }
@@ -758,7 +843,7 @@ export function problemLines(r: FuzzReport, preview = 1_000): string[] {
   const lines: string[] = [];
   for (const f of r.failures) {
     lines.push(
-      `5xx: POST /ingest/${f.endpoint} (${f.transport}, ${String(f.contentType)}) answered ${f.status} ${f.response.slice(0, 300)}`,
+      `5xx: POST ${f.endpoint === 'envelope' ? '/api/<n>/envelope/' : `/ingest/${f.endpoint}`} (${f.transport}, ${String(f.contentType)}) answered ${f.status} ${f.response.slice(0, 300)}`,
       `  body: ${f.body.slice(0, preview)}${f.body.length > preview ? '…' : ''}`,
       `  full body: ${f.bodyFile}`,
     );
@@ -793,6 +878,7 @@ function authorization(target: FuzzTarget, c: FuzzCase): string | undefined {
   const upload = c.endpoint === 'release' || c.endpoint === 'sourcemaps';
   switch (c.auth) {
     case 'valid':
+      if (c.endpoint === 'envelope') return `Sentry sentry_key=${target.key}, sentry_version=7`;
       return upload ? `Bearer ${target.uploadToken}` : `DSN ${target.key}`;
     case 'none':
       return undefined;
@@ -828,11 +914,16 @@ function idOf(text: string): string | undefined {
  * an answer, which counts as a failure unless the body was over the 1 MB limit (the server may
  * answer 413 and close while the client is still writing).
  */
+function pathOf(c: FuzzCase, projectNumber: string): string {
+  return c.endpoint === 'envelope' ? `/api/${projectNumber}/envelope/` : `/ingest/${c.endpoint}`;
+}
+
 function post(
   agent: Agent,
   url: URL,
   c: FuzzCase,
   authorization: string | undefined,
+  projectNumber: string,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve) => {
     const headers: Record<string, string> = {};
@@ -840,7 +931,7 @@ function post(
     if (authorization !== undefined) headers.authorization = authorization;
     if (c.transport === 'fast') headers['content-length'] = String(c.body.length);
     const req = request(
-      { host: url.hostname, port: url.port, path: `/ingest/${c.endpoint}`, method: 'POST', headers, agent },
+      { host: url.hostname, port: url.port, path: pathOf(c, projectNumber), method: 'POST', headers, agent },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

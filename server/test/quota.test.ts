@@ -121,7 +121,7 @@ describe('event quota and rate limits across two ingest processes (postgres+redi
       { url: env.config.redisUrl!, prefix: env.config.redisPrefix },
       { now: () => now, eventLimitOverride: 3 },
     );
-    const key = { keyId: `k-${acct.project.id}`, projectId: acct.project.id, organizationId: acct.organization.id };
+    const key = { keyId: `k-${acct.project.id}`, projectId: acct.project.id, projectNumber: 1, organizationId: acct.organization.id };
     const admitted = async (rateLimitPerSecond: number | null) => {
       try {
         await gate.admit({ ...key, rateLimitPerSecond }, 'events');

@@ -1345,6 +1345,22 @@ describe('settings and billing', () => {
     assert.match(html, /et_abc/);
     assert.doesNotMatch(html, /<img/i);
     assert.doesNotMatch(html, /In Next\.js/, 'Settings shows the DSN, not the snippets');
+    // Sentry's SDKs take the same DSN: their snippets are there, folded (docs/sentry-compatibility.md).
+    assert.match(html, /<details class="sentry-sdks">/);
+    assert.match(html, /import \* as Sentry from &#x27;@sentry\/browser&#x27;/);
+    assert.match(html, /@sentry\/node/);
+    assert.match(html, /sentry_sdk\.init\(\s*dsn=&quot;http:\/\/et_key@127\.0\.0\.1:3000\/ingest\/error&quot;/);
+  });
+
+  test('the setup page shows our snippets and, open beside them, the Sentry SDKs with the same DSN', async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /@tracker\/browser/);
+    assert.match(html, /<details class="sentry-sdks" open="">/);
+    assert.match(html, /pip install sentry-sdk/);
+    assert.match(html, /@sentry\/node/);
   });
 
   test('billing says when Stripe is not configured and offers no checkout', async () => {

@@ -11,6 +11,13 @@ export class Project {
   @Column('text')
   name: string;
 
+  /**
+   * Unique in the instance and never reused (a sequence): the last path segment of the DSN,
+   * where Sentry's SDKs expect a number (docs/sentry-compatibility.md).
+   */
+  @Column({ type: 'integer', default: () => "nextval('project_number_seq')", insert: false, update: false })
+  number: number;
+
   /** Scrub the built-in sensitive key names and card numbers at the edge (docs/privacy.md). */
   @Column('boolean', { name: 'scrub_defaults', default: true })
   scrubDefaults: boolean;

@@ -59,6 +59,33 @@ export const errorEventSchema = z.object({
 export type ErrorEventInput = z.input<typeof errorEventSchema>;
 export type ErrorEvent = z.output<typeof errorEventSchema>;
 
+/** Frames kept per event: the innermost ones (Sentry's own limit). */
+export const MAX_STRUCTURED_FRAMES = 250;
+
+const positiveInt = z.number().int().positive().nullable().catch(null);
+
+/**
+ * Frames given as data (innermost first), for events whose SDK sends them structured instead of
+ * an `error.stack` text: Sentry's `stacktrace.frames` (docs/sentry-compatibility.md). Not part of
+ * `/ingest/error`'s contract: only the Sentry endpoints write it, into the queued event, and the
+ * worker then takes these frames instead of parsing `stack`.
+ */
+export const framesSchema = z
+  .array(
+    z.object({
+      filename: truncated(1024),
+      function: truncated(512).nullable(),
+      lineno: positiveInt,
+      colno: positiveInt,
+      inApp: z.boolean(),
+    }),
+  )
+  .transform((f) => f.slice(0, MAX_STRUCTURED_FRAMES));
+
+/** An error event as queued: the wire body, plus structured frames when the edge had them. */
+export const queuedErrorEventSchema = errorEventSchema.extend({ frames: opt(framesSchema) });
+export type QueuedErrorEvent = ErrorEvent & { frames?: z.output<typeof framesSchema> };
+
 /** The first problem, naming the field: `type: must not be empty`. */
 export function describeZodError(error: z.ZodError): string {
   const issue = error.issues[0];

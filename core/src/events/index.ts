@@ -4,14 +4,17 @@ export type { LifecycleEvent } from './apply-lifecycle';
 export {
   describeZodError,
   errorEventSchema,
+  framesSchema,
   LEVELS,
+  MAX_STRUCTURED_FRAMES,
   MAX_EVENT_MESSAGE_CHARS,
   MAX_FINGERPRINT_ENTRIES,
   MAX_FINGERPRINT_ENTRY_CHARS,
   MAX_STACK_CHARS,
   MAX_TAGS,
+  queuedErrorEventSchema,
 } from './error-event.schema';
-export type { ErrorEvent, ErrorEventInput } from './error-event.schema';
+export type { ErrorEvent, ErrorEventInput, QueuedErrorEvent } from './error-event.schema';
 export { feedbackSchema, MAX_FEEDBACK_CHARS } from './feedback.schema';
 export type { FeedbackBody } from './feedback.schema';
 export { findFeedbackForIssues, MAX_FEEDBACK_PER_ISSUE } from './find-feedback';

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import {
-  errorEventSchema,
   LEVELS,
+  queuedErrorEventSchema,
   MAX_EVENT_MESSAGE_CHARS,
   MAX_FINGERPRINT_ENTRIES,
   MAX_FINGERPRINT_ENTRY_CHARS,
   MAX_STACK_CHARS,
   MAX_TAGS,
-  type ErrorEvent,
+  type QueuedErrorEvent,
 } from './error-event.schema';
 import { feedbackSchema, type FeedbackBody } from './feedback.schema';
 import { logSchema, type LogBody } from './log.schema';
@@ -29,7 +29,7 @@ interface JobBase {
 
 export interface ErrorJob extends JobBase {
   kind: 'error';
-  event: ErrorEvent & { eventId: string };
+  event: QueuedErrorEvent & { eventId: string };
 }
 
 /** Logs, vitals and feedback carry an `id` assigned at the edge: redelivery stores them once. */
@@ -57,7 +57,7 @@ const base = {
 };
 
 const jobSchema = z.discriminatedUnion('kind', [
-  z.object({ ...base, kind: z.literal('error'), event: errorEventSchema.extend({ eventId: z.string().uuid() }) }),
+  z.object({ ...base, kind: z.literal('error'), event: queuedErrorEventSchema.extend({ eventId: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('log'), log: logSchema.extend({ id: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('vitals'), vitals: vitalsSchema.extend({ id: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('feedback'), feedback: feedbackSchema.extend({ id: z.string().uuid() }) }),
@@ -247,7 +247,7 @@ function isCanonicalErrorEvent(e: unknown): boolean {
           Object.keys(v).length === 2;
         break;
       default:
-        ok = false; // zod would drop an unknown key
+        ok = false; // zod would drop an unknown key; structured `frames` are checked by zod too
     }
     if (!ok) return false;
   }

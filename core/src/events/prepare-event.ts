@@ -35,7 +35,8 @@ export interface PreparedEvent {
 
 export function prepareEvent(job: ErrorJob): PreparedEvent {
   const e = job.event;
-  const frames = parseStack(e.stack);
+  // Structured frames (Sentry's SDKs) are taken as they are; a stack text is parsed.
+  const frames: StackFrame[] = e.frames ?? parseStack(e.stack);
   const receivedAt = new Date(job.receivedAt);
   const time = clampTimestamp(e.timestamp, receivedAt);
   return {

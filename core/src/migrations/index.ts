@@ -12,6 +12,7 @@ import { UsageWarnings1796100000000 } from './1796100000000-usage-warnings';
 import { IssueQueries1796150000000 } from './1796150000000-issue-queries';
 import { DeadLetters1796200000000 } from './1796200000000-dead-letters';
 import { ProjectPrivacy1796250000000 } from './1796250000000-project-privacy';
+import { ProjectNumbers1796300000000 } from './1796300000000-project-numbers';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   IssueQueries1796150000000,
   DeadLetters1796200000000,
   ProjectPrivacy1796250000000,
+  ProjectNumbers1796300000000,
 ];

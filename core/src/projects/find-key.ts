@@ -5,6 +5,8 @@ import type { PrivacySettings } from '../privacy';
 export interface KeyInfo {
   keyId: string;
   projectId: string;
+  /** The project's number (its DSN's last path segment): Sentry's endpoints are addressed by it. */
+  projectNumber: number;
   /** The project's organization: whose event quota the key's events count against (DESIGN §6). */
   organizationId: string;
   rateLimitPerSecond: number | null;
@@ -21,13 +23,14 @@ export async function findKeyInfo(ds: DataSource, publicKey: string): Promise<Ke
   const rows: Array<{
     id: string;
     project_id: string;
+    project_number: number;
     organization_id: string;
     rate_limit_per_second: number | null;
     scrub_defaults: boolean;
     sensitive_fields: string[] | null;
     scrub_ip_addresses: boolean;
   }> = await ds.query(
-    `SELECT k.id, k.project_id, p.organization_id, k.rate_limit_per_second,
+    `SELECT k.id, k.project_id, p.number AS project_number, p.organization_id, k.rate_limit_per_second,
             p.scrub_defaults, p.sensitive_fields, p.scrub_ip_addresses
        FROM project_keys k JOIN projects p ON p.id = k.project_id
       WHERE k.public_key = $1 AND k.disabled_at IS NULL`,
@@ -38,6 +41,7 @@ export async function findKeyInfo(ds: DataSource, publicKey: string): Promise<Ke
   return {
     keyId: key.id,
     projectId: key.project_id,
+    projectNumber: Number(key.project_number),
     organizationId: key.organization_id,
     rateLimitPerSecond: key.rate_limit_per_second === null ? null : Number(key.rate_limit_per_second),
     privacy: {

@@ -13,8 +13,9 @@ const SUPPORTED = 'gzip, deflate, br or identity';
  * value). Anything else, a list of codings included, is a 415 naming the supported ones: a
  * body compressed twice is not something an SDK sends, and refusing it keeps one limit check.
  */
-export function codingOf(header: string): Coding | null {
+export function codingOf(header: string, identity: readonly string[] = []): Coding | null {
   const name = header.trim().toLowerCase();
+  if (identity.includes(name)) return null;
   switch (name) {
     case '':
     case 'identity':
@@ -161,7 +162,14 @@ function corrupt(coding: Coding, err: Error): AppError {
  * the decoded size; `identity` passes; anything else is a 415. Requests without the header
  * get one property read and go on untouched.
  */
-export function registerContentDecoding(scope: FastifyInstance): void {
+export function registerContentDecoding(
+  scope: FastifyInstance,
+  options: {
+    /** More names (lower case) that mean "not compressed" on this scope. */
+    identity?: readonly string[];
+  } = {},
+): void {
+  const identity = options.identity ?? [];
   // A callback hook, not an async one: it runs on every ingest request that reaches fastify.
   scope.addHook('preParsing', (request, _reply, payload, done) => {
     const header = request.headers['content-encoding'];
@@ -171,7 +179,7 @@ export function registerContentDecoding(scope: FastifyInstance): void {
     }
     let coding: Coding | null;
     try {
-      coding = codingOf(header);
+      coding = codingOf(header, identity);
     } catch (err) {
       done(err as Error);
       return;

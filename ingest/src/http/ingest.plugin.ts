@@ -13,6 +13,7 @@ import type { IngestGate } from './quota';
 import type { RecentIds } from './recent-ids';
 import { registerUploadRoutes } from './uploads.route';
 import { registerVitalsRoute } from './vitals.route';
+import { registerSentryRoutes } from '../sentry/sentry.routes';
 import { ingestErrorHandler } from './wire-errors';
 export { MAX_EVENT_BYTES } from './limits';
 
@@ -27,10 +28,19 @@ export interface IngestDeps {
   counters?: IngestCounters;
   /** Client ids admitted lately: shared with the fast path so a retry is not counted twice. */
   recent?: RecentIds;
+  /**
+   * The path of `TRACKER_PUBLIC_URL` (`/tracker` for `https://example.com/tracker`), where
+   * Sentry's SDKs send (`<prefix>/api/<number>/envelope/`), or '' .
+   */
+  publicPathPrefix?: string;
 }
 
-/** Mounts `/ingest/*` on a fastify instance (encapsulated: its error handler is its own). */
+/**
+ * Mounts `/ingest/*` on a fastify instance (encapsulated: its error handler is its own), and
+ * Sentry's `/api/<number>/envelope/` and `/store/` (a scope of their own: any content type).
+ */
 export async function ingestPlugin(app: FastifyInstance, deps: IngestDeps): Promise<void> {
+  await registerSentryRoutes(app, { ...deps, pathPrefix: deps.publicPathPrefix });
   await app.register(
     async (scope) => {
       scope.setErrorHandler(ingestErrorHandler);

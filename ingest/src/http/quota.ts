@@ -25,6 +25,21 @@ export interface IngestGate {
   close(): Promise<void>;
 }
 
+/**
+ * A refusal of the gate: which limit refused (the key's per-second rate, or the organization's
+ * monthly quota of a meter), so that an edge speaking another protocol can name it (Sentry's
+ * `X-Sentry-Rate-Limits`, ingest/src/sentry/rate-limits.ts). A RATE_LIMITED AppError like any other.
+ */
+export class AdmissionRefusal extends AppError {
+  constructor(
+    message: string,
+    retryAfter: number,
+    readonly limit: 'key' | UsageMeter,
+  ) {
+    super('RATE_LIMITED', message, retryAfter);
+  }
+}
+
 /** Where the counts live: Redis (shared by every ingest process) or the database (embedded). */
 interface Counter {
   /**
@@ -180,7 +195,7 @@ class Gate implements IngestGate {
       const rated = this.take(
         this.leaseOf(null, key.keyId, this.secondKey(this.now().getTime())),
         limit,
-        () => new AppError('RATE_LIMITED', `rate limit of ${limit} events per second exceeded for this key`, 1),
+        () => new AdmissionRefusal(`rate limit of ${limit} events per second exceeded for this key`, 1, 'key'),
       );
       if (rated instanceof Promise)
         return meter === null ? rated : rated.then(() => this.checkQuota(key.organizationId, meter));
@@ -203,10 +218,10 @@ class Gate implements IngestGate {
     return this.take(lease, limit, () => {
       const what =
         meter === 'logs' ? `monthly log quota of ${limit} entries` : `monthly event quota of ${limit} events`;
-      return new AppError(
-        'RATE_LIMITED',
+      return new AdmissionRefusal(
         `${what} reached; it resets at the start of next month (UTC)`,
         secondsUntilPeriodEnd(this.now()),
+        meter,
       );
     });
   }

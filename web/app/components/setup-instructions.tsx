@@ -12,6 +12,39 @@ function attribute(value: string): string {
   return `"${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
 }
 
+/** A Python string literal for the sentry-python snippet. */
+function pyQuote(value: string): string {
+  return `"${value.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+/**
+ * The same DSN in Sentry's SDKs, unchanged (docs/sentry-compatibility.md): they send to
+ * `/api/<number>/envelope/`, a second door to the same pipeline.
+ */
+function sentrySnippets(dsn: string) {
+  return {
+    browser: `import * as Sentry from '@sentry/browser';
+
+Sentry.init({
+  dsn: ${quote(dsn)},
+  release: '1.0.0',
+  // Only errors, messages, feedback and logs are kept; tracing and replays are dropped.
+});`,
+    node: `import * as Sentry from '@sentry/node';
+
+Sentry.init({
+  dsn: ${quote(dsn)},
+  release: '1.0.0',
+});`,
+    python: `import sentry_sdk
+
+sentry_sdk.init(
+    dsn=${pyQuote(dsn)},
+    release="1.0.0",
+)`,
+  };
+}
+
 /** Whether the organization's plan may register releases, and where to upgrade when it may not. */
 export type ReleasePlan = { allowed: true } | { allowed: false; plans: string; billingPath: string };
 
@@ -33,6 +66,7 @@ export function SetupInstructions({
   sdk?: SdkSetup | null;
   releases?: ReleasePlan;
 }) {
+  const sentry = sentrySnippets(dsn);
   if (!dsn) {
     return (
       <p className="notice">
@@ -58,6 +92,20 @@ export function SetupInstructions({
           serve them yet. Send errors with the DSN over HTTP meanwhile (<code>POST /ingest/error</code>).
         </p>
       )}
+      <details className="sentry-sdks" open={!dsnOnly}>
+        <summary>Already using a Sentry SDK? Keep it and use this DSN</summary>
+        <p className="hint">
+          Errors, messages, user feedback and logs are kept; performance data, sessions and replays are dropped.
+        </p>
+        <Snippet
+          title="Sentry in the browser"
+          label="@sentry/browser"
+          install="npm install @sentry/browser"
+          code={sentry.browser}
+        />
+        <Snippet title="Sentry in Node.js" label="@sentry/node" install="npm install @sentry/node" code={sentry.node} />
+        <Snippet title="Sentry in Python" label="sentry-python" install="pip install sentry-sdk" code={sentry.python} />
+      </details>
     </div>
   );
 }

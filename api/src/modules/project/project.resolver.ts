@@ -79,7 +79,7 @@ export class ProjectResolver {
   })
   async projectKeys(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: Context): Promise<ProjectKeyType[]> {
     const { user } = requirePrincipal(ctx);
-    return (await listProjectKeysForUser(ctx.ds, user.id, projectId)).map((k) => toProjectKeyType(ctx, k));
+    return Promise.all((await listProjectKeysForUser(ctx.ds, user.id, projectId)).map((k) => toProjectKeyType(ctx, k)));
   }
 
   @Mutation(() => ProjectKeyType, {

@@ -58,11 +58,13 @@ export class ProjectPrivacyInput {
 
 export async function toProjectType(ctx: Context, project: Project): Promise<ProjectType> {
   const key = await ctx.loaders.primaryKey.load(project.id);
+  // A project just created comes back from the insert without its number (a column default).
+  const number = project.number ?? (await ctx.loaders.projectNumber.load(project.id));
   return {
     id: project.id,
     name: project.name,
     organizationId: project.organizationId,
-    dsn: key ? formatDsn(ctx.config.publicUrl, key.publicKey, project.id) : '',
+    dsn: key && number !== null ? formatDsn(ctx.config.publicUrl, key.publicKey, number) : '',
     // A project just created may come back from the insert without its column defaults.
     privacy: {
       scrubDefaults: project.scrubDefaults ?? DEFAULT_PRIVACY_SETTINGS.scrubDefaults,
@@ -96,11 +98,12 @@ export class ProjectKeyType {
   disabledAt: string | null;
 }
 
-export function toProjectKeyType(ctx: Context, key: ProjectKey): ProjectKeyType {
+export async function toProjectKeyType(ctx: Context, key: ProjectKey): Promise<ProjectKeyType> {
+  const number = await ctx.loaders.projectNumber.load(key.projectId);
   return {
     id: key.id,
     publicKey: key.publicKey,
-    dsn: formatDsn(ctx.config.publicUrl, key.publicKey, key.projectId),
+    dsn: number === null ? '' : formatDsn(ctx.config.publicUrl, key.publicKey, number),
     enabled: key.disabledAt === null,
     rateLimitPerSecond: key.rateLimitPerSecond,
     createdAt: key.createdAt.toISOString(),
