@@ -47,7 +47,11 @@ describe('the built server, as npm start runs it (embedded)', () => {
     assert.match(await login.text(), /<form/);
 
     const { key, token, project } = await signUpWithProject(server.url);
-    const sent = await sendError(server.url, key, { type: 'BuiltError', message: 'from dist', environment: 'production' });
+    const sent = await sendError(server.url, key, {
+      type: 'BuiltError',
+      message: 'from dist',
+      environment: 'production',
+    });
     assert.equal(sent.status, 202, JSON.stringify(sent.body));
     await waitFor('the event grouped by the built worker', async () => {
       const data = await gqlOk(

@@ -26,23 +26,19 @@ export async function startChildServer(
   const entry = built
     ? [join(root, 'server/dist/main.js')]
     : ['--conditions=@tracker/source', '--import', 'tsx', join(root, 'server/src/main.ts')];
-  const proc = spawn(
-    process.execPath,
-    [...entry, '--roles', roles],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'),
-        NODE_ENV: 'test',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        TRACKER_LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const proc = spawn(process.execPath, [...entry, '--roles', roles], {
+    cwd: root,
+    env: {
+      ...process.env,
+      TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'),
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      TRACKER_LOG_LEVEL: 'warn',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));

@@ -110,9 +110,17 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     projectId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
     const dsn = await page.locator('#project-dsn').inputValue();
     key = new URL(dsn).username;
-    // The empty state offers all three snippets.
-    for (const title of ['In the browser', 'In Node.js', 'In Next.js'])
-      await page.getByRole('heading', { name: title }).waitFor();
+    // The empty state offers our SDKs from this instance, then the Sentry SDKs' snippets.
+    for (const title of [
+      'In the browser, with a script tag',
+      'In the browser, as an ES module',
+      'In the browser, with a bundler',
+      'In Node.js',
+      'In Next.js',
+      'Sentry in the browser',
+      'Sentry in Python',
+    ])
+      await page.getByRole('heading', { name: title, exact: true }).waitFor();
     await screenshot(page, 'setup');
 
     const r = await sendError(url, key, {
