@@ -156,6 +156,24 @@ describe('events, logs and feedback', () => {
     assert.deepEqual(out.user, { id: '1', ip: FILTERED, ip_address: FILTERED });
   });
 
+  test('structured frames (Sentry SDKs): file and function names scrubbed as the stack text is', () => {
+    const frames = [
+      { filename: 'https://10.0.0.5:3000/app.js', function: 'pay', lineno: 1, colno: 2, inApp: true },
+      { filename: '/srv/jobs/10.1.2.3/run.py', function: `charge_${VISA}`, lineno: null, colno: null, inApp: true },
+      { filename: 'node:internal/timers', function: null, lineno: 5, colno: 9, inApp: false },
+    ];
+    const out = withIps.errorEvent({ ...event, frames });
+    assert.deepEqual(out.frames, [
+      frames[0],
+      { ...frames[1], filename: `/srv/jobs/${FILTERED}/run.py`, function: `charge_${FILTERED}` },
+      frames[2],
+    ]);
+    assert.equal(out.frames?.[0], frames[0], 'unchanged frames are not copied');
+    assert.equal(frames[1].filename, '/srv/jobs/10.1.2.3/run.py', 'the input is not changed');
+    const clean = { message: 'm', frames: [frames[0], frames[2]] };
+    assert.equal(withIps.errorEvent(clean), clean);
+  });
+
   test('IP-like texts that are not addresses are kept', () => {
     for (const s of ['at 12:30:45', 'version 1.2.3', 'v1.2.3.4', '1.2.3.4.5', '256.1.1.1', 'std::vector', 'a:b']) {
       assert.equal(withIps.text(s), s, s);

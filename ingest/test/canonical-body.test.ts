@@ -1,9 +1,19 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { decodeJob, encodeJob, encodeJobBytes, errorEventSchema, LEVELS, MAX_TAGS, type ErrorJob } from '@tracker/core';
+import {
+  decodeJob,
+  encodeJob,
+  encodeJobBytes,
+  errorEventSchema,
+  LEVELS,
+  MAX_STRUCTURED_FRAMES,
+  MAX_TAGS,
+  queuedErrorEventSchema,
+  type ErrorJob,
+} from '@tracker/core';
 import { withStringField } from '../src/http/canonical-body';
-import { isCanonicalErrorEvent } from '../src/http/error-event.canonical';
+import { isCanonicalErrorEvent, isCanonicalQueuedErrorEvent } from '../src/http/error-event.canonical';
 
 /**
  * The ingest fast path (ingest/src/http/canonical-body.ts) must only ever take bodies that
@@ -188,7 +198,70 @@ function check(body: unknown): boolean {
   return canonical;
 }
 
+/** The same property for events mapped from Sentry payloads (queued with structured frames). */
+function checkQueued(body: unknown): boolean {
+  const parsed = JSON.parse(JSON.stringify(body)) as unknown;
+  const canonical = isCanonicalQueuedErrorEvent(parsed);
+  if (canonical) {
+    const z = queuedErrorEventSchema.safeParse(parsed);
+    assert.ok(z.success, `canonical check took an event zod refuses: ${JSON.stringify(body).slice(0, 300)}`);
+    assert.deepEqual(asJson(z.data), asJson(parsed), `zod changes a canonical event: ${JSON.stringify(body).slice(0, 300)}`);
+  }
+  return canonical;
+}
+
+const frame = { filename: '/app/src/cart.js', function: 'lineTotal', lineno: 12, colno: 7, inApp: true };
+
+/** Candidate values for one frame's fields, around every limit and type the schema tells apart. */
+function frameValues(): unknown[] {
+  return [
+    ...strings().filter((s) => s.length <= 1030),
+    ...SCALARS,
+    2 ** 53 - 1,
+    2 ** 53,
+    1e300,
+    0.5,
+    '12',
+    [],
+    {},
+  ];
+}
+
 describe('canonical error events (the ingest fast path)', () => {
+  test('mapped Sentry events: the canonical check takes only events zod returns unchanged', () => {
+    let taken = 0;
+    let total = 0;
+    const withFrames = { ...full, frames: [frame, { ...frame, function: null, lineno: null, colno: null, inApp: false }] };
+    assert.equal(checkQueued(withFrames), true);
+    assert.equal(checkQueued({ ...minimal, frames: [] }), true);
+    // Without frames it is exactly the wire body's check.
+    for (const v of values()) {
+      for (const field of FIELDS) {
+        const body = JSON.parse(JSON.stringify({ ...full, [field]: v })) as unknown;
+        assert.equal(isCanonicalQueuedErrorEvent(body), isCanonicalErrorEvent(body), `${field}: ${JSON.stringify(v)?.slice(0, 80)}`);
+      }
+    }
+    for (const field of Object.keys(frame)) {
+      const { [field]: _dropped, ...without } = frame as Record<string, unknown>;
+      total++;
+      if (checkQueued({ ...full, frames: [without] })) taken++;
+      for (const v of frameValues()) {
+        total++;
+        if (checkQueued({ ...full, frames: [frame, { ...frame, [field]: v }] })) taken++;
+      }
+    }
+    for (const n of [MAX_STRUCTURED_FRAMES - 1, MAX_STRUCTURED_FRAMES, MAX_STRUCTURED_FRAMES + 1]) {
+      total++;
+      if (checkQueued({ ...minimal, frames: Array.from({ length: n }, () => frame) })) taken++;
+    }
+    for (const v of [null, 'frames', {}, [null], [[]], [{ ...frame, extra: 1 }]]) {
+      total++;
+      if (checkQueued({ ...minimal, frames: v })) taken++;
+    }
+    assert.ok(taken > 50 && taken < total - 50, `${taken} of ${total} taken`);
+  });
+
+
   test('what the SDKs and the benchmark send is canonical', () => {
     assert.equal(check(minimal), true);
     assert.equal(check(full), true);

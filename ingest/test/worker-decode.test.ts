@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { decodeJob, errorEventSchema, MAX_EVENT_MESSAGE_CHARS, MAX_STACK_CHARS } from '@tracker/core';
+import { decodeJob, MAX_EVENT_MESSAGE_CHARS, MAX_STACK_CHARS, queuedErrorEventSchema } from '@tracker/core';
 import { z } from 'zod';
 import { generateJobs } from '../bench/worker-data';
 
@@ -15,7 +15,7 @@ const reference = z.object({
   projectId: z.string().uuid(),
   receivedAt: z.string().datetime({ offset: true }),
   kind: z.literal('error'),
-  event: errorEventSchema.extend({ eventId: z.string().uuid() }),
+  event: queuedErrorEventSchema.extend({ eventId: z.string().uuid() }),
 });
 
 /** JSON with sorted keys and without undefined: what reaches the database. */
@@ -70,6 +70,8 @@ const base = {
   },
 };
 
+const frame = { filename: '/app/src/cart.js', function: 'lineTotal', lineno: 12, colno: 7, inApp: true };
+
 function variant(change: (job: any) => void): string {
   const job = structuredClone(base) as any;
   change(job);
@@ -107,6 +109,17 @@ describe('decodeJob', () => {
     ['a stack past the limit', (j) => (j.event.stack = 's'.repeat(MAX_STACK_CHARS + 1))],
     ['an unknown event key', (j) => (j.event.extra = 'dropped by the schema')],
     ['an unknown job key', (j) => (j.extra = 1)],
+    ['structured frames (Sentry SDKs)', (j) => (j.event.frames = [frame, { ...frame, function: null, lineno: null }])],
+    ['no structured frames', (j) => (j.event.frames = [])],
+    ['251 frames (the schema keeps 250)', (j) => (j.event.frames = Array.from({ length: 251 }, () => frame))],
+    ['a frame with an unknown key', (j) => (j.event.frames = [{ ...frame, module: 'm' }])],
+    ['a frame without inApp', (j) => (j.event.frames = [{ ...frame, inApp: undefined }])],
+    ['a frame line of 0', (j) => (j.event.frames = [{ ...frame, lineno: 0 }])],
+    ['a frame line past 2^53', (j) => (j.event.frames = [{ ...frame, lineno: 2 ** 53 }])],
+    ['a fractional frame column', (j) => (j.event.frames = [{ ...frame, colno: 1.5 }])],
+    ['a frame file name past 1024', (j) => (j.event.frames = [{ ...frame, filename: 'f'.repeat(1025) }])],
+    ['a frame function past 512', (j) => (j.event.frames = [{ ...frame, function: 'f'.repeat(513) }])],
+    ['frames as an object', (j) => (j.event.frames = { 0: frame })],
     ['an unknown sdk key', (j) => (j.event.sdk.extra = 1)],
     ['an uppercase event id', (j) => (j.event.eventId = j.event.eventId.toUpperCase())],
     ['__proto__ in tags', (j) => (j.event.tags = JSON.parse('{"__proto__": "x", "a": "b"}'))],

@@ -22,15 +22,8 @@
  *      TRACKER_BENCH_FLOOR=0 (skip the fastify floor target),
  *      TRACKER_BENCH_NO_DOC=1 (do not rewrite docs/benchmarks.md).
  */
-import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { createProject, openDatabase, signUp } from '@tracker/core';
 import {
-  createTempDir,
-  createTestPostgres,
-  createTestRedisPrefix,
-  TEST_REDIS_URL,
-  type TestPostgres,
   describeMachine,
   envFlag,
   envNumber,
@@ -40,7 +33,7 @@ import {
   table,
   writeDocSection,
 } from '@tracker/core/testing';
-import { createClient } from 'redis';
+import { median, openBenchEnvironment } from './bench-environment';
 import { sampleEvent } from './sample-event';
 import { killChildren, startTarget, type TargetKind } from './target-process';
 
@@ -105,12 +98,6 @@ async function redisCpu(readInfo: () => Promise<unknown>): Promise<number> {
   return (get('used_cpu_user') + get('used_cpu_sys')) * 1e6;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
 async function main(): Promise<void> {
   const machine = describeMachine();
   const started = new Date();
@@ -122,69 +109,22 @@ async function main(): Promise<void> {
     `body ${bytes} B, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per run, ${ROUNDS} rounds`,
   );
 
-  const dir = createTempDir('tracker-bench-');
-  let pg: TestPostgres | undefined;
-  const prefix = createTestRedisPrefix();
-  const redis = createClient({ url: TEST_REDIS_URL });
-  redis.on('error', () => undefined);
   const results: RunResult[] = [];
   const problems: string[] = [];
-  let cleaned: Promise<void> | undefined;
-  // Also run by the signal handlers: children killed, Redis keys deleted, database dropped.
-  const cleanUp = (): Promise<void> =>
-    (cleaned ??= (async () => {
-      killChildren();
-      if (redis.isOpen) {
-        const keys = await redis.keys(`${prefix}:*`).catch(() => []);
-        if (keys.length > 0) await redis.del(keys).catch(() => undefined);
-        await redis.close().catch(() => undefined);
-      }
-      await pg?.drop().catch((e: Error) => console.error(`could not drop the database: ${e.message}`));
-      dir.remove();
-    })());
-  cleanupOnSignal = cleanUp;
+  const env = await openBenchEnvironment(LOG_LEVEL);
+  const { redis, prefix, childEnv } = env;
   try {
-    await redis.connect();
-    pg = await createTestPostgres();
-    const db = await openDatabase({ databaseUrl: pg.url, dataDir: dir.path }, { migrate: true, poolSize: 2 });
-    let accounts = 0;
-    /**
-     * A fresh organization (business plan) and DSN key per Tracker run: a quota never bites.
-     * With `rateLimited`, the key also has a per-second limit far above the load, so the
-     * rate-limit check runs on every request without ever refusing one.
-     */
-    const freshKey = async (rateLimited: boolean) => {
-      accounts += 1;
-      const s = await signUp(
-        db.ds,
-        {
-          email: `bench${accounts}-${randomUUID()}@example.com`,
-          password: 'correct horse battery',
-          organizationName: `Bench ${accounts}`,
-        },
-        'business',
-      );
-      const { key } = await createProject(db.ds, s.user.id, s.organization.id, 'Bench');
-      if (rateLimited) {
-        await db.ds.query('UPDATE project_keys SET rate_limit_per_second = 1000000 WHERE public_key = $1', [key.publicKey]);
-      }
-      return key.publicKey;
-    };
     const stream = `${prefix}:jobs`;
-    const childEnv = {
-      BENCH_DATABASE_URL: pg.url,
-      BENCH_REDIS_URL: TEST_REDIS_URL,
-      BENCH_REDIS_PREFIX: prefix,
-      BENCH_DATA_DIR: dir.path,
-      BENCH_LOG_LEVEL: LOG_LEVEL,
-    };
-
     // A B C C B A …: each round reverses the order of the previous one.
     for (let round = 1; round <= ROUNDS; round++) {
       const order: TargetKind[] = round % 2 === 1 ? TARGETS : [...TARGETS].reverse();
       for (const kind of order) {
-        const key = isTracker(kind) ? await freshKey(kind === 'tracker') : `et_${'0'.repeat(32)}`;
-        if (aborted) throw new Error('interrupted');
+        // With the gate on, a per-second limit far above the load: the rate-limit check runs on
+        // every request without ever refusing one.
+        const key = isTracker(kind)
+          ? (await env.freshProject(kind === 'tracker' ? { rateLimitPerSecond: 1_000_000 } : {})).key
+          : `et_${'0'.repeat(32)}`;
+        if (env.aborted) throw new Error('interrupted');
         const target = await startTarget(kind, childEnv);
         let warm: autocannon.Result;
         let run: autocannon.Result;
@@ -240,8 +180,7 @@ async function main(): Promise<void> {
             );
           }
           // Start the next run from an empty stream (bounded Redis memory, exact count).
-          const keys = await redis.keys(`${prefix}:*`);
-          if (keys.length > 0) await redis.del(keys);
+          await env.clearRedis();
         }
         if (r.non2xx > 0 || r.errors > 0)
           problems.push(`round ${round} ${kind}: ${r.non2xx} non-2xx, ${r.errors} errors/timeouts`);
@@ -255,9 +194,8 @@ async function main(): Promise<void> {
         );
       }
     }
-    await db.close();
   } finally {
-    await cleanUp();
+    await env.close();
   }
 
   const of = (kind: TargetKind) => results.filter((r) => r.target === kind);
@@ -407,20 +345,6 @@ ${problems.length > 0 ? `\nProblems:\n\n${problems.map((p) => `- ${p}`).join('\n
 
   if (STRICT && !(met && gateMet)) process.exitCode = 1;
 }
-
-let cleanupOnSignal: (() => Promise<void>) | undefined;
-/** Set by SIGINT/SIGTERM: main starts no further target. */
-let aborted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    aborted = true;
-    killChildren();
-    // Whatever happens, do not linger: cleanup gets 20 s.
-    setTimeout(() => process.exit(130), 20_000).unref();
-    void (cleanupOnSignal?.() ?? Promise.resolve()).finally(() => process.exit(130));
-  });
-}
-process.on('exit', killChildren);
 
 main().catch((err) => {
   killChildren();

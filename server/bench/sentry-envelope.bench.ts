@@ -19,11 +19,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { createProject, openDatabase, signUp } from '@tracker/core';
 import {
-  createTempDir,
-  createTestPostgres,
-  createTestRedisPrefix,
   describeMachine,
   envFlag,
   envNumber,
@@ -31,12 +27,10 @@ import {
   loadAverage,
   machineLine,
   table,
-  TEST_REDIS_URL,
   writeDocSection,
-  type TestPostgres,
 } from '@tracker/core/testing';
-import { createClient } from 'redis';
 import { parseEnvelope, runNodeScenario, sentryVersion } from '../test/sentry-sdk-harness';
+import { median, openBenchEnvironment } from './bench-environment';
 import { killChildren, startTarget } from './target-process';
 
 const TARGET_RATIO = 0.5;
@@ -106,12 +100,6 @@ function equivalentIngestEvent(sentryEvent: any): Record<string, unknown> {
   };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
 interface RunResult {
   door: Door;
   round: number;
@@ -147,55 +135,11 @@ async function main(): Promise<void> {
       `equivalent /ingest/error body ${bytes('ingest-error')} B; ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per run, ${ROUNDS} rounds`,
   );
 
-  const dir = createTempDir('tracker-bench-');
-  let pg: TestPostgres | undefined;
-  const prefix = createTestRedisPrefix();
-  const redis = createClient({ url: TEST_REDIS_URL });
-  redis.on('error', () => undefined);
   const results: RunResult[] = [];
   const problems: string[] = [];
-  let cleaned: Promise<void> | undefined;
-  const cleanUp = (): Promise<void> =>
-    (cleaned ??= (async () => {
-      killChildren();
-      if (redis.isOpen) {
-        const keys = await redis.keys(`${prefix}:*`).catch(() => []);
-        if (keys.length > 0) await redis.del(keys).catch(() => undefined);
-        await redis.close().catch(() => undefined);
-      }
-      await pg?.drop().catch((e: Error) => console.error(`could not drop the database: ${e.message}`));
-      dir.remove();
-    })());
-  cleanupOnSignal = cleanUp;
+  const env = await openBenchEnvironment();
+  const { redis, prefix, childEnv } = env;
   try {
-    await redis.connect();
-    pg = await createTestPostgres();
-    const db = await openDatabase({ databaseUrl: pg.url, dataDir: dir.path }, { migrate: true, poolSize: 2 });
-    let accounts = 0;
-    /** A fresh business-plan organization and project per run: the quota never bites. */
-    const freshProject = async () => {
-      accounts += 1;
-      const s = await signUp(
-        db.ds,
-        {
-          email: `bench${accounts}-${randomUUID()}@example.com`,
-          password: 'correct horse battery',
-          organizationName: `Bench ${accounts}`,
-        },
-        'business',
-      );
-      const { project, key } = await createProject(db.ds, s.user.id, s.organization.id, 'Bench');
-      const [row] = await db.ds.query('SELECT number FROM projects WHERE id = $1', [project.id]);
-      return { key: key.publicKey, number: String(row.number) };
-    };
-    const childEnv = {
-      BENCH_DATABASE_URL: pg.url,
-      BENCH_REDIS_URL: TEST_REDIS_URL,
-      BENCH_REDIS_PREFIX: prefix,
-      BENCH_DATA_DIR: dir.path,
-      BENCH_LOG_LEVEL: 'silent',
-    };
-
     const load = (url: string, door: Door, p: { key: string; number: string }, seconds: number) => {
       const parts = bodies[door];
       const sentryPath = sentry.path
@@ -204,7 +148,8 @@ async function main(): Promise<void> {
       const request =
         door === 'ingest-error'
           ? { path: '/ingest/error', headers: { 'content-type': 'application/json', authorization: `DSN ${p.key}` } }
-          : { path: sentryPath, headers: { 'content-type': sentry.contentType || 'application/x-sentry-envelope' } };
+          : // As the SDK sent it: @sentry/node sends no Content-Type.
+            { path: sentryPath, headers: sentry.contentType ? { 'content-type': sentry.contentType } : {} };
       const freshId = door === 'ingest-error' ? () => randomUUID() : () => randomUUID().replace(/-/g, '');
       return autocannon({
         url,
@@ -224,8 +169,8 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       const order = round % 2 === 1 ? DOORS : [...DOORS].reverse();
       for (const door of order) {
-        if (aborted) throw new Error('interrupted');
-        const p = await freshProject();
+        if (env.aborted) throw new Error('interrupted');
+        const p = await env.freshProject();
         const target = await startTarget('tracker', childEnv);
         let warm: autocannon.Result;
         let run: autocannon.Result;
@@ -236,8 +181,7 @@ async function main(): Promise<void> {
           await target.stop();
         }
         const streamLength = await redis.xLen(`${prefix}:jobs`);
-        const keys = await redis.keys(`${prefix}:*`);
-        if (keys.length > 0) await redis.del(keys);
+        await env.clearRedis();
         const r: RunResult = {
           door,
           round,
@@ -261,9 +205,8 @@ async function main(): Promise<void> {
         );
       }
     }
-    await db.close();
   } finally {
-    await cleanUp();
+    await env.close();
   }
 
   const summary = (door: Door) => {
@@ -289,7 +232,7 @@ async function main(): Promise<void> {
 - **Date**: ${started.toISOString()}
 - **Machine**: ${machineLine(machine)}; 1-minute load average ${loadAtStart} at the start, ${loadAverage()} at the end${Math.max(loadAtStart, loadAverage()) > machine.nproc ? ' (**other work was competing for the cores: absolute figures are depressed**)' : ''}
 - **Command**: \`npm run bench\` at the root, which runs (in \`server/\`) \`TSX_TSCONFIG_PATH=../tsconfig.json node --conditions=@tracker/source --import tsx bench/sentry-envelope.bench.ts\` (\`npm run bench:sentry -w @tracker/server\` alone). ${FROM_SOURCE ? '**The target ran the TypeScript sources through tsx (TRACKER_BENCH_SOURCE=1).**' : 'The target runs the built packages (`dist/`), as `npm start` does.'}
-- **Bodies**: a ${fmt(bytes('sentry-envelope'))}-byte envelope (items: ${envelope.items.map((i) => i.header.type).join(', ')}) serialised by the real \`@sentry/node\` ${sdkVersion} for one caught \`TypeError\` with user and tags (default integrations but Modules and ContextLines, which add the installed-package list and source lines), sent as the SDK sends it (\`${sentry.contentType}\`, key in the \`sentry_key\` query parameter); and the equivalent ${fmt(bytes('ingest-error'))}-byte JSON event to \`POST /ingest/error\` (same message, type, frames as V8 stack text, tags, user, contexts, release, SDK). Both get a fresh event id per request (spliced in by autocannon's \`setupRequest\`, the same work on both sides).
+- **Bodies**: a ${fmt(bytes('sentry-envelope'))}-byte envelope (items: ${envelope.items.map((i) => i.header.type).join(', ')}) serialised by the real \`@sentry/node\` ${sdkVersion} for one caught \`TypeError\` with user and tags (default integrations but Modules and ContextLines, which add the installed-package list and source lines), sent as the SDK sends it (${sentry.contentType ? `\`Content-Type: ${sentry.contentType}\`` : 'no `Content-Type`'}, key in the \`sentry_key\` query parameter); and the equivalent ${fmt(bytes('ingest-error'))}-byte JSON event to \`POST /ingest/error\` (same message, type, frames as V8 stack text, tags, user, contexts, release, SDK). Both get a fresh event id per request (spliced in by autocannon's \`setupRequest\`, the same work on both sides).
 - **Load**: autocannon, ${CONNECTIONS} connections, per run ${WARMUP_S} s warm-up then ${DURATION_S} s measured; ${ROUNDS} rounds alternating A B B A …; medians over rounds. **Target**: Tracker's ingest role alone (\`createTracker\`, \`roles: ['ingest']\`, PostgreSQL + Redis, \`NODE_ENV=production\`), a fresh forked process and a fresh business-plan project per run, quota checks on; no worker, so the stream length after each run must cover every 2xx (${problems.length === 0 ? 'it did' : 'FAILED, see below'}).
 
 ${table(
@@ -323,18 +266,6 @@ ${problems.length > 0 ? `\nProblems:\n\n${problems.map((p) => `- ${p}`).join('\n
   }
   if (STRICT && !met) process.exitCode = 1;
 }
-
-let cleanupOnSignal: (() => Promise<void>) | undefined;
-let aborted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    aborted = true;
-    killChildren();
-    setTimeout(() => process.exit(130), 20_000).unref();
-    void (cleanupOnSignal?.() ?? Promise.resolve()).finally(() => process.exit(130));
-  });
-}
-process.on('exit', killChildren);
 
 main().catch((err) => {
   killChildren();

@@ -6,6 +6,7 @@ import {
   MAX_FINGERPRINT_ENTRIES,
   MAX_FINGERPRINT_ENTRY_CHARS,
   MAX_STACK_CHARS,
+  MAX_STRUCTURED_FRAMES,
   MAX_TAGS,
   type QueuedErrorEvent,
 } from './error-event.schema';
@@ -246,8 +247,11 @@ function isCanonicalErrorEvent(e: unknown): boolean {
           isText(v.version, 0, MAX_SDK_VERSION_CHARS) &&
           Object.keys(v).length === 2;
         break;
+      case 'frames':
+        ok = Array.isArray(v) && v.length <= MAX_STRUCTURED_FRAMES && v.every(isCanonicalFrame);
+        break;
       default:
-        ok = false; // zod would drop an unknown key; structured `frames` are checked by zod too
+        ok = false; // zod would drop an unknown key
     }
     if (!ok) return false;
   }
@@ -257,6 +261,28 @@ function isCanonicalErrorEvent(e: unknown): boolean {
     typeof e.type === 'string' &&
     typeof e.environment === 'string'
   );
+}
+
+const MAX_FRAME_FILENAME_CHARS = 1024;
+const MAX_FRAME_FUNCTION_CHARS = 512;
+
+/** A structured frame (events from Sentry's SDKs) as `framesSchema` returns it. */
+function isCanonicalFrame(f: unknown): boolean {
+  if (!isObject(f)) return false;
+  let keys = 0;
+  for (const _ in f) keys++;
+  return (
+    keys === 5 &&
+    isText(f.filename, 0, MAX_FRAME_FILENAME_CHARS) &&
+    (f.function === null || isText(f.function, 0, MAX_FRAME_FUNCTION_CHARS)) &&
+    isPosition(f.lineno) &&
+    isPosition(f.colno) &&
+    typeof f.inApp === 'boolean'
+  );
+}
+
+function isPosition(v: unknown): boolean {
+  return v === null || (Number.isSafeInteger(v) && (v as number) > 0);
 }
 
 function isCanonicalTags(v: unknown): boolean {

@@ -97,9 +97,16 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+interface FrameLike {
+  filename: string;
+  function: string | null;
+}
+
 interface EventLike {
   message: string;
   stack?: string;
+  /** Structured frames (events from Sentry's SDKs): scrubbed as the `stack` text is. */
+  frames?: FrameLike[];
   context?: Record<string, unknown>;
   user?: Record<string, unknown>;
   tags?: Record<string, string>;
@@ -161,7 +168,8 @@ export class Scrubber {
    * An error event: `message`, `context`, `tags` and `user` as `value` does, except `user.id`
    * and `user.email` (how the product counts and shows affected users). `user.ip_address` and
    * `user.ip` are filtered with IP scrubbing on. `stack` has card numbers and IP addresses
-   * scrubbed (its first line repeats the message), but not the hosts of URLs in its frames.
+   * scrubbed (its first line repeats the message), but not the hosts of URLs in its frames;
+   * so have the file and function names of structured `frames`.
    */
   errorEvent<E extends EventLike>(event: E): E {
     if (!this.active) return event;
@@ -171,6 +179,7 @@ export class Scrubber {
     };
     set('message', this.text(event.message));
     if (event.stack !== undefined) set('stack', this.scrubText(event.stack, IP_NOT_URL_HOST));
+    if (event.frames !== undefined) set('frames', this.frames(event.frames) as E['frames']);
     if (event.context !== undefined) set('context', this.walk(event.context, 1) as E['context']);
     if (event.tags !== undefined) set('tags', this.walk(event.tags, 1) as E['tags']);
     if (event.user !== undefined) set('user', this.user(event.user) as E['user']);
@@ -244,6 +253,17 @@ export class Scrubber {
       if (out !== undefined) out[key] = after;
     }
     return out ?? v;
+  }
+
+  private frames<F extends FrameLike>(frames: F[]): F[] {
+    let out: F[] | undefined;
+    for (let i = 0; i < frames.length; i++) {
+      const f = frames[i];
+      const filename = this.scrubText(f.filename, IP_NOT_URL_HOST);
+      const fn = f.function === null ? null : this.scrubText(f.function, IP_NOT_URL_HOST);
+      if (filename !== f.filename || fn !== f.function) (out ??= frames.slice())[i] = { ...f, filename, function: fn };
+    }
+    return out ?? frames;
   }
 
   private scrubText(s: string, ip: RegExp): string {

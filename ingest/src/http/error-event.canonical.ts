@@ -5,8 +5,10 @@ import {
   MAX_FINGERPRINT_ENTRIES,
   MAX_FINGERPRINT_ENTRY_CHARS,
   MAX_STACK_CHARS,
+  MAX_STRUCTURED_FRAMES,
   MAX_TAGS,
   type ErrorEvent,
+  type QueuedErrorEvent,
 } from '@tracker/core';
 import { addCanonicalFormat, compileCanonicalCheck, str, zodPattern } from './canonical-body';
 
@@ -24,7 +26,7 @@ addCanonicalFormat('tracker-datetime', (s) => DATETIME.test(s));
  * cut, tag values and `user.id` already strings, the event id already lowercase. Anything else
  * goes through zod as before.
  */
-export const isCanonicalErrorEvent = compileCanonicalCheck<ErrorEvent>({
+const errorEventCanonical = {
   type: 'object',
   required: ['message', 'type', 'environment'],
   additionalProperties: false,
@@ -65,4 +67,41 @@ export const isCanonicalErrorEvent = compileCanonicalCheck<ErrorEvent>({
       properties: { name: str(64), version: str(32) },
     },
   },
+} as const;
+
+export const isCanonicalErrorEvent = compileCanonicalCheck<ErrorEvent>(errorEventCanonical);
+
+// zod's `.int()` takes safe integers only.
+const nullablePosition = {
+  anyOf: [{ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, { type: 'null' }],
+};
+
+/**
+ * An event mapped from a Sentry payload (`mapSentryEvent`) that `queuedErrorEventSchema` returns
+ * unchanged: the canonical error event plus structured `frames`, at most as many as the schema
+ * keeps. Only for objects parsed from text that `isPlainJsonText` passed (no NUL or surrogate
+ * escape), as on the fast path.
+ */
+export const isCanonicalQueuedErrorEvent = compileCanonicalCheck<QueuedErrorEvent>({
+  ...errorEventCanonical,
+  properties: {
+    ...errorEventCanonical.properties,
+    frames: {
+      type: 'array',
+      maxItems: MAX_STRUCTURED_FRAMES,
+      items: {
+        type: 'object',
+        required: ['filename', 'function', 'lineno', 'colno', 'inApp'],
+        additionalProperties: false,
+        properties: {
+          filename: str(1024),
+          function: { anyOf: [str(512), { type: 'null' }] },
+          lineno: nullablePosition,
+          colno: nullablePosition,
+          inApp: { type: 'boolean' },
+        },
+      },
+    },
+  },
 });
+

@@ -1,5 +1,5 @@
 import secureJsonParse from 'secure-json-parse';
-import { AppError, isObject, type JsonObject } from '@tracker/core';
+import { AppError, isObject, isPlainJsonText, type JsonObject } from '@tracker/core';
 
 /** One JSON item (event, feedback, logs) at most: Relay's own limit for an event is 1 MiB. */
 export const MAX_SENTRY_ITEM_BYTES = 1024 * 1024;
@@ -91,6 +91,14 @@ function parseJsonObject(bytes: Buffer, what: string): JsonObject {
  * is small, and parsing a huge one costs memory several times its size.
  */
 export function parseSentryJson(bytes: Buffer, what: string): unknown {
+  return readSentryJson(bytes, what).value;
+}
+
+/**
+ * `parseSentryJson`, also saying whether the text was `plain` (`isPlainJsonText`: no escape that
+ * decodes to a NUL or a surrogate), which lets a canonical check stand in for the schema.
+ */
+export function readSentryJson(bytes: Buffer, what: string): { value: unknown; plain: boolean } {
   if (bytes.length > MAX_SENTRY_ITEM_BYTES) {
     throw new AppError('PAYLOAD_TOO_LARGE', `${what}: exceeds the limit of 1 MB for a JSON item`);
   }
@@ -98,7 +106,7 @@ export function parseSentryJson(bytes: Buffer, what: string): unknown {
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim().length === 0) throw new AppError('BAD_USER_INPUT', `${what}: is empty`);
   try {
-    return secureJsonParse(text, null, PARSE_OPTIONS);
+    return { value: secureJsonParse(text, null, PARSE_OPTIONS), plain: isPlainJsonText(text) };
   } catch (err) {
     throw new AppError('BAD_USER_INPUT', `${what}: malformed JSON (${(err as Error).message})`);
   }

@@ -8,7 +8,7 @@ import { AdmissionRefusal, type IngestGate } from '../http/quota';
 import type { RecentIds } from '../http/recent-ids';
 import { sendError, UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_S, wireErrorOf } from '../http/wire-errors';
 import type { Queue } from '../queue';
-import { MAX_ENVELOPE_BYTES, parseEnvelope, parseSentryJson } from './parse-envelope';
+import { MAX_ENVELOPE_BYTES, parseEnvelope, readSentryJson } from './parse-envelope';
 import { sentryRateLimits } from './rate-limits';
 import { authenticateSentryKey, sentryKeyOf } from './sentry-auth';
 import { takeEvent, takeSentryItems } from './take-items';
@@ -98,14 +98,14 @@ async function envelope(request: FastifyRequest, reply: FastifyReply, deps: Sent
 }
 
 async function store(request: FastifyRequest, reply: FastifyReply, deps: SentryDeps): Promise<FastifyReply> {
-  const raw = parseSentryJson(bodyOf(request), 'body');
+  const { value: raw, plain } = readSentryJson(bodyOf(request), 'body');
   if (!isObject(raw)) throw new AppError('BAD_USER_INPUT', 'body: must be a JSON object (an event)');
   const key = await authenticateSentryKey(
     sentryKeyOf(request, undefined),
     (request.params as Params).project,
     deps.keys,
   );
-  const { payload, eventId } = await takeEvent(key, raw, undefined, new Date().toISOString(), deps).catch((err) => {
+  const { payload, eventId } = await takeEvent(key, { raw, plain }, undefined, new Date().toISOString(), deps).catch((err) => {
     if (err instanceof AdmissionRefusal) reply.header('x-sentry-rate-limits', sentryRateLimits([err]).header);
     throw err;
   });

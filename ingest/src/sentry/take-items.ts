@@ -18,7 +18,8 @@ import { parseBody } from '../http/parse-body';
 import { AdmissionRefusal, type IngestGate } from '../http/quota';
 import type { RecentIds } from '../http/recent-ids';
 import type { QueuePayload } from '../queue';
-import { parseSentryJson, type EnvelopeItem } from './parse-envelope';
+import { isCanonicalQueuedErrorEvent } from '../http/error-event.canonical';
+import { parseSentryJson, readSentryJson, type EnvelopeItem } from './parse-envelope';
 
 /** What the items of one request came to. */
 export interface TakenItems {
@@ -59,8 +60,8 @@ export async function takeSentryItems(
     try {
       switch (item.type) {
         case 'event': {
-          const raw = payloadObject(item, what);
-          const { payload, eventId } = await takeEvent(key, raw, envelopeHeader.event_id, receivedAt, deps);
+          const { value: raw, plain } = payloadObject(item, what);
+          const { payload, eventId } = await takeEvent(key, { raw, plain }, envelopeHeader.event_id, receivedAt, deps);
           taken.payloads.push(payload);
           taken.eventId ??= eventId;
           break;
@@ -68,7 +69,7 @@ export async function takeSentryItems(
         case 'feedback':
         case 'user_report': {
           const body = scrubber.feedback(
-            parseBody(feedbackSchema, mapSentryFeedback(payloadObject(item, what), item.type)),
+            parseBody(feedbackSchema, mapSentryFeedback(payloadObject(item, what).value, item.type)),
           );
           // Free of the event quota, as our own feedback is (DESIGN §6); the key's rate limit applies.
           const admitted = deps.gate?.admit(key, null);
@@ -104,18 +105,22 @@ export async function takeSentryItems(
 
 /**
  * One Sentry event (an `event` item, or a `/store/` body) as a queued error job; throws a 400
- * for one we cannot use, a 429 (`AdmissionRefusal`) when a limit refuses it.
+ * for one we cannot use, a 429 (`AdmissionRefusal`) when a limit refuses it. `plain` says the
+ * payload's text had no NUL or surrogate escape (`readSentryJson`).
  */
 export async function takeEvent(
   key: KeyInfo,
-  raw: Record<string, unknown>,
+  { raw, plain }: { raw: Record<string, unknown>; plain: boolean },
   headerEventId: unknown,
   receivedAt: string,
   deps: TakeDeps,
 ): Promise<{ payload: QueuePayload; eventId: string }> {
-  const parsed = scrubberFor(key.privacy).errorEvent(
-    parseBody(queuedErrorEventSchema, mapSentryEvent(raw, headerEventId)),
-  );
+  const mapped = mapSentryEvent(raw, headerEventId);
+  // Most SDK events map to what the schema would return unchanged: a compiled check (a few µs)
+  // instead of zod's parse, which was a seventh of the envelope route's CPU
+  // (docs/benchmarks.md). Anything else goes through zod for its cuts and its messages.
+  const valid = plain && isCanonicalQueuedErrorEvent(mapped) ? mapped : parseBody(queuedErrorEventSchema, mapped);
+  const parsed = scrubberFor(key.privacy).errorEvent(valid);
   const clientId = parsed.eventId;
   const event = Object.assign(parsed, { eventId: clientId ?? randomUUID() });
   await admitOnce(deps, key, 'events', clientId);
@@ -125,10 +130,10 @@ export async function takeEvent(
   return { payload, eventId: sent.includes('-') ? event.eventId : sentryIdOf(event.eventId) };
 }
 
-function payloadObject(item: EnvelopeItem, what: string): Record<string, unknown> {
-  const value = parseSentryJson(item.payload, what);
+function payloadObject(item: EnvelopeItem, what: string): { value: Record<string, unknown>; plain: boolean } {
+  const { value, plain } = readSentryJson(item.payload, what);
   if (!isObject(value)) throw new AppError('BAD_USER_INPUT', `${what}: must be a JSON object`);
-  return value;
+  return { value, plain };
 }
 
 function note(taken: TakenItems, err: unknown, what: string): void {
