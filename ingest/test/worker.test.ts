@@ -575,6 +575,30 @@ describe('worker on embedded PGlite with the database queue', () => {
     const [{ n }] = await db.ds.query('SELECT count(*)::int AS n FROM events');
     assert.equal(n, 120);
   });
+
+  test('a queue that cannot be read counts a receive failure; the worker carries on once it can', async () => {
+    const projectId = await newProject(db);
+    const worker = startWorker({ ds: db.ds, queue, batchSize: 10, waitMs: 100 });
+    const stored = async () =>
+      (await db.ds.query('SELECT count(*)::int AS n FROM events WHERE project_id = $1', [projectId]))[0].n;
+    try {
+      await queue.enqueue([errorJob(projectId, 0)]);
+      await waitFor('the first event', async () => (await stored()) === 1);
+      // The queue's table out of reach: every read fails, as on a broken database queue.
+      await db.ds.query('ALTER TABLE queue_jobs RENAME TO queue_jobs_away');
+      try {
+        await waitFor('a failed receive', async () => worker.stats.failuresByCause.receive >= 1);
+      } finally {
+        await db.ds.query('ALTER TABLE queue_jobs_away RENAME TO queue_jobs');
+      }
+      await queue.enqueue([errorJob(projectId, 1)]);
+      await waitFor('the event queued after', async () => (await stored()) === 2);
+      const byCause = worker.stats.failuresByCause;
+      assert.deepEqual(byCause, { ...noFailures, receive: byCause.receive });
+    } finally {
+      await worker.stop();
+    }
+  });
 });
 
 describe('worker through a PostgreSQL restart: retried in hand, nothing set aside', () => {
