@@ -7,7 +7,7 @@ export type { KeyCacheOptions } from './http/key-cache';
 export * from './queue';
 export { processBatch } from './worker/process-batch';
 export { startWorker } from './worker/worker';
-export type { RunningWorker, WorkerOptions, WorkerStats } from './worker/worker';
+export type { RunningWorker, WorkerFailureCause, WorkerOptions, WorkerStats } from './worker/worker';
 export * from './alerts';
 export { encodeAlertJob, startAlertDispatcher } from './dispatch/alert-dispatcher';
 export type { AlertDispatcherOptions, RunningDispatcher } from './dispatch/alert-dispatcher';

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { createProject, deadLetterSink, openDatabase, signUp, type Database } from '@tracker/core';
+import { createProject, deadLetterSink, EventSymbolicator, openDatabase, signUp, type Database } from '@tracker/core';
 import {
   createTempDir,
   createTestPostgres,
   createTestRedisPrefix,
   startPrivatePostgres,
+  startPrivateRedis,
   TEST_REDIS_URL,
   type TempDir,
   type TestPostgres,
@@ -137,6 +138,8 @@ async function waitFor<T>(what: string, check: () => Promise<T | false | undefin
   }
 }
 
+const noFailures = { receive: 0, symbolication: 0, batch: 0, message: 0, unreadable: 0, dead_lettered: 0 };
+
 async function newProject(db: Database): Promise<string> {
   const account = await signUp(
     db.ds,
@@ -219,6 +222,7 @@ describe('worker on PostgreSQL + Redis', () => {
       failures: 0,
       transientRetries: 0,
       deadLettered: 0,
+      failuresByCause: noFailures,
     });
     assert.equal(timeline.acksBeforeCommit, 0, 'acked before the events were committed');
     assert.equal(timeline.maxOpenTransactions, 1, 'two transactions were open at once');
@@ -291,6 +295,10 @@ describe('worker on PostgreSQL + Redis', () => {
       timeline.restore();
       assert.equal(timeline.acksBeforeCommit, 0);
       assert.ok(worker.stats.failures < MAX_ATTEMPTS);
+      // The batch of 120 split down to the poison alone: at least 6 splits (120, 60, 30, 15, 7, 3).
+      const byCause = worker.stats.failuresByCause;
+      assert.ok(byCause.batch >= 6, `batch splits: ${byCause.batch}`);
+      assert.deepEqual(byCause, { ...noFailures, batch: byCause.batch, message: worker.stats.failures });
       assert.equal(await countCommitted([poisonId]), 1);
       assert.equal(await queue.depth(), 0);
       assert.equal(await pendingCount(prefix), 0);
@@ -348,6 +356,7 @@ describe('worker on PostgreSQL + Redis', () => {
       failures: 0,
       transientRetries: 0,
       deadLettered: 0,
+      failuresByCause: noFailures,
     });
     assert.equal(await queue.depth(), 0);
     assert.equal(await pendingCount(prefix), 0);
@@ -381,6 +390,66 @@ describe('worker on PostgreSQL + Redis', () => {
     assert.equal(await pendingCount(prefix), 0);
     assert.equal(worker.stats.failures, 0);
     assert.equal(worker.stats.deadLettered, 3);
+    assert.deepEqual(worker.stats.failuresByCause, { ...noFailures, unreadable: 3 });
+  });
+
+  test('maps that cannot be read count a symbolication failure; the batch is retried in hand and stored', async () => {
+    // The symbolicator reads its maps from a PostgreSQL of its own, stopped for real.
+    const maps = await startPrivatePostgres();
+    const mapsDb = await openDatabase({ databaseUrl: maps.url, dataDir: '' }, { migrate: true });
+    const projectId = await newProject(db);
+    const { queue } = await openQueue();
+    await maps.stop();
+    await queue.enqueue(Array.from({ length: 5 }, (_, i) => errorJob(projectId, i, { release: 'v1.0.0' })));
+    const worker = startWorker({
+      ds: db.ds,
+      queue,
+      batchSize: 10,
+      waitMs: 100,
+      symbolicator: new EventSymbolicator(mapsDb.ds, { maxCacheBytes: 1_000_000 }),
+      transientBackoff: () => 200,
+    });
+    try {
+      await waitFor('a symbolication failure', async () => worker.stats.failuresByCause.symbolication >= 1);
+      await maps.start();
+      await waitFor('the events', async () => worker.stats.events === 5, 30_000);
+      const byCause = worker.stats.failuresByCause;
+      assert.deepEqual(byCause, { ...noFailures, symbolication: byCause.symbolication });
+      assert.equal(worker.stats.deadLettered, 0);
+      assert.ok(worker.stats.transientRetries >= 1);
+    } finally {
+      await worker.stop();
+      await mapsDb.close();
+      await maps.close();
+    }
+  });
+
+  test('a Redis that stops answering counts a receive failure; the worker carries on once it answers', async () => {
+    const redis = await startPrivateRedis();
+    const projectId = await newProject(db);
+    const queue = await RedisStreamQueue.connect({
+      url: redis.url,
+      prefix: createTestRedisPrefix(),
+      reclaimIdleMs: 300,
+      deadLetters: deadLetterSink(db.ds),
+    });
+    const worker = startWorker({ ds: db.ds, queue, batchSize: 10, waitMs: 100 });
+    try {
+      await queue.enqueue([errorJob(projectId, 0)]);
+      await waitFor('the first event', async () => worker.stats.events === 1);
+      assert.equal(worker.stats.failuresByCause.receive, 0);
+      redis.freeze();
+      await waitFor('a failed receive', async () => worker.stats.failuresByCause.receive >= 1);
+      redis.thaw();
+      await queue.enqueue([errorJob(projectId, 1)]);
+      await waitFor('the event sent after the thaw', async () => worker.stats.events === 2);
+      const byCause = worker.stats.failuresByCause;
+      assert.deepEqual(byCause, { ...noFailures, receive: byCause.receive });
+    } finally {
+      await worker.stop();
+      await queue.close();
+      await redis.close();
+    }
   });
 
   test('deleting an issue or a project still deletes its events (events keep only the foreign key to issues)', async () => {
@@ -491,6 +560,10 @@ describe('worker on embedded PGlite with the database queue', () => {
         async () =>
           (await db.ds.query(`SELECT count(*)::int AS n FROM queue_jobs WHERE last_error IS NOT NULL`))[0].n === 1,
       );
+      const byCause = worker.stats.failuresByCause;
+      assert.ok(byCause.batch >= 5, `batch splits: ${byCause.batch}`);
+      assert.ok(byCause.message >= 1);
+      assert.deepEqual(byCause, { ...noFailures, batch: byCause.batch, message: byCause.message });
     } finally {
       await worker.stop();
       delete ds.transaction;
@@ -501,6 +574,30 @@ describe('worker on embedded PGlite with the database queue', () => {
     assert.equal(overlaps, 0);
     const [{ n }] = await db.ds.query('SELECT count(*)::int AS n FROM events');
     assert.equal(n, 120);
+  });
+
+  test('a queue that cannot be read counts a receive failure; the worker carries on once it can', async () => {
+    const projectId = await newProject(db);
+    const worker = startWorker({ ds: db.ds, queue, batchSize: 10, waitMs: 100 });
+    const stored = async () =>
+      (await db.ds.query('SELECT count(*)::int AS n FROM events WHERE project_id = $1', [projectId]))[0].n;
+    try {
+      await queue.enqueue([errorJob(projectId, 0)]);
+      await waitFor('the first event', async () => (await stored()) === 1);
+      // The queue's table out of reach: every read fails, as on a broken database queue.
+      await db.ds.query('ALTER TABLE queue_jobs RENAME TO queue_jobs_away');
+      try {
+        await waitFor('a failed receive', async () => worker.stats.failuresByCause.receive >= 1);
+      } finally {
+        await db.ds.query('ALTER TABLE queue_jobs_away RENAME TO queue_jobs');
+      }
+      await queue.enqueue([errorJob(projectId, 1)]);
+      await waitFor('the event queued after', async () => (await stored()) === 2);
+      const byCause = worker.stats.failuresByCause;
+      assert.deepEqual(byCause, { ...noFailures, receive: byCause.receive });
+    } finally {
+      await worker.stop();
+    }
   });
 });
 
@@ -568,4 +665,3 @@ describe('worker through a PostgreSQL restart: retried in hand, nothing set asid
     });
   }
 });
-

@@ -66,9 +66,12 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
       [['', s.duplicates]],
     );
     metric('tracker_worker_batches_total', 'counter', "Batches committed by this process's worker.", [['', s.batches]]);
-    metric('tracker_worker_failures_total', 'counter', 'Jobs that failed on their own (retried later, or set aside).', [
-      ['', s.failures],
-    ]);
+    metric(
+      'tracker_worker_failures_total',
+      'counter',
+      "Failures in this process's worker, by where they happened (docs/reliability.md).",
+      Object.entries(s.failuresByCause).map(([cause, n]) => [`{cause="${cause}"}`, n]),
+    );
     metric('tracker_worker_dead_lettered_total', 'counter', "Jobs this process's worker set aside as dead letters.", [
       ['', s.deadLettered],
     ]);

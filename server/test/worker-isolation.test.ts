@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { encodeJob, type ErrorJob } from '@tracker/core';
+import { MAX_ATTEMPTS } from '@tracker/ingest';
 import { createTestEnv, MODES, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
 
 /**
@@ -57,6 +58,20 @@ for (const mode of MODES) {
         // The bad ones spread through the stream, so that every batch has one.
         const jobs = good.map((g) => g.job);
         for (const [i, b] of bad.entries()) jobs.splice(i * 100 + 50, 0, b.job);
+        // The worker now reads a NUL as U+FFFD (decodeJob), so the database refuses the bad events
+        // the way a constraint would: a trigger, on both runtimes.
+        await tracker.db.ds.query(`
+          CREATE FUNCTION isolation_test_reject() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF NEW.message LIKE 'bad %' THEN RAISE EXCEPTION 'refused by the test'; END IF;
+            RETURN NEW;
+          END $$;
+          CREATE TRIGGER isolation_test_reject BEFORE INSERT ON events
+            FOR EACH ROW EXECUTE FUNCTION isolation_test_reject();
+        `);
+        // And one that cannot be read at all: set aside at once, counted as unreadable.
+        const unreadable = `not a job ${randomUUID()}`;
+        jobs.splice(10, 0, unreadable);
         await tracker.queue.enqueue(jobs);
 
         const stored = async (ids: string[]) =>
@@ -88,6 +103,13 @@ for (const mode of MODES) {
           assert.equal(d.project_id, hostile.project.id);
           assert.ok(d.error.length > 0);
         }
+        await waitFor(
+          'the unreadable job to be set aside',
+          async () =>
+            (
+              await tracker.db.ds.query('SELECT count(*)::int AS n FROM dead_letters WHERE payload = $1', [unreadable])
+            )[0].n === 1,
+        );
         assert.equal(await tracker.queue.depth(), 0);
         const other = await tracker.db.ds.query('SELECT count(*)::int AS n FROM dead_letters WHERE project_id = $1', [
           victim.project.id,
@@ -110,7 +132,18 @@ for (const mode of MODES) {
           assert.ok(found, `no ${line} in\n${metrics}`);
           return Number(found.slice(line.length + 1));
         };
-        assert.equal(value('tracker_dead_letters'), outcome.dead.length);
+        assert.equal(value('tracker_dead_letters'), outcome.dead.length + 1);
+        // Every failure on the way, by where it happened: each batch holding a bad event was
+        // split, each bad event failed alone until its last attempt set it aside; the unreadable
+        // job was set aside at once. (Symbolication failures: ingest/test/worker.test.ts.)
+        assert.equal(outcome.dead.length, 3);
+        const failures = (cause: string) => value(`tracker_worker_failures_total{cause="${cause}"}`);
+        assert.ok(failures('batch') >= 3, 'no batch split counted');
+        assert.ok(failures('message') >= 3 * (MAX_ATTEMPTS - 1), 'too few single-message failures');
+        assert.equal(failures('symbolication'), 0);
+        assert.equal(failures('dead_lettered'), outcome.dead.length);
+        assert.equal(failures('unreadable'), 1);
+        assert.equal(failures('receive'), 0);
         assert.equal(value(`tracker_queue_depth{queue="jobs",backend="${tracker.queue.kind}"}`), 0);
         assert.equal(value('tracker_events_stored_total'), 300 + outcome.stored);
         assert.equal(value('tracker_ingest_dropped_total{reason="bad_user_input"}'), 1);

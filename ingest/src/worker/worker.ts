@@ -35,6 +35,19 @@ export interface WorkerOptions {
   transientBackoff?: (attempt: number) => number;
 }
 
+/**
+ * Where a worker failure happened, one counter each (`tracker_worker_failures_total{cause}`):
+ * - `receive`: reading from the queue failed (an outage, or a queue error), nothing was in hand;
+ * - `symbolication`: reading the source maps for a batch failed; the batch is then settled in parts;
+ * - `batch`: a batch failed as a whole and was split in halves to find the culprits;
+ * - `message`: one message failed on its own and goes back to the queue to be retried;
+ * - `unreadable`: a payload that cannot be decoded, set aside at once;
+ * - `dead_lettered`: a message that failed on its own on its last attempt, set aside.
+ * A counter counts steps, not events: one bad event in a batch whose maps fail shows under
+ * `symbolication`, then `batch` for each split, then `message` or `dead_lettered`.
+ */
+export type WorkerFailureCause = 'receive' | 'symbolication' | 'batch' | 'message' | 'unreadable' | 'dead_lettered';
+
 export interface WorkerStats {
   batches: number;
   events: number;
@@ -45,6 +58,8 @@ export interface WorkerStats {
   transientRetries: number;
   /** Messages this worker set aside as dead letters (unreadable, or failed on their last attempt). */
   deadLettered: number;
+  /** Failures by where they happened, including those retried in hand. */
+  failuresByCause: Record<WorkerFailureCause, number>;
 }
 
 export interface RunningWorker {
@@ -92,7 +107,9 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     failures: 0,
     transientRetries: 0,
     deadLettered: 0,
+    failuresByCause: { receive: 0, symbolication: 0, batch: 0, message: 0, unreadable: 0, dead_lettered: 0 },
   };
+  const byCause = stats.failuresByCause;
   let stopping = false;
   /** Cuts a back-off short when stop() is called (a SIGTERM must not wait out 15 s). */
   let wakeFromBackoff: () => void = () => undefined;
@@ -112,6 +129,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       next = undefined;
       if (received instanceof Error) {
         // Nothing received, nothing at risk: wait and receive again.
+        byCause.receive += 1;
         if (isTransientError(received)) stats.transientRetries += 1;
         else stats.failures += 1;
         log('warn', 'worker receive failed', { error: received.message });
@@ -123,6 +141,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
             await handle(received);
           } catch (err) {
             stats.failures += 1;
+            byCause.batch += 1;
             log('error', 'worker batch failed', { error: (err as Error).message, size: received.messages.length });
             await sleep(500);
           }
@@ -148,6 +167,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       try {
         await symbolicateBatch(batch, context());
       } catch (error) {
+        byCause.symbolication += 1;
         // A map could not be read: the database is down (retried in hand), or one event's
         // release or file name is one the query refuses (found and set aside by `settle`).
         // Never grouped on minified frames instead: that would split the issue for good.
@@ -204,7 +224,10 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       const [m] = messages;
       stats.failures += 1;
       const reason = messageOf(error);
-      if (m.attempts >= MAX_ATTEMPTS) stats.deadLettered += 1;
+      if (m.attempts >= MAX_ATTEMPTS) {
+        stats.deadLettered += 1;
+        byCause.dead_lettered += 1;
+      } else byCause.message += 1;
       log(
         m.attempts >= MAX_ATTEMPTS ? 'warn' : 'error',
         m.attempts >= MAX_ATTEMPTS ? 'message set aside as a dead letter' : 'message failed; retried later',
@@ -221,6 +244,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
         .catch((err) => log('warn', 'could not record a failure', { error: messageOf(err) }));
       return;
     }
+    byCause.batch += 1;
     log('warn', 'batch failed; splitting it to find the messages that fail', {
       error: messageOf(error),
       size: messages.length,
@@ -250,6 +274,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
         // Redelivery cannot fix an unreadable payload: straight to the dead letters.
         await queue.deadLetter(bad, outcome.unreadable.map((u) => u.error).join('; '));
         stats.deadLettered += bad.length;
+        byCause.unreadable += bad.length;
         log('warn', 'unreadable jobs set aside as dead letters', {
           count: bad.length,
           error: outcome.unreadable[0].error,

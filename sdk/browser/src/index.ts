@@ -8,12 +8,15 @@ export {
   captureFeedback,
   captureMessage,
   flush,
+  getDroppedCounts,
   getStats,
   lastEventId,
   logger,
 } from '@tracker/sdk-core';
 export type {
   CaptureOptions,
+  DroppedCounts,
+  DropReason,
   FeedbackInput,
   Level,
   Logger,

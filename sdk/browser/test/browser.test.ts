@@ -13,6 +13,15 @@ after(() => h.close());
 beforeEach(() => h.ingest.reset());
 
 const FAST = { retryDelaysMs: [100, 300], timeoutMs: 2_000 };
+const NO_DROPS = {
+  duplicate: 0,
+  rate_cap: 0,
+  rate_limited: 0,
+  network: 0,
+  too_large: 0,
+  rejected: 0,
+  unserializable: 0,
+};
 const errors = () => h.ingest.posts('/ingest/error');
 
 test('an uncaught error arrives, unhandled, with the page URL and raw stack, over CORS', async () => {
@@ -84,6 +93,8 @@ test('at most 60 errors and 60 logs per minute per page', async () => {
   assert.equal(h.ingest.posts('/ingest/log').length, 60);
   const stats = await page.evaluate(() => (window as any).Tracker.getStats());
   assert.equal(stats.dropped, 30);
+  const drops = await page.evaluate(() => (window as any).Tracker.getDroppedCounts());
+  assert.deepEqual(drops, { ...NO_DROPS, rate_cap: 30 });
   await page.context().close();
 });
 
@@ -104,6 +115,9 @@ test('on 429 the SDK pauses for Retry-After and drops new events meanwhile', asy
   await page.evaluate(() => (window as any).Tracker.captureMessage('after the pause'));
   await h.ingest.waitFor(() => errors().length == 2);
   assert.deepEqual(errors().map((r) => r.body.message), ['over quota', 'after the pause']);
+  // The answered 429 and the two reports made during its pause.
+  const drops = await page.evaluate(() => (window as any).Tracker.getDroppedCounts());
+  assert.deepEqual(drops, { ...NO_DROPS, rate_limited: 3 });
   await page.context().close();
 });
 
@@ -119,6 +133,8 @@ test('a 5xx is retried exactly twice, with back-off', async () => {
   assert.ok(attempts[1].at - attempts[0].at >= 90 && attempts[2].at - attempts[1].at >= 290);
   const stats = await page.evaluate(() => (window as any).Tracker.getStats());
   assert.deepEqual([stats.retried, stats.failed, stats.sent], [2, 1, 0]);
+  const drops = await page.evaluate(() => (window as any).Tracker.getDroppedCounts());
+  assert.deepEqual(drops, { ...NO_DROPS, network: 1 });
   await page.context().close();
 });
 
@@ -196,14 +212,24 @@ test('the <script> build exposes the API on window.Tracker; lastEventId is the l
   await h.ingest.waitFor(() => errors().length == 2);
   const seen = await page.evaluate(() => {
     const w = window as any;
-    const api = ['init', 'captureException', 'captureMessage', 'captureFeedback', 'lastEventId', 'flush', 'close', 'getStats'];
+    const api = [
+      'init',
+      'captureException',
+      'captureMessage',
+      'captureFeedback',
+      'lastEventId',
+      'flush',
+      'close',
+      'getStats',
+      'getDroppedCounts',
+    ];
     return {
       types: api.map((name) => typeof w.Tracker[name]),
       logger: ['debug', 'info', 'warn', 'warning', 'error'].map((name) => typeof w.Tracker.logger[name]),
       ids: [w.before, w.afterFirst == w.first, w.afterSecond == w.second, w.afterDuplicate == w.first],
     };
   });
-  assert.deepEqual(seen.types, Array(8).fill('function'));
+  assert.deepEqual(seen.types, Array(9).fill('function'));
   assert.deepEqual(seen.logger, Array(5).fill('function'));
   assert.deepEqual(seen.ids, [undefined, true, true, true], 'a duplicate makes the event it repeats the last one');
   const sent = errors().map((r) => r.body.eventId);

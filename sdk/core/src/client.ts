@@ -18,6 +18,8 @@ import { parseDsn } from './parse-dsn';
 import type {
   BaseInitOptions,
   CaptureOptions,
+  DroppedCounts,
+  DropReason,
   FeedbackInput,
   Logger,
   LogLevel,
@@ -54,6 +56,21 @@ let state: State | null = null;
 let platform: Platform;
 let lastId: string | undefined;
 const stats: Stats = { sent: 0, failed: 0, retried: 0, dropped: 0, internalErrors: 0 };
+const drops: DroppedCounts = {
+  duplicate: 0,
+  rate_cap: 0,
+  rate_limited: 0,
+  network: 0,
+  too_large: 0,
+  rejected: 0,
+  unserializable: 0,
+};
+
+/** A report dropped before sending: `stats.dropped` keeps counting these, all reasons together. */
+function drop(reason: DropReason): void {
+  stats.dropped++;
+  drops[reason]++;
+}
 
 /** True when an option set was usable; false leaves the SDK a silent no-op. */
 export function initClient(options: BaseInitOptions, on: Platform): boolean {
@@ -70,12 +87,13 @@ export function initClient(options: BaseInitOptions, on: Platform): boolean {
       options,
       endpoints: deriveEndpoints(dsn.endpoint),
       transport: createTransport({
-        makeRequest: internal.makeRequest || createFetchRequest(),
+        makeRequest: internal.makeRequest || createFetchRequest(clock),
         clock,
         retryDelaysMs: internal.retryDelaysMs || RETRY_DELAYS_MS,
         timeoutMs: internal.timeoutMs || REQUEST_TIMEOUT_MS,
         defaultRetryAfterMs: internal.defaultRetryAfterMs || DEFAULT_RETRY_AFTER_MS,
         stats,
+        drops,
       }),
       dedup: createDeduplicator(internal.dedupWindowMs || DEDUP_WINDOW_MS, DEDUP_MAX_KEYS, clock),
     };
@@ -110,16 +128,15 @@ function serialize(payload: Record<string, unknown>): string | undefined {
 
 function post(url: string | undefined, payload: Record<string, unknown>, cap?: () => boolean): Promise<void> {
   if (!state || !url) return Promise.resolve();
-  if (state.transport.isPaused(url) || (cap && !cap())) {
-    stats.dropped++;
-    return Promise.resolve();
-  }
-  const body = serialize(payload);
-  if (body == null) {
+  if (state.transport.isPaused(url)) drop('rate_limited');
+  else if (cap && !cap()) drop('rate_cap');
+  else {
+    const body = serialize(payload);
+    if (body != null) return state.transport.send(url, state.key, body);
     stats.failed++;
-    return Promise.resolve();
+    drops.unserializable++;
   }
-  return state.transport.send(url, state.key, body);
+  return Promise.resolve();
 }
 
 function common(release?: string, tags?: Record<string, string>) {
@@ -144,12 +161,16 @@ function captureEvent(read: () => NormalizedError, options: CaptureOptions | und
     const key = [error.type, error.message, error.stack, level, fingerprint && JSON.stringify(fingerprint)].join('\n');
     const previous = state.dedup.findRecent(key);
     if (previous) {
-      stats.dropped++;
+      drop('duplicate');
       return (lastId = previous);
     }
     // Checked here as well as in post() so that a dropped event is not remembered as sent.
-    if (state.transport.isPaused(url) || (state.errorCap && !state.errorCap())) {
-      stats.dropped++;
+    if (state.transport.isPaused(url)) {
+      drop('rate_limited');
+      return id;
+    }
+    if (state.errorCap && !state.errorCap()) {
+      drop('rate_cap');
       return id;
     }
     state.dedup.remember(key, id);
@@ -254,4 +275,13 @@ export async function closeClient(timeoutMs = 2_000): Promise<boolean> {
 
 export function getStats(): Stats {
   return { ...stats };
+}
+
+/**
+ * Reports that never reached the server since the page or process started, by reason (one
+ * count per report): duplicates, rate caps, 429s, network failures after retries, 413s, other
+ * 4xx, unencodable reports.
+ */
+export function getDroppedCounts(): DroppedCounts {
+  return { ...drops };
 }

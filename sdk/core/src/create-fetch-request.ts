@@ -1,4 +1,4 @@
-import type { MakeRequest } from './types';
+import type { Clock, MakeRequest } from './types';
 
 /**
  * Browsers refuse a keepalive request once the keepalive bodies in flight pass 64 KiB; such a
@@ -17,9 +17,10 @@ export function parseRetryAfter(value: string | null, now: number): number | und
 
 /**
  * The one network call, shared by browser and Node (global `fetch`, Node >= 20). `keepalive`
- * lets a report made during `pagehide` outlive the page; Node accepts and ignores it.
+ * lets a report made during `pagehide` outlive the page; Node accepts and ignores it. `clock`
+ * reads an HTTP-date `Retry-After` against the same time as the pause it sets.
  */
-export function createFetchRequest(): MakeRequest {
+export function createFetchRequest(clock: Clock = Date): MakeRequest {
   let keepaliveBytes = 0;
   return async ({ url, body, key, timeoutMs }) => {
     const controller = new AbortController();
@@ -41,7 +42,7 @@ export function createFetchRequest(): MakeRequest {
       if (response.body) response.body.cancel().catch(() => {});
       return {
         status: response.status,
-        retryAfterMs: parseRetryAfter(response.headers.get('Retry-After'), Date.now()),
+        retryAfterMs: parseRetryAfter(response.headers.get('Retry-After'), clock.now()),
       };
     } finally {
       clearTimeout(timer as unknown as number);

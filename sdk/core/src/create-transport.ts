@@ -1,4 +1,4 @@
-import type { Clock, MakeRequest, Stats } from './types';
+import type { Clock, DroppedCounts, MakeRequest, Stats } from './types';
 
 export interface TransportOptions {
   makeRequest: MakeRequest;
@@ -7,6 +7,8 @@ export interface TransportOptions {
   timeoutMs: number;
   defaultRetryAfterMs: number;
   stats: Stats;
+  /** Counts the reports given up on, by reason. */
+  drops: DroppedCounts;
 }
 
 export interface Transport {
@@ -36,7 +38,7 @@ function delay(ms: number): Promise<void> {
  * The pause is per URL because quotas differ per kind (feedback does not count; DESIGN §6).
  */
 export function createTransport(options: TransportOptions): Transport {
-  const { makeRequest, clock, stats } = options;
+  const { makeRequest, clock, stats, drops } = options;
   const pausedUntil: Record<string, number> = {};
   const inFlight = new Set<Promise<void>>();
 
@@ -60,6 +62,9 @@ export function createTransport(options: TransportOptions): Transport {
       }
       if ((status && status < 500) || attempt >= options.retryDelaysMs.length) {
         stats.failed++;
+        drops[
+          status == 429 ? 'rate_limited' : status == 413 ? 'too_large' : status && status < 500 ? 'rejected' : 'network'
+        ]++;
         return;
       }
       stats.retried++;

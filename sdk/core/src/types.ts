@@ -65,11 +65,27 @@ export interface Stats {
   failed: number;
   /** Retry attempts made. */
   retried: number;
-  /** Reports dropped before sending: duplicate, rate cap, 429 pause. */
+  /** Reports dropped before sending: duplicate, rate cap, 429 pause (by reason: `getDroppedCounts()`). */
   dropped: number;
   /** Exceptions caught inside the SDK itself. */
   internalErrors: number;
 }
+
+/**
+ * Why a report never reached the server, in the spirit of Sentry's client reports:
+ * - `duplicate`: the same error within the de-duplication window (sent once);
+ * - `rate_cap`: over the browser's per-page cap of errors or logs;
+ * - `rate_limited`: answered 429, or made while a 429's `Retry-After` pause runs;
+ * - `network`: no answer, or a 5xx, after the last retry;
+ * - `too_large`: answered 413;
+ * - `rejected`: answered another 4xx (a bad DSN or body; a retry cannot fix it);
+ * - `unserializable`: the report could not be encoded as JSON.
+ */
+export type DropReason =
+  'duplicate' | 'rate_cap' | 'rate_limited' | 'network' | 'too_large' | 'rejected' | 'unserializable';
+
+/** Reports dropped since the page or process started, one count per report, by reason. */
+export type DroppedCounts = Record<DropReason, number>;
 
 export interface Clock {
   now(): number;

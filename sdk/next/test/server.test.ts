@@ -122,9 +122,16 @@ test('register() options win, the release falls back like the uploader, and manu
   } finally {
     delete process.env.NEXT_PUBLIC_TRACKER_RELEASE;
   }
+  const duplicates = Server.getDroppedCounts().duplicate;
+  Server.captureMessage('manual');
   Server.captureMessage('manual');
   Server.onRequestError(new Error('after register'), REQUEST, { ...CONTEXT, routeType: 'action' });
   assert.equal(await Server.flush(), true);
+  assert.equal(
+    Server.getDroppedCounts().duplicate - duplicates,
+    1,
+    'the repeat is counted by the SDK register() started',
+  );
   const events = receiver.posts('/ingest/error').map((r) => r.body);
   assert.deepEqual(
     events.map((e) => [e.message, e.environment, e.release]),

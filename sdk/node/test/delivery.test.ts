@@ -113,12 +113,14 @@ test('a hanging server times out and is retried twice', async () => {
 test('a network error is retried twice without reaching the app', async () => {
   Tracker.init({ dsn: 'et_nodekey', endpoint: 'http://127.0.0.1:1/ingest/error', exitOnFatal: false, _internal: FAST } as Tracker.NodeOptions);
   const before = Tracker.getStats();
+  const dropsBefore = Tracker.getDroppedCounts();
   assert.doesNotThrow(() => Tracker.captureException(new Error('nowhere')));
   await Tracker.logger.error('nowhere either');
   await Tracker.flush(3_000);
   const stats = Tracker.getStats();
   assert.equal(stats.retried - before.retried, 4);
   assert.equal(stats.failed - before.failed, 2);
+  assert.equal(Tracker.getDroppedCounts().network - dropsBefore.network, 2, 'one count per report, not per attempt');
 });
 
 test('on 429 the SDK pauses for Retry-After and drops new events meanwhile', async () => {

@@ -7,11 +7,23 @@ export {
   captureMessage,
   close,
   flush,
+  getDroppedCounts,
   getStats,
   lastEventId,
   logger,
 } from '@tracker/browser';
-export type { CaptureOptions, FeedbackInput, Level, Logger, LogLevel, Stats, Tags, User } from '@tracker/browser';
+export type {
+  CaptureOptions,
+  DroppedCounts,
+  DropReason,
+  FeedbackInput,
+  Level,
+  Logger,
+  LogLevel,
+  Stats,
+  Tags,
+  User,
+} from '@tracker/browser';
 export { SDK_VERSION } from '../version';
 
 /** `init`'s options: those of `@tracker/browser`, every one optional (the DSN too). */

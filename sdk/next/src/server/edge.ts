@@ -3,11 +3,22 @@
 // into the edge compilation of `instrumentation.ts` makes Next warn about every Node API it
 // uses. So the edge build has the same exports and does nothing: `register()` does nothing in
 // the edge runtime by construction, not only by the runtime check of the Node build.
-import type { CaptureOptions, FeedbackInput, Logger, Stats } from '@tracker/node';
+import type { CaptureOptions, DroppedCounts, FeedbackInput, Logger, Stats } from '@tracker/node';
 import type { RequestErrorContext, RequestErrorRequest } from './on-request-error';
 import type { NextServerOptions } from './resolve-server-options';
 
-export type { CaptureOptions, FeedbackInput, Level, Logger, LogLevel, Stats, Tags, User } from '@tracker/node';
+export type {
+  CaptureOptions,
+  DroppedCounts,
+  DropReason,
+  FeedbackInput,
+  Level,
+  Logger,
+  LogLevel,
+  Stats,
+  Tags,
+  User,
+} from '@tracker/node';
 export type { NextServerOptions, RequestErrorContext, RequestErrorRequest };
 export { SDK_VERSION } from '../version';
 
@@ -37,4 +48,8 @@ export function close(_timeoutMs?: number): Promise<boolean> {
 }
 export function getStats(): Stats {
   return { sent: 0, failed: 0, retried: 0, dropped: 0, internalErrors: 0 };
+}
+/** All zero: nothing is sent, so nothing is dropped, in the edge runtime. */
+export function getDroppedCounts(): DroppedCounts {
+  return { duplicate: 0, rate_cap: 0, rate_limited: 0, network: 0, too_large: 0, rejected: 0, unserializable: 0 };
 }

@@ -1,10 +1,21 @@
 import * as Node from '@tracker/node';
-import type { CaptureOptions, FeedbackInput, Logger, Stats } from '@tracker/node';
+import type { CaptureOptions, DroppedCounts, FeedbackInput, Logger, Stats } from '@tracker/node';
 import { describeRequestError, type RequestErrorContext, type RequestErrorRequest } from './on-request-error';
 import { resolveServerOptions, type NextServerOptions } from './resolve-server-options';
 import { currentSdk, findPublishedSdk, publishSdk } from './shared-sdk';
 
-export type { CaptureOptions, FeedbackInput, Level, Logger, LogLevel, Stats, Tags, User } from '@tracker/node';
+export type {
+  CaptureOptions,
+  DroppedCounts,
+  DropReason,
+  FeedbackInput,
+  Level,
+  Logger,
+  LogLevel,
+  Stats,
+  Tags,
+  User,
+} from '@tracker/node';
 export type { NextServerOptions, RequestErrorContext, RequestErrorRequest };
 export { SDK_VERSION } from '../version';
 
@@ -92,4 +103,9 @@ export function close(timeoutMs?: number): Promise<boolean> {
 
 export function getStats(): Stats {
   return currentSdk().getStats();
+}
+
+/** Reports that never reached the server since the process started, by reason (`@tracker/node`). */
+export function getDroppedCounts(): DroppedCounts {
+  return currentSdk().getDroppedCounts();
 }

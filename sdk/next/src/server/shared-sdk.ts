@@ -3,7 +3,15 @@ import * as Node from '@tracker/node';
 /** The Node SDK's functions the wrapper forwards to. */
 export type Sdk = Pick<
   typeof Node,
-  'captureException' | 'captureMessage' | 'captureFeedback' | 'logger' | 'lastEventId' | 'flush' | 'close' | 'getStats'
+  | 'captureException'
+  | 'captureMessage'
+  | 'captureFeedback'
+  | 'logger'
+  | 'lastEventId'
+  | 'flush'
+  | 'close'
+  | 'getStats'
+  | 'getDroppedCounts'
 >;
 
 // Next bundles a package into each server entry it builds (instrumentation.ts, every route,
