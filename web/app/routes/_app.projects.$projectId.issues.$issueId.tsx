@@ -1,15 +1,17 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation, useParams } from '@remix-run/react';
 import { ErrorMessage } from '../components/error-message';
-import { EventDetail, type EventDetailData } from '../components/event-detail';
-import { EventsChart, type SeriesPoint } from '../components/events-chart';
+import { EventDetail } from '../components/event-detail';
+import { EventsChart } from '../components/events-chart';
 import { FormError } from '../components/field';
-import { IssueEvents, type EventRow } from '../components/issue-events';
-import { TagBreakdown, type TagBreakdownData } from '../components/tag-breakdown';
+import { IssueEvents } from '../components/issue-events';
+import { TagBreakdown } from '../components/tag-breakdown';
 import { RelativeTime } from '../components/time';
 import { withParams } from '../lib/filters';
 import { readString } from '../lib/form.server';
 import { formatDateTime, formatNumber } from '../lib/format';
+import type { IssueStatus } from '../graphql/graphql';
+import { REOPEN_ISSUE, RESOLVE_ISSUE, ISSUE_QUERY, SNOOZE_ISSUE } from '../features/issue/queries';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { issuePath, projectPath } from '../lib/paths';
 import { parseSnoozeUntil, SNOOZE_DURATIONS } from '../lib/snooze';
@@ -18,174 +20,14 @@ import { visibleText } from '../lib/visible-text';
 const EVENTS_PAGE_SIZE = 25;
 const SERIES_HOURS = 24;
 
-const FRAME_FIELDS = /* GraphQL */ `
-  filename
-  function
-  lineno
-  colno
-  inApp
-  minified {
-    filename
-    function
-    lineno
-    colno
-  }
-  context {
-    pre
-    line
-    post
-  }
-`;
-
-const EVENT_DETAIL_FIELDS = /* GraphQL */ `
-  id
-  eventId
-  message
-  type
-  level
-  handled
-  environment
-  release
-  url
-  timestamp
-  user
-  tags {
-    key
-    value
-  }
-  context
-  sdk {
-    name
-    version
-  }
-  fingerprint
-  frames {
-    ${FRAME_FIELDS}
-  }
-`;
-
-// Everything the page shows in one request (one round trip per render). The picked event
-// (`?event=`) replaces the latest one, so only one event's frames are ever fetched.
-const ISSUE_QUERY = /* GraphQL */ `
-  query IssueDetail(
-    $id: ID!
-    $eventsFirst: Int!
-    $eventsAfter: String
-    $hours: Int!
-    $eventId: ID!
-    $picked: Boolean!
-  ) {
-    issue(id: $id) {
-      id
-      projectId
-      title
-      type
-      culprit
-      status
-      level
-      isRegression
-      eventCount
-      userCount
-      firstSeen
-      lastSeen
-      resolvedAt
-      snoozedUntil
-      resolvedInRelease {
-        version
-        environment
-        deployedAt
-      }
-      releases {
-        version
-        environment
-        firstSeen
-        lastSeen
-        eventCount
-      }
-      tags {
-        key
-        count
-        values {
-          value
-          count
-        }
-      }
-      series(hours: $hours) {
-        ts
-        count
-      }
-      events(first: $eventsFirst, after: $eventsAfter) {
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
-        nodes {
-          id
-          eventId
-          message
-          environment
-          release
-          timestamp
-          user
-        }
-      }
-      latestEvent @skip(if: $picked) {
-        ${EVENT_DETAIL_FIELDS}
-      }
-      feedback {
-        id
-        message
-        email
-        receivedAt
-      }
-    }
-    event(id: $eventId) @include(if: $picked) {
-      issueId
-      ${EVENT_DETAIL_FIELDS}
-    }
-  }
-`;
-
-const TRANSITIONS = {
-  resolve: `mutation ResolveIssue($id: ID!) { resolveIssue(id: $id) { id } }`,
-  reopen: `mutation ReopenIssue($id: ID!) { reopenIssue(id: $id) { id } }`,
-  snooze: `mutation SnoozeIssue($id: ID!, $until: String!) { snoozeIssue(id: $id, until: $until) { id } }`,
-} as const;
-
-type IssueDetail = {
-  id: string;
-  projectId: string;
-  title: string;
-  type: string;
-  culprit: string | null;
-  status: 'OPEN' | 'RESOLVED' | 'SNOOZED';
-  level: string;
-  isRegression: boolean;
-  eventCount: number;
-  userCount: number;
-  firstSeen: string;
-  lastSeen: string;
-  resolvedAt: string | null;
-  snoozedUntil: string | null;
-  resolvedInRelease: { version: string; environment: string; deployedAt: string } | null;
-  releases: { version: string; environment: string; firstSeen: string; lastSeen: string; eventCount: number }[];
-  tags: TagBreakdownData[];
-  series: SeriesPoint[];
-  events: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: EventRow[] };
-  /** Absent when an event was picked (`@skip`). */
-  latestEvent?: EventDetailData | null;
-  feedback: { id: string; message: string; email: string | null; receivedAt: string }[];
-};
-type IssueDetailData = { issue: IssueDetail | null; event?: (EventDetailData & { issueId: string }) | null };
-
 const NOT_FOUND = { message: 'This issue does not exist or is not yours.' };
 
 export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const after = url.searchParams.get('after') || null;
   const pickedId = url.searchParams.get('event') || null;
-  const { issue, event } = await queryApi<IssueDetailData>(args, ISSUE_QUERY, {
-    id: args.params.issueId,
+  const { issue, event } = await queryApi(args, ISSUE_QUERY, {
+    id: args.params.issueId ?? '',
     eventsFirst: EVENTS_PAGE_SIZE,
     eventsAfter: after,
     hours: SERIES_HOURS,
@@ -226,12 +68,14 @@ export async function action(args: ActionFunctionArgs) {
   const intent = readString(form, 'intent');
   const id = args.params.issueId ?? '';
   let result;
-  if (intent === 'resolve' || intent === 'reopen') {
-    result = await mutateApi(args, TRANSITIONS[intent], { id });
+  if (intent === 'resolve') {
+    result = await mutateApi(args, RESOLVE_ISSUE, { id });
+  } else if (intent === 'reopen') {
+    result = await mutateApi(args, REOPEN_ISSUE, { id });
   } else if (intent === 'snooze') {
     const until = parseSnoozeUntil(form);
     if (!until) return data({ error: 'Choose a duration, or a date in the future.' }, { status: 400 });
-    result = await mutateApi(args, TRANSITIONS.snooze, { id, until });
+    result = await mutateApi(args, SNOOZE_ISSUE, { id, until });
   } else {
     return data({ error: 'Unknown action.' }, { status: 400 });
   }
@@ -394,7 +238,7 @@ export default function IssuePage() {
   );
 }
 
-function IssueActions({ status, busy }: { status: IssueDetail['status']; busy: boolean }) {
+function IssueActions({ status, busy }: { status: IssueStatus; busy: boolean }) {
   if (status !== 'OPEN') {
     return (
       <Form method="post" className="issue-actions">

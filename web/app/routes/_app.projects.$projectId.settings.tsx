@@ -9,22 +9,76 @@ import { RelativeTime } from '../components/time';
 import { queryApi, tryQueryApi, type ApiResult } from '../lib/graphql.server';
 import { runSettingsAction } from '../lib/settings.server';
 import { visibleText } from '../lib/visible-text';
+import { graphql } from '../graphql';
 
-const PROJECT_ORG_QUERY = `query ProjectOrganization($id: ID!) { project(id: $id) { id organizationId dsn } }`;
-const KEYS_QUERY = `query ProjectKeys($projectId: ID!) { projectKeys(projectId: $projectId) { id publicKey enabled rateLimitPerSecond createdAt disabledAt } }`;
-const UPLOAD_TOKENS_QUERY = `query UploadTokens($projectId: ID!) { uploadTokens(projectId: $projectId) { id name prefix createdAt lastUsedAt revokedAt } }`;
-const MEMBERS_QUERY = `query Members($organizationId: ID!) { members(organizationId: $organizationId) { userId email role joinedAt } }`;
-const INVITATIONS_QUERY = `query Invitations($organizationId: ID!) { invitations(organizationId: $organizationId) { id email role createdAt expiresAt } }`;
-const API_TOKENS_QUERY = `query ApiTokens { apiTokens { id name scopes prefix createdAt lastUsedAt revokedAt } }`;
+const PROJECT_ORG_QUERY = graphql(`
+  query ProjectOrganization($id: ID!) {
+    project(id: $id) {
+      id
+      organizationId
+      dsn
+    }
+  }
+`);
+const KEYS_QUERY = graphql(`
+  query ProjectKeys($projectId: ID!) {
+    projectKeys(projectId: $projectId) {
+      id
+      publicKey
+      enabled
+      rateLimitPerSecond
+      createdAt
+      disabledAt
+    }
+  }
+`);
+const UPLOAD_TOKENS_QUERY = graphql(`
+  query UploadTokens($projectId: ID!) {
+    uploadTokens(projectId: $projectId) {
+      id
+      name
+      prefix
+      createdAt
+      lastUsedAt
+      revokedAt
+    }
+  }
+`);
+const MEMBERS_QUERY = graphql(`
+  query Members($organizationId: ID!) {
+    members(organizationId: $organizationId) {
+      userId
+      email
+      role
+      joinedAt
+    }
+  }
+`);
+const INVITATIONS_QUERY = graphql(`
+  query Invitations($organizationId: ID!) {
+    invitations(organizationId: $organizationId) {
+      id
+      email
+      role
+      createdAt
+      expiresAt
+    }
+  }
+`);
+const API_TOKENS_QUERY = graphql(`
+  query ApiTokens {
+    apiTokens {
+      id
+      name
+      scopes
+      prefix
+      createdAt
+      lastUsedAt
+      revokedAt
+    }
+  }
+`);
 
-type Key = {
-  id: string;
-  publicKey: string;
-  enabled: boolean;
-  rateLimitPerSecond: number | null;
-  createdAt: string;
-  disabledAt: string | null;
-};
 type Token = {
   id: string;
   name: string;
@@ -33,9 +87,6 @@ type Token = {
   lastUsedAt: string | null;
   revokedAt: string | null;
 };
-type Member = { userId: string; email: string; role: string; joinedAt: string };
-type Invitation = { id: string; email: string; role: string; createdAt: string; expiresAt: string };
-type ApiToken = Token & { scopes: string[] };
 
 /** A section's data, or why the viewer cannot see it. */
 function section<T>(result: ApiResult<T>): { data: T | null; reason: string | null } {
@@ -47,11 +98,7 @@ function section<T>(result: ApiResult<T>): { data: T | null; reason: string | nu
 }
 
 async function requireProject(args: LoaderFunctionArgs) {
-  const { project } = await queryApi<{ project: { id: string; organizationId: string; dsn: string } | null }>(
-    args,
-    PROJECT_ORG_QUERY,
-    { id: args.params.projectId },
-  );
+  const { project } = await queryApi(args, PROJECT_ORG_QUERY, { id: args.params.projectId ?? '' });
   if (!project) throw data({ message: 'This project does not exist or is not yours.' }, { status: 404 });
   return project;
 }
@@ -63,11 +110,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const projectVars = { projectId: project.id };
   const orgVars = { organizationId: project.organizationId };
   const [keys, uploadTokens, members, invitations, apiTokens] = await Promise.all([
-    tryQueryApi<{ projectKeys: Key[] }>(args, KEYS_QUERY, projectVars),
-    tryQueryApi<{ uploadTokens: Token[] }>(args, UPLOAD_TOKENS_QUERY, projectVars),
-    tryQueryApi<{ members: Member[] }>(args, MEMBERS_QUERY, orgVars),
-    tryQueryApi<{ invitations: Invitation[] }>(args, INVITATIONS_QUERY, orgVars),
-    tryQueryApi<{ apiTokens: ApiToken[] }>(args, API_TOKENS_QUERY),
+    tryQueryApi(args, KEYS_QUERY, projectVars),
+    tryQueryApi(args, UPLOAD_TOKENS_QUERY, projectVars),
+    tryQueryApi(args, MEMBERS_QUERY, orgVars),
+    tryQueryApi(args, INVITATIONS_QUERY, orgVars),
+    tryQueryApi(args, API_TOKENS_QUERY),
   ]);
   return {
     dsn: project.dsn,
