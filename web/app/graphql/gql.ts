@@ -21,7 +21,12 @@ type Documents = {
     "\n  mutation ResolveIssue($id: ID!) {\n    resolveIssue(id: $id) {\n      id\n    }\n  }\n": typeof types.ResolveIssueDocument,
     "\n  mutation ReopenIssue($id: ID!) {\n    reopenIssue(id: $id) {\n      id\n    }\n  }\n": typeof types.ReopenIssueDocument,
     "\n  mutation SnoozeIssue($id: ID!, $until: String!) {\n    snoozeIssue(id: $id, until: $until) {\n      id\n    }\n  }\n": typeof types.SnoozeIssueDocument,
-    "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": typeof types.PlanFieldsFragmentDoc,
+    "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n": typeof types.ProjectOrganizationDocument,
+    "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": typeof types.ProjectKeysDocument,
+    "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.UploadTokensDocument,
+    "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n": typeof types.MembersDocument,
+    "\n  query Invitations($organizationId: ID!) {\n    invitations(organizationId: $organizationId) {\n      id\n      email\n      role\n      createdAt\n      expiresAt\n    }\n  }\n": typeof types.InvitationsDocument,
+    "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.ApiTokensDocument,
     "\n    mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {\n      rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {\n        id\n      }\n    }\n  ": typeof types.RotateProjectKeyDocument,
     "\n    mutation DisableProjectKey($projectId: ID!, $keyId: ID!) {\n      disableProjectKey(projectId: $projectId, keyId: $keyId) {\n        id\n      }\n    }\n  ": typeof types.DisableProjectKeyDocument,
     "\n    mutation CreateUploadToken($projectId: ID!, $name: String!) {\n      createUploadToken(projectId: $projectId, name: $name) {\n        token\n        uploadToken {\n          name\n        }\n      }\n    }\n  ": typeof types.CreateUploadTokenDocument,
@@ -31,6 +36,7 @@ type Documents = {
     "\n    mutation RemoveMember($organizationId: ID!, $userId: ID!) {\n      removeMember(organizationId: $organizationId, userId: $userId)\n    }\n  ": typeof types.RemoveMemberDocument,
     "\n    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {\n      createApiToken(name: $name, scopes: $scopes) {\n        token\n        apiToken {\n          name\n        }\n      }\n    }\n  ": typeof types.CreateApiTokenDocument,
     "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": typeof types.RevokeApiTokenDocument,
+    "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": typeof types.PlanFieldsFragmentDoc,
     "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": typeof types.ProjectSetupDocument,
     "\n  query AlertRules($projectId: ID!, $deliveries: Int!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      enabled\n      createdAt\n      secret\n      masked\n      channel {\n        type\n        url\n        email\n      }\n      deliveries(first: $deliveries) {\n        id\n        kind\n        status\n        attempts\n        lastError\n        lastStatus\n        createdAt\n        deliveredAt\n        nextAttemptAt\n      }\n    }\n  }\n": typeof types.AlertRulesDocument,
     "\n  mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!) {\n    createAlertRule(projectId: $projectId, kind: $kind, channel: $channel) {\n      id\n    }\n  }\n": typeof types.CreateAlertRuleDocument,
@@ -48,12 +54,6 @@ type Documents = {
     "\n  query ProjectReleases($projectId: ID!, $first: Int!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        slug\n        name\n        plan\n      }\n    }\n    plans {\n      ...PlanFields\n    }\n    releases(projectId: $projectId, first: $first) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": typeof types.ProjectReleasesDocument,
     "\n  query ProjectReleaseHealth($projectId: ID!, $first: Int!) {\n    releases(projectId: $projectId, first: $first) {\n      id\n      version\n      environment\n      deployedAt\n      health {\n        issuesIntroduced\n        regressions\n        usersSeen\n        crashFreeUsers\n        eventsPerHour\n        previousVersion\n        previousIssuesIntroduced\n        previousRegressions\n        previousCrashFreeUsers\n        previousEventsPerHour\n        eventsPerHourRatio\n      }\n    }\n  }\n": typeof types.ProjectReleaseHealthDocument,
     "\n  mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {\n    markRelease(projectId: $projectId, version: $version, environment: $environment) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": typeof types.MarkReleaseDocument,
-    "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n": typeof types.ProjectOrganizationDocument,
-    "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": typeof types.ProjectKeysDocument,
-    "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.UploadTokensDocument,
-    "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n": typeof types.MembersDocument,
-    "\n  query Invitations($organizationId: ID!) {\n    invitations(organizationId: $organizationId) {\n      id\n      email\n      role\n      createdAt\n      expiresAt\n    }\n  }\n": typeof types.InvitationsDocument,
-    "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.ApiTokensDocument,
     "\n  query Project($id: ID!) {\n    project(id: $id) {\n      id\n      name\n      dsn\n      organizationId\n    }\n  }\n": typeof types.ProjectDocument,
     "\n  mutation CreateProject($organizationId: ID!, $name: String!) {\n    createProject(organizationId: $organizationId, name: $name) {\n      id\n    }\n  }\n": typeof types.CreateProjectDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      email\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": typeof types.ViewerDocument,
@@ -73,7 +73,12 @@ const documents: Documents = {
     "\n  mutation ResolveIssue($id: ID!) {\n    resolveIssue(id: $id) {\n      id\n    }\n  }\n": types.ResolveIssueDocument,
     "\n  mutation ReopenIssue($id: ID!) {\n    reopenIssue(id: $id) {\n      id\n    }\n  }\n": types.ReopenIssueDocument,
     "\n  mutation SnoozeIssue($id: ID!, $until: String!) {\n    snoozeIssue(id: $id, until: $until) {\n      id\n    }\n  }\n": types.SnoozeIssueDocument,
-    "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": types.PlanFieldsFragmentDoc,
+    "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n": types.ProjectOrganizationDocument,
+    "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": types.ProjectKeysDocument,
+    "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.UploadTokensDocument,
+    "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n": types.MembersDocument,
+    "\n  query Invitations($organizationId: ID!) {\n    invitations(organizationId: $organizationId) {\n      id\n      email\n      role\n      createdAt\n      expiresAt\n    }\n  }\n": types.InvitationsDocument,
+    "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.ApiTokensDocument,
     "\n    mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {\n      rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {\n        id\n      }\n    }\n  ": types.RotateProjectKeyDocument,
     "\n    mutation DisableProjectKey($projectId: ID!, $keyId: ID!) {\n      disableProjectKey(projectId: $projectId, keyId: $keyId) {\n        id\n      }\n    }\n  ": types.DisableProjectKeyDocument,
     "\n    mutation CreateUploadToken($projectId: ID!, $name: String!) {\n      createUploadToken(projectId: $projectId, name: $name) {\n        token\n        uploadToken {\n          name\n        }\n      }\n    }\n  ": types.CreateUploadTokenDocument,
@@ -83,6 +88,7 @@ const documents: Documents = {
     "\n    mutation RemoveMember($organizationId: ID!, $userId: ID!) {\n      removeMember(organizationId: $organizationId, userId: $userId)\n    }\n  ": types.RemoveMemberDocument,
     "\n    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {\n      createApiToken(name: $name, scopes: $scopes) {\n        token\n        apiToken {\n          name\n        }\n      }\n    }\n  ": types.CreateApiTokenDocument,
     "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": types.RevokeApiTokenDocument,
+    "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": types.PlanFieldsFragmentDoc,
     "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": types.ProjectSetupDocument,
     "\n  query AlertRules($projectId: ID!, $deliveries: Int!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      enabled\n      createdAt\n      secret\n      masked\n      channel {\n        type\n        url\n        email\n      }\n      deliveries(first: $deliveries) {\n        id\n        kind\n        status\n        attempts\n        lastError\n        lastStatus\n        createdAt\n        deliveredAt\n        nextAttemptAt\n      }\n    }\n  }\n": types.AlertRulesDocument,
     "\n  mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!) {\n    createAlertRule(projectId: $projectId, kind: $kind, channel: $channel) {\n      id\n    }\n  }\n": types.CreateAlertRuleDocument,
@@ -100,12 +106,6 @@ const documents: Documents = {
     "\n  query ProjectReleases($projectId: ID!, $first: Int!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        slug\n        name\n        plan\n      }\n    }\n    plans {\n      ...PlanFields\n    }\n    releases(projectId: $projectId, first: $first) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": types.ProjectReleasesDocument,
     "\n  query ProjectReleaseHealth($projectId: ID!, $first: Int!) {\n    releases(projectId: $projectId, first: $first) {\n      id\n      version\n      environment\n      deployedAt\n      health {\n        issuesIntroduced\n        regressions\n        usersSeen\n        crashFreeUsers\n        eventsPerHour\n        previousVersion\n        previousIssuesIntroduced\n        previousRegressions\n        previousCrashFreeUsers\n        previousEventsPerHour\n        eventsPerHourRatio\n      }\n    }\n  }\n": types.ProjectReleaseHealthDocument,
     "\n  mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {\n    markRelease(projectId: $projectId, version: $version, environment: $environment) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": types.MarkReleaseDocument,
-    "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n": types.ProjectOrganizationDocument,
-    "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": types.ProjectKeysDocument,
-    "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.UploadTokensDocument,
-    "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n": types.MembersDocument,
-    "\n  query Invitations($organizationId: ID!) {\n    invitations(organizationId: $organizationId) {\n      id\n      email\n      role\n      createdAt\n      expiresAt\n    }\n  }\n": types.InvitationsDocument,
-    "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.ApiTokensDocument,
     "\n  query Project($id: ID!) {\n    project(id: $id) {\n      id\n      name\n      dsn\n      organizationId\n    }\n  }\n": types.ProjectDocument,
     "\n  mutation CreateProject($organizationId: ID!, $name: String!) {\n    createProject(organizationId: $organizationId, name: $name) {\n      id\n    }\n  }\n": types.CreateProjectDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      email\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": types.ViewerDocument,
@@ -146,7 +146,27 @@ export function graphql(source: "\n  mutation SnoozeIssue($id: ID!, $until: Stri
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n"): typeof import('./graphql').PlanFieldsFragmentDoc;
+export function graphql(source: "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n"): typeof import('./graphql').ProjectOrganizationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n"): typeof import('./graphql').ProjectKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').UploadTokensDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n"): typeof import('./graphql').MembersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Invitations($organizationId: ID!) {\n    invitations(organizationId: $organizationId) {\n      id\n      email\n      role\n      createdAt\n      expiresAt\n    }\n  }\n"): typeof import('./graphql').InvitationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').ApiTokensDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -183,6 +203,10 @@ export function graphql(source: "\n    mutation CreateApiToken($name: String!, $
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  "): typeof import('./graphql').RevokeApiTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n"): typeof import('./graphql').PlanFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -251,30 +275,6 @@ export function graphql(source: "\n  query ProjectReleaseHealth($projectId: ID!,
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {\n    markRelease(projectId: $projectId, version: $version, environment: $environment) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n"): typeof import('./graphql').MarkReleaseDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n"): typeof import('./graphql').ProjectOrganizationDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n"): typeof import('./graphql').ProjectKeysDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').UploadTokensDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n"): typeof import('./graphql').MembersDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query Invitations($organizationId: ID!) {\n    invitations(organizationId: $organizationId) {\n      id\n      email\n      role\n      createdAt\n      expiresAt\n    }\n  }\n"): typeof import('./graphql').InvitationsDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').ApiTokensDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -149,7 +149,45 @@ export type SnoozeIssueMutationVariables = Exact<{
 
 export type SnoozeIssueMutation = { snoozeIssue: { id: string } };
 
-export type PlanFieldsFragment = { id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean };
+export type ProjectOrganizationQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ProjectOrganizationQuery = { project: { id: string, organizationId: string, dsn: string } | null };
+
+export type ProjectKeysQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type ProjectKeysQuery = { projectKeys: Array<{ id: string, publicKey: string, enabled: boolean, rateLimitPerSecond: number | null, createdAt: string, disabledAt: string | null }> };
+
+export type UploadTokensQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type UploadTokensQuery = { uploadTokens: Array<{ id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
+
+export type MembersQueryVariables = Exact<{
+  organizationId: string;
+}>;
+
+
+export type MembersQuery = { members: Array<{ userId: string, email: string, role: MemberRole, joinedAt: string }> };
+
+export type InvitationsQueryVariables = Exact<{
+  organizationId: string;
+}>;
+
+
+export type InvitationsQuery = { invitations: Array<{ id: string, email: string, role: MemberRole, createdAt: string, expiresAt: string }> };
+
+export type ApiTokensQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApiTokensQuery = { apiTokens: Array<{ id: string, name: string, scopes: Array<ApiScope>, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
 
 export type RotateProjectKeyMutationVariables = Exact<{
   projectId: string;
@@ -221,6 +259,8 @@ export type RevokeApiTokenMutationVariables = Exact<{
 
 
 export type RevokeApiTokenMutation = { revokeApiToken: { id: string } };
+
+export type PlanFieldsFragment = { id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean };
 
 export type ProjectSetupQueryVariables = Exact<{
   projectId: string;
@@ -364,46 +404,6 @@ export type MarkReleaseMutationVariables = Exact<{
 
 
 export type MarkReleaseMutation = { markRelease: { id: string, version: string, environment: string, deployedAt: string } };
-
-export type ProjectOrganizationQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type ProjectOrganizationQuery = { project: { id: string, organizationId: string, dsn: string } | null };
-
-export type ProjectKeysQueryVariables = Exact<{
-  projectId: string;
-}>;
-
-
-export type ProjectKeysQuery = { projectKeys: Array<{ id: string, publicKey: string, enabled: boolean, rateLimitPerSecond: number | null, createdAt: string, disabledAt: string | null }> };
-
-export type UploadTokensQueryVariables = Exact<{
-  projectId: string;
-}>;
-
-
-export type UploadTokensQuery = { uploadTokens: Array<{ id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
-
-export type MembersQueryVariables = Exact<{
-  organizationId: string;
-}>;
-
-
-export type MembersQuery = { members: Array<{ userId: string, email: string, role: MemberRole, joinedAt: string }> };
-
-export type InvitationsQueryVariables = Exact<{
-  organizationId: string;
-}>;
-
-
-export type InvitationsQuery = { invitations: Array<{ id: string, email: string, role: MemberRole, createdAt: string, expiresAt: string }> };
-
-export type ApiTokensQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ApiTokensQuery = { apiTokens: Array<{ id: string, name: string, scopes: Array<ApiScope>, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
 
 export type ProjectQueryVariables = Exact<{
   id: string;
@@ -708,6 +708,73 @@ export const SnoozeIssueDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SnoozeIssueMutation, SnoozeIssueMutationVariables>;
+export const ProjectOrganizationDocument = new TypedDocumentString(`
+    query ProjectOrganization($id: ID!) {
+  project(id: $id) {
+    id
+    organizationId
+    dsn
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectOrganizationQuery, ProjectOrganizationQueryVariables>;
+export const ProjectKeysDocument = new TypedDocumentString(`
+    query ProjectKeys($projectId: ID!) {
+  projectKeys(projectId: $projectId) {
+    id
+    publicKey
+    enabled
+    rateLimitPerSecond
+    createdAt
+    disabledAt
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectKeysQuery, ProjectKeysQueryVariables>;
+export const UploadTokensDocument = new TypedDocumentString(`
+    query UploadTokens($projectId: ID!) {
+  uploadTokens(projectId: $projectId) {
+    id
+    name
+    prefix
+    createdAt
+    lastUsedAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<UploadTokensQuery, UploadTokensQueryVariables>;
+export const MembersDocument = new TypedDocumentString(`
+    query Members($organizationId: ID!) {
+  members(organizationId: $organizationId) {
+    userId
+    email
+    role
+    joinedAt
+  }
+}
+    `) as unknown as TypedDocumentString<MembersQuery, MembersQueryVariables>;
+export const InvitationsDocument = new TypedDocumentString(`
+    query Invitations($organizationId: ID!) {
+  invitations(organizationId: $organizationId) {
+    id
+    email
+    role
+    createdAt
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<InvitationsQuery, InvitationsQueryVariables>;
+export const ApiTokensDocument = new TypedDocumentString(`
+    query ApiTokens {
+  apiTokens {
+    id
+    name
+    scopes
+    prefix
+    createdAt
+    lastUsedAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ApiTokensQuery, ApiTokensQueryVariables>;
 export const RotateProjectKeyDocument = new TypedDocumentString(`
     mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {
   rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {
@@ -1117,73 +1184,6 @@ export const MarkReleaseDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MarkReleaseMutation, MarkReleaseMutationVariables>;
-export const ProjectOrganizationDocument = new TypedDocumentString(`
-    query ProjectOrganization($id: ID!) {
-  project(id: $id) {
-    id
-    organizationId
-    dsn
-  }
-}
-    `) as unknown as TypedDocumentString<ProjectOrganizationQuery, ProjectOrganizationQueryVariables>;
-export const ProjectKeysDocument = new TypedDocumentString(`
-    query ProjectKeys($projectId: ID!) {
-  projectKeys(projectId: $projectId) {
-    id
-    publicKey
-    enabled
-    rateLimitPerSecond
-    createdAt
-    disabledAt
-  }
-}
-    `) as unknown as TypedDocumentString<ProjectKeysQuery, ProjectKeysQueryVariables>;
-export const UploadTokensDocument = new TypedDocumentString(`
-    query UploadTokens($projectId: ID!) {
-  uploadTokens(projectId: $projectId) {
-    id
-    name
-    prefix
-    createdAt
-    lastUsedAt
-    revokedAt
-  }
-}
-    `) as unknown as TypedDocumentString<UploadTokensQuery, UploadTokensQueryVariables>;
-export const MembersDocument = new TypedDocumentString(`
-    query Members($organizationId: ID!) {
-  members(organizationId: $organizationId) {
-    userId
-    email
-    role
-    joinedAt
-  }
-}
-    `) as unknown as TypedDocumentString<MembersQuery, MembersQueryVariables>;
-export const InvitationsDocument = new TypedDocumentString(`
-    query Invitations($organizationId: ID!) {
-  invitations(organizationId: $organizationId) {
-    id
-    email
-    role
-    createdAt
-    expiresAt
-  }
-}
-    `) as unknown as TypedDocumentString<InvitationsQuery, InvitationsQueryVariables>;
-export const ApiTokensDocument = new TypedDocumentString(`
-    query ApiTokens {
-  apiTokens {
-    id
-    name
-    scopes
-    prefix
-    createdAt
-    lastUsedAt
-    revokedAt
-  }
-}
-    `) as unknown as TypedDocumentString<ApiTokensQuery, ApiTokensQueryVariables>;
 export const ProjectDocument = new TypedDocumentString(`
     query Project($id: ID!) {
   project(id: $id) {

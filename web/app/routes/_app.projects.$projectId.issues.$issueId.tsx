@@ -1,20 +1,22 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation, useParams } from '@remix-run/react';
+import { Link, useActionData, useLoaderData, useNavigation, useParams } from '@remix-run/react';
 import { ErrorMessage } from '../components/error-message';
 import { EventDetail } from '../components/event-detail';
 import { EventsChart } from '../components/events-chart';
 import { FormError } from '../components/field';
 import { IssueEvents } from '../components/issue-events';
 import { TagBreakdown } from '../components/tag-breakdown';
-import { RelativeTime } from '../components/time';
+import { IssueFeedback } from '../features/issue/issue-feedback';
+import { IssueHeader } from '../features/issue/issue-header';
+import { IssueReleases } from '../features/issue/issue-releases';
+import { IssueStats } from '../features/issue/issue-stats';
+import { ISSUE_QUERY, REOPEN_ISSUE, RESOLVE_ISSUE, SNOOZE_ISSUE } from '../features/issue/queries';
 import { withParams } from '../lib/filters';
 import { readString } from '../lib/form.server';
-import { formatDateTime, formatNumber } from '../lib/format';
-import type { IssueStatus } from '../graphql/graphql';
-import { REOPEN_ISSUE, RESOLVE_ISSUE, ISSUE_QUERY, SNOOZE_ISSUE } from '../features/issue/queries';
+import { formatNumber } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { issuePath, projectPath } from '../lib/paths';
-import { parseSnoozeUntil, SNOOZE_DURATIONS } from '../lib/snooze';
+import { parseSnoozeUntil } from '../lib/snooze';
 import { visibleText } from '../lib/visible-text';
 
 const EVENTS_PAGE_SIZE = 25;
@@ -85,8 +87,6 @@ export async function action(args: ActionFunctionArgs) {
   return redirect(issuePath(args.params.projectId ?? '', id));
 }
 
-const STATUS_LABEL = { OPEN: 'Open', RESOLVED: 'Resolved', SNOOZED: 'Snoozed' } as const;
-
 export default function IssuePage() {
   const { issue, events, event, picked, olderPath, newestPath, showMinified, now } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -97,60 +97,10 @@ export default function IssuePage() {
       <p className="breadcrumb">
         <Link to={projectPath(projectId, 'issues')}>← All issues</Link>
       </p>
-      <header className="issue-header">
-        <div>
-          <h2 id="issue-title" className="issue-page-title">
-            <span className={`level level-${issue.level.toLowerCase()}`}>{issue.level.toLowerCase()}</span>
-            {visibleText(issue.title)}
-          </h2>
-          {issue.culprit && <p className="culprit">{visibleText(issue.culprit)}</p>}
-          <p className="status-line">
-            <span className={`status status-${issue.status.toLowerCase()}`}>{STATUS_LABEL[issue.status]}</span>
-            {issue.isRegression && <span className="badge">Regression</span>}
-            {issue.status === 'RESOLVED' && (
-              <span className="muted">
-                {issue.resolvedInRelease ? (
-                  <>
-                    Resolved in <span className="mono">{visibleText(issue.resolvedInRelease.version)}</span> (
-                    {visibleText(issue.resolvedInRelease.environment)})
-                  </>
-                ) : (
-                  'Resolved (the project had no release then)'
-                )}
-                {issue.resolvedAt && <> · {formatDateTime(issue.resolvedAt)}</>}
-              </span>
-            )}
-            {issue.status === 'SNOOZED' && issue.snoozedUntil && (
-              <span className="muted">Snoozed until {formatDateTime(issue.snoozedUntil)}</span>
-            )}
-          </p>
-        </div>
-        <IssueActions status={issue.status} busy={busy} />
-      </header>
+      <IssueHeader issue={issue} busy={busy} />
       <FormError message={actionData?.error} />
 
-      <dl className="stats">
-        <div>
-          <dt>Events</dt>
-          <dd>{formatNumber(issue.eventCount)}</dd>
-        </div>
-        <div>
-          <dt>Users affected</dt>
-          <dd>{formatNumber(issue.userCount)}</dd>
-        </div>
-        <div>
-          <dt>First seen</dt>
-          <dd>
-            <RelativeTime iso={issue.firstSeen} now={now} />
-          </dd>
-        </div>
-        <div>
-          <dt>Last seen</dt>
-          <dd>
-            <RelativeTime iso={issue.lastSeen} now={now} />
-          </dd>
-        </div>
-      </dl>
+      <IssueStats issue={issue} now={now} />
 
       <div className="issue-overview">
         <section className="card" aria-labelledby="series-heading">
@@ -178,107 +128,9 @@ export default function IssuePage() {
         />
       </section>
 
-      <section className="card" aria-labelledby="releases-heading">
-        <h3 id="releases-heading">Releases it appeared in</h3>
-        {issue.releases.length === 0 ? (
-          <p className="muted">Its events carried no release.</p>
-        ) : (
-          <table className="data-table">
-            <caption className="visually-hidden">Releases this issue appeared in</caption>
-            <thead>
-              <tr>
-                <th scope="col">Release</th>
-                <th scope="col">Environment</th>
-                <th scope="col" className="num">
-                  Events
-                </th>
-                <th scope="col">First seen</th>
-                <th scope="col">Last seen</th>
-              </tr>
-            </thead>
-            <tbody>
-              {issue.releases.map((r) => (
-                <tr key={`${r.version}\u0000${r.environment}`}>
-                  <th scope="row" className="mono break">
-                    {visibleText(r.version)}
-                  </th>
-                  <td>{visibleText(r.environment)}</td>
-                  <td className="num">{formatNumber(r.eventCount)}</td>
-                  <td>
-                    <RelativeTime iso={r.firstSeen} now={now} />
-                  </td>
-                  <td>
-                    <RelativeTime iso={r.lastSeen} now={now} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
-
-      <section className="card" aria-labelledby="feedback-heading">
-        <h3 id="feedback-heading">User feedback</h3>
-        {issue.feedback.length === 0 ? (
-          <p className="muted">No user has written about this error yet.</p>
-        ) : (
-          <ul className="feedback-list">
-            {issue.feedback.map((f) => (
-              <li key={f.id}>
-                <p className="feedback-message">{visibleText(f.message)}</p>
-                <p className="muted">
-                  {f.email ? visibleText(f.email) : 'Anonymous'} · <RelativeTime iso={f.receivedAt} now={now} />
-                </p>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <IssueReleases releases={issue.releases} now={now} />
+      <IssueFeedback feedback={issue.feedback} now={now} />
     </article>
-  );
-}
-
-function IssueActions({ status, busy }: { status: IssueStatus; busy: boolean }) {
-  if (status !== 'OPEN') {
-    return (
-      <Form method="post" className="issue-actions">
-        <button type="submit" name="intent" value="reopen" className="button" disabled={busy}>
-          Reopen
-        </button>
-      </Form>
-    );
-  }
-  return (
-    <div className="issue-actions">
-      <Form method="post">
-        <button type="submit" name="intent" value="resolve" className="button button-primary" disabled={busy}>
-          Resolve
-        </button>
-      </Form>
-      <Form method="post" className="snooze-form" aria-label="Snooze">
-        <input type="hidden" name="intent" value="snooze" />
-        {SNOOZE_DURATIONS.map((d) => (
-          <button
-            key={d.value}
-            type="submit"
-            name="duration"
-            value={d.value}
-            className="button button-small"
-            disabled={busy}
-          >
-            Snooze {d.label}
-          </button>
-        ))}
-      </Form>
-      <Form method="post" className="snooze-form">
-        <input type="hidden" name="intent" value="snooze" />
-        <label htmlFor="snooze-until">Snooze until</label>
-        <input id="snooze-until" type="date" name="until" required />
-        <button type="submit" className="button button-small" disabled={busy}>
-          Snooze
-        </button>
-      </Form>
-    </div>
   );
 }
 

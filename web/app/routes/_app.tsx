@@ -24,12 +24,6 @@ const VIEWER_QUERY = graphql(`
   }
 `);
 
-export type Viewer = {
-  id: string;
-  email: string;
-  organizations: { id: string; slug: string; name: string; plan: string; projects: { id: string; name: string }[] }[];
-};
-
 // Every signed-in page sits under this pathless layout: it owns the header and the viewer.
 export async function loader(args: LoaderFunctionArgs) {
   const { viewer } = await queryApi(args, VIEWER_QUERY);

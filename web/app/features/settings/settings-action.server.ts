@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { readString, readStrings } from './form.server';
-import { mutateApi, type ApiResult } from './graphql.server';
-import { graphql } from '../graphql';
-import type { ApiScope, MemberRole } from '../graphql/graphql';
+import { readString, readStrings } from '../../lib/form.server';
+import { mutateApi, type ApiResult } from '../../lib/graphql.server';
+import { graphql } from '../../graphql';
+import type { ApiScope, MemberRole } from '../../graphql/graphql';
 
 // Every Settings form posts here with an `intent`; each maps to exactly one mutation. Ids in the
 // form are checked by the API (another tenant's id answers like a missing one).
