@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createRequestHandler, type RequestHandler, type ServerBuild } from '@remix-run/node';
+import type * as Api from '../app/graphql/graphql';
 
 const VALID_TOKEN = 'token-valid';
 const EXPIRED_TOKEN = 'token-expired';
@@ -16,6 +17,11 @@ type GraphQLBody = { query: string; variables: Record<string, unknown>; operatio
 type Answer = { data?: unknown; errors?: { message: string; extensions: { code: string } }[] };
 
 const fail = (code: string, message: string): Answer => ({ errors: [{ message, extensions: { code } }] });
+/**
+ * A canned answer typed by the operation's generated result type (app/graphql), so a field renamed
+ * in a document or in the schema breaks typecheck here as it does in the page.
+ */
+const ok = <T>(data: T): Answer => ({ data });
 
 const project = {
   id: 'p1',
@@ -25,7 +31,7 @@ const project = {
 };
 /** A project of a second organization, on Pro: release health is shown there. */
 const proProject = { ...project, id: 'p2', name: 'Storefront', organizationId: 'o2' };
-const viewer = {
+const viewer: NonNullable<Api.ViewerQuery['viewer']> = {
   id: 'u1',
   email: 'ada@example.com',
   organizations: [
@@ -39,7 +45,7 @@ const projects = [project, proProject];
  * The API's plan catalogue (core's table). Deliberately not DESIGN's exact figures for logs, so
  * a page that printed its own copy instead of this answer would show in the assertions.
  */
-const plans = [
+const plans: Api.PlanFieldsFragment[] = [
   { id: 'free', name: 'Free', eventsPerMonth: 5000, logsPerMonth: 40000, retentionDays: 30, releaseHealth: false },
   { id: 'pro', name: 'Pro', eventsPerMonth: 100000, logsPerMonth: 900000, retentionDays: 90, releaseHealth: true },
   {
@@ -117,15 +123,13 @@ const healthOf: Record<string, Record<string, unknown>> = {
 /** The releases query: the project, its organization (through the viewer), the plans and the list. */
 function releasesAnswer(variables: Record<string, unknown>): Answer {
   const found = projects.find((p) => p.id === variables.projectId);
-  if (!found) return { data: { project: null, viewer, plans, releases: [] } };
-  return {
-    data: {
-      project: { id: found.id, organizationId: found.organizationId },
-      viewer,
-      plans,
-      releases: releasesOf[found.id],
-    },
-  };
+  if (!found) return ok<Api.ProjectReleasesQuery>({ project: null, viewer, plans, releases: [] });
+  return ok<Api.ProjectReleasesQuery>({
+    project: { id: found.id, organizationId: found.organizationId },
+    viewer,
+    plans,
+    releases: releasesOf[found.id],
+  });
 }
 
 /** What the real API does on Free: each health field is PLAN_REQUIRED. */
@@ -145,7 +149,8 @@ const issue = (id: string, title: string, culprit: string | null) => ({
   id,
   title,
   culprit,
-  level: 'ERROR',
+  level: 'ERROR' as const,
+  status: 'OPEN' as const,
   isRegression: false,
   eventCount: 1234,
   userCount: 7,
@@ -153,7 +158,7 @@ const issue = (id: string, title: string, culprit: string | null) => ({
   series: [0, 2, 4].map((count, h) => ({ ts: new Date(Date.UTC(2026, 0, 1, h)).toISOString(), count })),
 });
 
-const frame = (fn: string, inApp: boolean) => ({
+const frame = (fn: string, inApp: boolean): Api.StackFrameFieldsFragment => ({
   filename: 'webpack:///src/cart.ts',
   function: fn,
   lineno: 12,
@@ -179,7 +184,10 @@ const hostileEvent = (id: string, eventId: string, message: string, user: Record
   user,
 });
 /** What `event(id)` adds to a list row: everything else the SDK sent, hostile where it can be. */
-const eventExtras = {
+const eventExtras: Pick<
+  Api.EventDetailFieldsFragment,
+  'type' | 'level' | 'handled' | 'tags' | 'context' | 'sdk' | 'fingerprint'
+> = {
   type: 'Error',
   level: 'FATAL',
   handled: false,
@@ -199,7 +207,7 @@ const eventExtras = {
   fingerprint: ['checkout', INJECTION.script],
 };
 /** Event details by Tracker id, as `event(id)` answers them; 999 belongs to another issue. */
-const eventDetails: Record<string, unknown> = {
+const eventDetails: Record<string, Api.EventDetailFieldsFragment & { issueId: string }> = {
   '103': {
     ...hostileEvent('103', 'e1', XSS_TITLE, {
       id: 'u-1',
@@ -254,7 +262,7 @@ function hostileEventsPage(after: unknown) {
     ],
   };
 }
-const hostileIssue = {
+const hostileIssue: Omit<NonNullable<Api.IssueDetailQuery['issue']>, 'events'> = {
   ...issue('i2', XSS_TITLE, XSS_CULPRIT),
   projectId: 'p1',
   type: 'Error',
@@ -299,7 +307,7 @@ const hostileIssue = {
 const otherProjectIssue = { ...hostileIssue, id: 'i9', projectId: 'p2', title: 'Secret of project two' };
 
 /** `IssueDetail` as the API answers it: `latestEvent` skipped and `event` included when one is picked. */
-function issueDetailAnswer(variables: Record<string, unknown>) {
+function issueDetailAnswer(variables: Record<string, unknown>): Api.IssueDetailQuery {
   const issues: Record<string, typeof hostileIssue> = { i2: hostileIssue, i9: otherProjectIssue };
   const found = issues[String(variables.id)];
   const event = variables.picked ? { event: eventDetails[String(variables.eventId)] ?? null } : {};
@@ -311,7 +319,7 @@ function issueDetailAnswer(variables: Record<string, unknown>) {
   };
 }
 
-const vitalStats = (metric: string, p75: number | null, good: number, poor: number, count = 40) => ({
+const vitalStats = (metric: Api.VitalMetric, p75: number | null, good: number, poor: number, count = 40) => ({
   metric,
   count,
   p75,
@@ -322,7 +330,7 @@ const vitalStats = (metric: string, p75: number | null, good: number, poor: numb
 });
 
 /** Vitals for any filter but `environment: "empty"`, which has no page views (the empty state). */
-function vitalsAnswer(variables: Record<string, unknown>) {
+function vitalsAnswer(variables: Record<string, unknown>): Api.ProjectVitalsQuery {
   const filter = variables.filter as { environment?: string | null; from: string; to: string };
   const empty = filter.environment === 'empty';
   const hour = (h: number) => new Date(Date.parse(filter.from) + h * 3_600_000).toISOString();
@@ -355,7 +363,7 @@ function vitalsAnswer(variables: Record<string, unknown>) {
           },
         ],
     vitalsTimeSeries: {
-      interval: variables.interval,
+      interval: variables.interval as Api.VitalsInterval,
       buckets: [0, 1, 2].map((h) => ({
         start: hour(h),
         pageViews: h === 1 ? 0 : 20,
@@ -370,7 +378,7 @@ function vitalsAnswer(variables: Record<string, unknown>) {
   };
 }
 
-function logsAnswer(variables: Record<string, unknown>) {
+function logsAnswer(variables: Record<string, unknown>): Api.ProjectLogsQuery {
   const filter = variables.filter as { text?: string | null };
   if (filter.text === 'nothing') return { logs: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } };
   return {
@@ -402,7 +410,7 @@ function logsAnswer(variables: Record<string, unknown>) {
   };
 }
 
-function feedbackAnswer(variables: Record<string, unknown>) {
+function feedbackAnswer(variables: Record<string, unknown>): Api.ProjectFeedbackQuery {
   if (variables.projectId !== project.id)
     return { feedback: { totalCount: 0, pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] } };
   return {
@@ -443,11 +451,17 @@ const FULL_SECRET = 'whsec_0123456789abcdefghijklmnopqra1b2';
  * Alert rules as the API answers them: in full on p2 (whose organization the viewer administers),
  * masked on p1 (a member there), exactly as api/src/auth/secret-policy.ts masks them.
  */
-function alertRulesAnswer(variables: Record<string, unknown>) {
+function alertRulesAnswer(variables: Record<string, unknown>): Api.AlertRulesQuery {
   const masked = variables.projectId !== proProject.id;
-  const rule = (id: string, type: string, url: string | null, secret: string | null, email: string | null = null) => ({
+  const rule = (
+    id: string,
+    type: Api.AlertChannelType,
+    url: string | null,
+    secret: string | null,
+    email: string | null = null,
+  ) => ({
     id,
-    kind: 'NEW_ISSUE',
+    kind: 'NEW_ISSUE' as const,
     enabled: true,
     createdAt: '2026-01-01T00:00:00Z',
     secret,
@@ -471,7 +485,9 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
   const token = authorization?.replace(/^Bearer /, '');
   if (body.operationName === 'Login') {
     if (body.variables.password !== PASSWORD) return fail('UNAUTHENTICATED', 'Invalid email or password.');
-    return { data: { login: { token: body.variables.email === 'stale@example.com' ? EXPIRED_TOKEN : VALID_TOKEN } } };
+    return ok<Api.LoginMutation>({
+      login: { token: body.variables.email === 'stale@example.com' ? EXPIRED_TOKEN : VALID_TOKEN },
+    });
   }
   if (body.operationName === 'Signup') {
     return fail('BAD_USER_INPUT', 'Password must be at least 8 characters.');
@@ -479,106 +495,101 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
   if (token !== VALID_TOKEN) return fail('UNAUTHENTICATED', 'Sign in first.');
   switch (body.operationName) {
     case 'Viewer':
+      return ok<Api.ViewerQuery>({ viewer });
     case 'OrgProjects':
-      return { data: { viewer } };
+      return ok<Api.OrgProjectsQuery>({ viewer });
     case 'Project':
-      return { data: { project: projects.find((p) => p.id === body.variables.id) ?? null } };
+      return ok<Api.ProjectQuery>({ project: projects.find((p) => p.id === body.variables.id) ?? null });
     case 'ProjectIssues':
-      return {
-        data: {
-          issues: {
-            totalCount: 2,
-            pageInfo: { hasNextPage: true, endCursor: 'cursor-2' },
-            nodes: [
-              issue('i1', 'TypeError: x is undefined', 'app/cart.ts in addItem'),
-              issue('i2', XSS_TITLE, XSS_CULPRIT),
-            ],
-          },
-          all: { totalCount: 2 },
-        },
-      };
-    case 'ProjectSetup': {
-      const found = projects.find((p) => p.id === body.variables.projectId);
-      return {
-        data: {
-          project: found ? { id: found.id, organizationId: found.organizationId } : null,
-          viewer,
-          plans,
-          issues: { totalCount: found?.id === 'p2' ? 3 : 0 },
-        },
-      };
-    }
-    case 'ProjectOrganization':
-      return { data: { project: body.variables.id === project.id ? project : null } };
-    case 'ProjectKeys':
-      return {
-        data: {
-          projectKeys: [
-            {
-              id: 'k1',
-              publicKey: 'et_abc',
-              enabled: true,
-              rateLimitPerSecond: null,
-              createdAt: '2026-01-01T00:00:00Z',
-              disabledAt: null,
-            },
+      return ok<Api.ProjectIssuesQuery>({
+        issues: {
+          totalCount: 2,
+          pageInfo: { hasNextPage: true, endCursor: 'cursor-2' },
+          nodes: [
+            issue('i1', 'TypeError: x is undefined', 'app/cart.ts in addItem'),
+            issue('i2', XSS_TITLE, XSS_CULPRIT),
           ],
         },
-      };
+        all: { totalCount: 2 },
+      });
+    case 'ProjectSetup': {
+      const found = projects.find((p) => p.id === body.variables.projectId);
+      return ok<Api.ProjectSetupQuery>({
+        project: found ? { id: found.id, organizationId: found.organizationId } : null,
+        viewer,
+        plans,
+        issues: { totalCount: found?.id === 'p2' ? 3 : 0 },
+      });
+    }
+    case 'ProjectOrganization':
+      return ok<Api.ProjectOrganizationQuery>({ project: body.variables.id === project.id ? project : null });
+    case 'ProjectKeys':
+      return ok<Api.ProjectKeysQuery>({
+        projectKeys: [
+          {
+            id: 'k1',
+            publicKey: 'et_abc',
+            enabled: true,
+            rateLimitPerSecond: null,
+            createdAt: '2026-01-01T00:00:00Z',
+            disabledAt: null,
+          },
+        ],
+      });
     case 'UploadTokens':
     case 'Invitations':
       return fail('FORBIDDEN', 'Owners and admins only.');
     case 'Members':
-      return {
-        data: { members: [{ userId: 'u1', email: XSS_TITLE, role: 'MEMBER', joinedAt: '2026-01-01T00:00:00Z' }] },
-      };
+      return ok<Api.MembersQuery>({
+        members: [{ userId: 'u1', email: XSS_TITLE, role: 'MEMBER', joinedAt: '2026-01-01T00:00:00Z' }],
+      });
     case 'ApiTokens':
-      return { data: { apiTokens: [] } };
+      return ok<Api.ApiTokensQuery>({ apiTokens: [] });
     case 'Billing':
-      return { data: { project: body.variables.projectId === project.id ? { organizationId: 'o1' } : null } };
+      return ok<Api.BillingQuery>({
+        project: body.variables.projectId === project.id ? { organizationId: 'o1' } : null,
+      });
     case 'BillingDetails':
-      return {
-        data: {
-          organization: {
-            id: 'o1',
-            name: 'Acme',
-            usage: {
-              period: '2026-11',
-              periodEnd: '2026-12-01T00:00:00.000Z',
-              events: { used: 4321, limit: 5000, remaining: 679 },
-              logs: { used: 60000, limit: 50000, remaining: 0 },
-            },
+      return ok<Api.BillingDetailsQuery>({
+        organization: {
+          id: 'o1',
+          name: 'Acme',
+          usage: {
+            period: '2026-11',
+            periodEnd: '2026-12-01T00:00:00.000Z',
+            events: { used: 4321, limit: 5000, remaining: 679 },
+            logs: { used: 60000, limit: 50000, remaining: 0 },
           },
-          billing: {
-            configured: false,
-            plan: 'free',
-            availablePlans: [],
-            status: null,
-            currentPeriodEnd: null,
-            cancelAtPeriodEnd: false,
-            pastDueSince: null,
-            graceEndsAt: null,
-            hasBillingAccount: false,
-          },
-          plans,
         },
-      };
+        billing: {
+          configured: false,
+          plan: 'free',
+          availablePlans: [],
+          status: null,
+          currentPeriodEnd: null,
+          cancelAtPeriodEnd: false,
+          pastDueSince: null,
+          graceEndsAt: null,
+          hasBillingAccount: false,
+        },
+        plans,
+      });
     case 'IssueDetail':
-      return { data: issueDetailAnswer(body.variables) };
+      return ok(issueDetailAnswer(body.variables));
     case 'ProjectReleases':
       return releasesAnswer(body.variables);
     case 'ProjectReleaseHealth':
       return releaseHealthAnswer(body.variables);
     case 'ProjectVitals':
-      return { data: vitalsAnswer(body.variables) };
+      return ok(vitalsAnswer(body.variables));
     case 'ProjectLogs':
-      return { data: logsAnswer(body.variables) };
+      return ok(logsAnswer(body.variables));
     case 'ProjectFeedback':
-      return { data: feedbackAnswer(body.variables) };
+      return ok(feedbackAnswer(body.variables));
     case 'AlertRules':
-      return { data: alertRulesAnswer(body.variables) };
+      return ok(alertRulesAnswer(body.variables));
     case 'UpdateAlertRule':
-      return { data: { updateAlertRule: { id: body.variables.id } } };
+      return ok<Api.UpdateAlertRuleMutation>({ updateAlertRule: { id: String(body.variables.id) } });
     default:
       return fail('BAD_USER_INPUT', `unexpected operation ${body.operationName}`);
   }

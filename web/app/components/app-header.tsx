@@ -1,7 +1,7 @@
 import { Form, Link, useLocation, useParams } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { projectPath } from '../lib/paths';
-import type { Viewer } from '../routes/_app';
+import type { Viewer } from '../lib/viewer';
 
 export function AppHeader({ viewer }: { viewer: Viewer }) {
   return (

@@ -5,28 +5,15 @@ import { formatDateTime } from '../lib/format';
 import { visibleText } from '../lib/visible-text';
 import { ExternalLink } from './external-link';
 import { JsonTree } from './json-tree';
-import { StackTrace, type FrameData } from './stack-trace';
+import type { EventDetailFieldsFragment } from '../graphql/graphql';
+import { StackTrace } from './stack-trace';
 
-export type EventDetailData = {
-  id: string;
-  eventId: string;
-  message: string;
-  type: string;
-  level: 'FATAL' | 'ERROR' | 'WARNING' | 'INFO';
-  /** As the SDK reported it: false for uncaught errors; null when it did not say. */
-  handled: boolean | null;
-  environment: string;
-  release: string | null;
-  url: string | null;
-  timestamp: string;
-  user: Record<string, unknown> | null;
-  /** Sorted by key; the event's own and those the worker derived (browser, os, runtime…). */
-  tags: { key: string; value: string }[];
-  context: Record<string, unknown> | null;
-  sdk: { name: string; version: string } | null;
-  fingerprint: string[] | null;
-  frames: FrameData[];
-};
+/**
+ * What `...EventDetailFields` selects (app/features/issue/queries.ts). The event's tags are sorted
+ * by key: its own and those the worker derived (browser, os, runtime…); `handled` is false for
+ * uncaught errors and null when the SDK did not say.
+ */
+export type EventDetailData = EventDetailFieldsFragment;
 
 function describeHandled(handled: boolean | null): string {
   if (handled === null) return 'not reported';

@@ -1,14 +1,8 @@
+import type { StackFrameFieldsFragment } from '../graphql/graphql';
 import { visibleText } from '../lib/visible-text';
 
-export type FrameData = {
-  filename: string;
-  function: string | null;
-  lineno: number | null;
-  colno: number | null;
-  inApp: boolean;
-  minified: { filename: string; function: string | null; lineno: number | null; colno: number | null } | null;
-  context: { pre: string[]; line: string; post: string[] } | null;
-};
+/** What `...StackFrameFields` selects (app/features/issue/queries.ts). */
+export type FrameData = StackFrameFieldsFragment;
 
 function location(frame: { filename: string; lineno: number | null; colno: number | null }): string {
   if (frame.lineno == null) return frame.filename;

@@ -1,9 +1,11 @@
 import { data, type AppLoadContext } from '@remix-run/node';
+import type { TypedDocumentString } from '../graphql/graphql';
 import { createLoginRedirect, findSessionToken } from './session.server';
 
 // The only way the dashboard reaches the rest of Tracker: GraphQL over HTTP to `context.apiUrl`.
-// No generated client or GraphQL library on purpose; a dozen hand-written documents do not
-// justify one, and `fetch` keeps the server bundle free of dependencies.
+// No GraphQL client on purpose: `fetch` keeps the server bundle free of dependencies. Documents
+// are written with `graphql()` from app/graphql, generated from api/schema.graphql, so each one
+// carries its result and variable types (docs/decisions/019).
 
 export type ApiError = { code: string; message: string };
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };
@@ -13,7 +15,10 @@ type GraphQLResponse<T> = {
   errors?: { message: string; extensions?: { code?: string } }[];
 };
 
-type Variables = Record<string, unknown>;
+type Document<TResult, TVariables> = TypedDocumentString<TResult, TVariables>;
+/** A document without variables may be posted without them. */
+type VariablesOf<TVariables> =
+  TVariables extends Record<string, never> ? [variables?: TVariables] : [variables: TVariables];
 
 const API_TIMEOUT_MS = 10_000;
 
@@ -26,32 +31,33 @@ const HTTP_STATUS_BY_CODE: Record<string, number> = {
 };
 
 /** One POST to the API. Never throws: transport failures come back as `UNAVAILABLE`. */
-export async function postGraphQL<T>(
+export async function postGraphQL<TResult, TVariables>(
   context: AppLoadContext,
-  document: string,
-  variables: Variables = {},
+  document: Document<TResult, TVariables>,
+  variables: TVariables | undefined,
   token?: string | null,
-): Promise<ApiResult<T>> {
+): Promise<ApiResult<TResult>> {
   if (!context.apiUrl) throw new Error('The load context has no apiUrl; @tracker/server must pass one.');
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const operationName = /^\s*(?:query|mutation)\s+(\w+)/.exec(document)?.[1];
+  const query = document.toString();
+  const operationName = /^\s*(?:query|mutation)\s+(\w+)/.exec(query)?.[1];
 
   let response: Response;
   try {
     response = await fetch(context.apiUrl, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ query: document, variables, operationName }),
+      body: JSON.stringify({ query, variables: variables ?? {}, operationName }),
       signal: AbortSignal.timeout(API_TIMEOUT_MS),
     });
   } catch {
     return { ok: false, error: { code: 'UNAVAILABLE', message: 'The Tracker API could not be reached.' } };
   }
 
-  let body: GraphQLResponse<T>;
+  let body: GraphQLResponse<TResult>;
   try {
-    body = (await response.json()) as GraphQLResponse<T>;
+    body = (await response.json()) as GraphQLResponse<TResult>;
   } catch {
     const message = `The Tracker API answered HTTP ${response.status} without a GraphQL body.`;
     return { ok: false, error: { code: 'UNAVAILABLE', message } };
@@ -68,10 +74,14 @@ export async function postGraphQL<T>(
 
 type RequestArgs = { request: Request; context: AppLoadContext };
 
-async function postAsSignedInUser<T>(args: RequestArgs, document: string, variables?: Variables) {
+async function postAsSignedInUser<TResult, TVariables>(
+  args: RequestArgs,
+  document: Document<TResult, TVariables>,
+  variables: TVariables | undefined,
+) {
   const token = await findSessionToken(args.request, args.context);
   if (!token) throw await createLoginRedirect(args.request, args.context);
-  const result = await postGraphQL<T>(args.context, document, variables, token);
+  const result = await postGraphQL(args.context, document, variables, token);
   if (!result.ok && result.error.code === 'UNAUTHENTICATED') {
     throw await createLoginRedirect(args.request, args.context);
   }
@@ -82,15 +92,23 @@ async function postAsSignedInUser<T>(args: RequestArgs, document: string, variab
  * For loaders. Signed out or an expired token: redirect to /login. Any other error is thrown as a
  * response with a matching status, so the nearest ErrorBoundary shows its message.
  */
-export async function queryApi<T>(args: RequestArgs, document: string, variables?: Variables): Promise<T> {
-  const result = await postAsSignedInUser<T>(args, document, variables);
+export async function queryApi<TResult, TVariables>(
+  args: RequestArgs,
+  document: Document<TResult, TVariables>,
+  ...[variables]: VariablesOf<TVariables>
+): Promise<TResult> {
+  const result = await postAsSignedInUser(args, document, variables);
   if (!result.ok) throw createErrorResponse(result.error);
   return result.data;
 }
 
 /** For actions: like `queryApi`, but API errors come back so the form can show them. */
-export async function mutateApi<T>(args: RequestArgs, document: string, variables?: Variables): Promise<ApiResult<T>> {
-  return postAsSignedInUser<T>(args, document, variables);
+export async function mutateApi<TResult, TVariables>(
+  args: RequestArgs,
+  document: Document<TResult, TVariables>,
+  ...[variables]: VariablesOf<TVariables>
+): Promise<ApiResult<TResult>> {
+  return postAsSignedInUser(args, document, variables);
 }
 
 export function createErrorResponse(error: ApiError) {

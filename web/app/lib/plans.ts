@@ -3,29 +3,22 @@
 // The API stays the judge (markRelease and Release.health answer PLAN_REQUIRED); pages use the
 // catalogue to explain up front instead of offering what would be refused.
 
-export type PlanInfo = {
-  id: string;
-  name: string;
-  eventsPerMonth: number;
-  logsPerMonth: number;
-  retentionDays: number;
-  releaseHealth: boolean;
-};
+import type { PlanFieldsFragment } from '../graphql/graphql';
 
-/** The selection for `plans { … }`, shared by every page that shows plans. */
-export const PLAN_FIELDS = 'id name eventsPerMonth logsPerMonth retentionDays releaseHealth';
+/** A plan as `plans { ...PlanFields }` answers it (app/lib/fragments.server.ts). */
+export type PlanInfo = PlanFieldsFragment;
 
-export function findPlan(plans: readonly PlanInfo[], id: string): PlanInfo | undefined {
+export function findPlan<P extends Pick<PlanInfo, 'id'>>(plans: readonly P[], id: string): P | undefined {
   return plans.find((p) => p.id === id);
 }
 
 /** The catalogue's name ("Pro"), or the id itself for a plan the catalogue does not list. */
-export function planName(plans: readonly PlanInfo[], id: string): string {
+export function planName(plans: readonly Pick<PlanInfo, 'id' | 'name'>[], id: string): string {
   return findPlan(plans, id)?.name ?? id;
 }
 
 /** "Pro and Business": the plans that include release health, in catalogue order. */
-export function releaseHealthPlanNames(plans: readonly PlanInfo[]): string {
+export function releaseHealthPlanNames(plans: readonly Pick<PlanInfo, 'name' | 'releaseHealth'>[]): string {
   return joinNames(plans.filter((p) => p.releaseHealth).map((p) => p.name));
 }
 

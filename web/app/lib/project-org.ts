@@ -1,8 +1,6 @@
 import { useRouteLoaderData } from '@remix-run/react';
-import type { loader as appLoader, Viewer } from '../routes/_app';
+import type { loader as appLoader } from '../routes/_app';
 import type { loader as projectLoader } from '../routes/_app.projects.$projectId';
-
-export type Organization = Viewer['organizations'][number];
 
 /** The current project (from its layout) and its organization (from the viewer), for child routes. */
 export function useProjectAndOrg() {

@@ -3,12 +3,13 @@ import { Link, useLoaderData, useRouteLoaderData } from '@remix-run/react';
 import { SetupInstructions, type ReleasePlan } from '../components/setup-instructions';
 import { queryApi } from '../lib/graphql.server';
 import { projectPath } from '../lib/paths';
-import { findPlan, type PlanInfo } from '../lib/plans';
+import { findPlan } from '../lib/plans';
 import type { loader as projectLoader } from './_app.projects.$projectId';
+import { graphql } from '../graphql';
 
 // The organization's plan decides whether the page offers release registration (the API would
 // answer PLAN_REQUIRED to it on Free): the catalogue is the API's, as on Releases.
-const PROJECT_SETUP_QUERY = /* GraphQL */ `
+const PROJECT_SETUP_QUERY = graphql(`
   query ProjectSetup($projectId: ID!) {
     project(id: $projectId) {
       id
@@ -30,18 +31,11 @@ const PROJECT_SETUP_QUERY = /* GraphQL */ `
       totalCount
     }
   }
-`;
-
-type SetupData = {
-  project: { id: string; organizationId: string } | null;
-  viewer: { organizations: Array<{ id: string; plan: string }> } | null;
-  plans: PlanInfo[];
-  issues: { totalCount: number };
-};
+`);
 
 export async function loader(args: LoaderFunctionArgs) {
   const projectId = args.params.projectId ?? '';
-  const result = await queryApi<SetupData>(args, PROJECT_SETUP_QUERY, { projectId });
+  const result = await queryApi(args, PROJECT_SETUP_QUERY, { projectId });
   if (!result.project) throw data({ message: 'This project does not exist or is not yours.' }, { status: 404 });
   const organization = result.viewer?.organizations.find((o) => o.id === result.project?.organizationId);
   const plan = organization ? findPlan(result.plans, organization.plan) : undefined;

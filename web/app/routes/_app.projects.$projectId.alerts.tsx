@@ -7,10 +7,12 @@ import { readString } from '../lib/form.server';
 import { formatDateTime } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { visibleText } from '../lib/visible-text';
+import { graphql } from '../graphql';
+import type { AlertChannelType, AlertKind } from '../graphql/graphql';
 
 const DELIVERIES_SHOWN = 10;
 
-const ALERT_RULES_QUERY = /* GraphQL */ `
+const ALERT_RULES_QUERY = graphql(`
   query AlertRules($projectId: ID!, $deliveries: Int!) {
     alertRules(projectId: $projectId) {
       id
@@ -37,27 +39,27 @@ const ALERT_RULES_QUERY = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
-const CREATE_RULE = /* GraphQL */ `
+const CREATE_RULE = graphql(`
   mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!) {
     createAlertRule(projectId: $projectId, kind: $kind, channel: $channel) {
       id
     }
   }
-`;
-const UPDATE_RULE = /* GraphQL */ `
+`);
+const UPDATE_RULE = graphql(`
   mutation UpdateAlertRule($id: ID!, $enabled: Boolean) {
     updateAlertRule(id: $id, enabled: $enabled) {
       id
     }
   }
-`;
-const DELETE_RULE = /* GraphQL */ `
+`);
+const DELETE_RULE = graphql(`
   mutation DeleteAlertRule($id: ID!) {
     deleteAlertRule(id: $id)
   }
-`;
+`);
 
 const KINDS = [
   ['NEW_ISSUE', 'A new issue appears'],
@@ -95,8 +97,8 @@ type Rule = {
 export const meta: MetaFunction = () => [{ title: 'Alerts · Tracker' }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { alertRules } = await queryApi<{ alertRules: Rule[] }>(args, ALERT_RULES_QUERY, {
-    projectId: args.params.projectId,
+  const { alertRules } = await queryApi(args, ALERT_RULES_QUERY, {
+    projectId: args.params.projectId ?? '',
     deliveries: DELIVERIES_SHOWN,
   });
   return { rules: alertRules, now: new Date().toISOString() };
@@ -108,12 +110,13 @@ export async function action(args: ActionFunctionArgs) {
   const id = readString(form, 'id');
   let result;
   if (intent === 'create') {
-    const type = readString(form, 'channelType');
+    // Enums are not checked here: the API coerces the variables and rejects other values.
+    const type = readString(form, 'channelType') as AlertChannelType;
     const target = readString(form, 'target');
     const channel = type === 'EMAIL' ? { type, email: target } : { type, url: target };
     result = await mutateApi(args, CREATE_RULE, {
-      projectId: args.params.projectId,
-      kind: readString(form, 'kind'),
+      projectId: args.params.projectId ?? '',
+      kind: readString(form, 'kind') as AlertKind,
       channel,
     });
   } else if (intent === 'enable' || intent === 'disable') {

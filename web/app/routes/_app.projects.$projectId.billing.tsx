@@ -1,21 +1,22 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { FormError } from '../components/field';
-import { UsageMeter, type Usage } from '../components/usage-meter';
+import { UsageMeter } from '../components/usage-meter';
 import { readString } from '../lib/form.server';
 import { formatDateTime, formatNumber } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
-import { PLAN_FIELDS, planName, type PlanInfo } from '../lib/plans';
+import { planName, type PlanInfo } from '../lib/plans';
 import { visibleText } from '../lib/visible-text';
+import { graphql } from '../graphql';
 
-const BILLING_QUERY = /* GraphQL */ `
+const BILLING_QUERY = graphql(`
   query Billing($projectId: ID!) {
     project(id: $projectId) {
       organizationId
     }
   }
-`;
-const BILLING_DETAILS = /* GraphQL */ `
+`);
+const BILLING_DETAILS = graphql(`
   query BillingDetails($organizationId: ID!) {
     organization(id: $organizationId) {
       id
@@ -47,12 +48,24 @@ const BILLING_DETAILS = /* GraphQL */ `
       hasBillingAccount
     }
     plans {
-      ${PLAN_FIELDS}
+      ...PlanFields
     }
   }
-`;
-const CHECKOUT = `mutation CreateCheckoutSession($organizationId: ID!, $plan: String!) { createCheckoutSession(organizationId: $organizationId, plan: $plan) { url } }`;
-const PORTAL = `mutation CreateBillingPortalSession($organizationId: ID!) { createBillingPortalSession(organizationId: $organizationId) { url } }`;
+`);
+const CHECKOUT = graphql(`
+  mutation CreateCheckoutSession($organizationId: ID!, $plan: String!) {
+    createCheckoutSession(organizationId: $organizationId, plan: $plan) {
+      url
+    }
+  }
+`);
+const PORTAL = graphql(`
+  mutation CreateBillingPortalSession($organizationId: ID!) {
+    createBillingPortalSession(organizationId: $organizationId) {
+      url
+    }
+  }
+`);
 
 /** What the comparison lists for a plan, from the API's catalogue (core's plan table); prices live in Stripe. */
 function planFeatures(plan: PlanInfo): string[] {
@@ -64,21 +77,9 @@ function planFeatures(plan: PlanInfo): string[] {
   ];
 }
 
-type Billing = {
-  configured: boolean;
-  plan: string;
-  availablePlans: string[];
-  status: string | null;
-  currentPeriodEnd: string | null;
-  cancelAtPeriodEnd: boolean;
-  pastDueSince: string | null;
-  graceEndsAt: string | null;
-  hasBillingAccount: boolean;
-};
-
 async function requireOrganizationId(args: LoaderFunctionArgs): Promise<string> {
-  const { project } = await queryApi<{ project: { organizationId: string } | null }>(args, BILLING_QUERY, {
-    projectId: args.params.projectId,
+  const { project } = await queryApi(args, BILLING_QUERY, {
+    projectId: args.params.projectId ?? '',
   });
   if (!project) throw data({ message: 'This project does not exist or is not yours.' }, { status: 404 });
   return project.organizationId;
@@ -88,11 +89,7 @@ export const meta: MetaFunction = () => [{ title: 'Billing · Tracker' }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const organizationId = await requireOrganizationId(args);
-  const result = await queryApi<{
-    organization: { id: string; name: string; usage: Usage } | null;
-    billing: Billing;
-    plans: PlanInfo[];
-  }>(args, BILLING_DETAILS, { organizationId });
+  const result = await queryApi(args, BILLING_DETAILS, { organizationId });
   return { organization: result.organization, billing: result.billing, plans: result.plans };
 }
 
@@ -112,8 +109,8 @@ export async function action(args: ActionFunctionArgs) {
   const intent = readString(form, 'intent');
   const result =
     intent === 'portal'
-      ? await mutateApi<{ createBillingPortalSession: { url: string } }>(args, PORTAL, { organizationId })
-      : await mutateApi<{ createCheckoutSession: { url: string } }>(args, CHECKOUT, {
+      ? await mutateApi(args, PORTAL, { organizationId })
+      : await mutateApi(args, CHECKOUT, {
           organizationId,
           plan: readString(form, 'plan'),
         });

@@ -8,12 +8,13 @@ import { formatNumber } from '../lib/format';
 import { queryApi } from '../lib/graphql.server';
 import { issuePath } from '../lib/paths';
 import { visibleText } from '../lib/visible-text';
+import { graphql } from '../graphql';
 
 export const meta: MetaFunction = () => [{ title: 'Feedback · Tracker' }];
 
 const FEEDBACK_PAGE_SIZE = 25;
 
-const FEEDBACK_QUERY = /* GraphQL */ `
+const FEEDBACK_QUERY = graphql(`
   query ProjectFeedback($projectId: ID!, $first: Int!, $after: String) {
     feedback(projectId: $projectId, first: $first, after: $after) {
       totalCount
@@ -40,7 +41,7 @@ const FEEDBACK_QUERY = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
 type FeedbackRow = {
   id: string;
@@ -51,19 +52,12 @@ type FeedbackRow = {
   issue: { id: string; title: string } | null;
   event: { eventId: string; release: string | null; environment: string; url: string | null } | null;
 };
-type FeedbackData = {
-  feedback: {
-    totalCount: number;
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    nodes: FeedbackRow[];
-  };
-};
 
 export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const after = url.searchParams.get('after') || null;
-  const { feedback } = await queryApi<FeedbackData>(args, FEEDBACK_QUERY, {
-    projectId: args.params.projectId,
+  const { feedback } = await queryApi(args, FEEDBACK_QUERY, {
+    projectId: args.params.projectId ?? '',
     first: FEEDBACK_PAGE_SIZE,
     after,
   });

@@ -1,182 +1,26 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation, useParams } from '@remix-run/react';
+import { Link, useActionData, useLoaderData, useNavigation, useParams } from '@remix-run/react';
 import { ErrorMessage } from '../components/error-message';
-import { EventDetail, type EventDetailData } from '../components/event-detail';
-import { EventsChart, type SeriesPoint } from '../components/events-chart';
+import { EventDetail } from '../components/event-detail';
+import { EventsChart } from '../components/events-chart';
 import { FormError } from '../components/field';
-import { IssueEvents, type EventRow } from '../components/issue-events';
-import { TagBreakdown, type TagBreakdownData } from '../components/tag-breakdown';
-import { RelativeTime } from '../components/time';
+import { IssueEvents } from '../components/issue-events';
+import { TagBreakdown } from '../components/tag-breakdown';
+import { IssueFeedback } from '../features/issue/issue-feedback';
+import { IssueHeader } from '../features/issue/issue-header';
+import { IssueReleases } from '../features/issue/issue-releases';
+import { IssueStats } from '../features/issue/issue-stats';
+import { ISSUE_QUERY, REOPEN_ISSUE, RESOLVE_ISSUE, SNOOZE_ISSUE } from '../features/issue/queries';
 import { withParams } from '../lib/filters';
 import { readString } from '../lib/form.server';
-import { formatDateTime, formatNumber } from '../lib/format';
+import { formatNumber } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { issuePath, projectPath } from '../lib/paths';
-import { parseSnoozeUntil, SNOOZE_DURATIONS } from '../lib/snooze';
+import { parseSnoozeUntil } from '../lib/snooze';
 import { visibleText } from '../lib/visible-text';
 
 const EVENTS_PAGE_SIZE = 25;
 const SERIES_HOURS = 24;
-
-const FRAME_FIELDS = /* GraphQL */ `
-  filename
-  function
-  lineno
-  colno
-  inApp
-  minified {
-    filename
-    function
-    lineno
-    colno
-  }
-  context {
-    pre
-    line
-    post
-  }
-`;
-
-const EVENT_DETAIL_FIELDS = /* GraphQL */ `
-  id
-  eventId
-  message
-  type
-  level
-  handled
-  environment
-  release
-  url
-  timestamp
-  user
-  tags {
-    key
-    value
-  }
-  context
-  sdk {
-    name
-    version
-  }
-  fingerprint
-  frames {
-    ${FRAME_FIELDS}
-  }
-`;
-
-// Everything the page shows in one request (one round trip per render). The picked event
-// (`?event=`) replaces the latest one, so only one event's frames are ever fetched.
-const ISSUE_QUERY = /* GraphQL */ `
-  query IssueDetail(
-    $id: ID!
-    $eventsFirst: Int!
-    $eventsAfter: String
-    $hours: Int!
-    $eventId: ID!
-    $picked: Boolean!
-  ) {
-    issue(id: $id) {
-      id
-      projectId
-      title
-      type
-      culprit
-      status
-      level
-      isRegression
-      eventCount
-      userCount
-      firstSeen
-      lastSeen
-      resolvedAt
-      snoozedUntil
-      resolvedInRelease {
-        version
-        environment
-        deployedAt
-      }
-      releases {
-        version
-        environment
-        firstSeen
-        lastSeen
-        eventCount
-      }
-      tags {
-        key
-        count
-        values {
-          value
-          count
-        }
-      }
-      series(hours: $hours) {
-        ts
-        count
-      }
-      events(first: $eventsFirst, after: $eventsAfter) {
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
-        nodes {
-          id
-          eventId
-          message
-          environment
-          release
-          timestamp
-          user
-        }
-      }
-      latestEvent @skip(if: $picked) {
-        ${EVENT_DETAIL_FIELDS}
-      }
-      feedback {
-        id
-        message
-        email
-        receivedAt
-      }
-    }
-    event(id: $eventId) @include(if: $picked) {
-      issueId
-      ${EVENT_DETAIL_FIELDS}
-    }
-  }
-`;
-
-const TRANSITIONS = {
-  resolve: `mutation ResolveIssue($id: ID!) { resolveIssue(id: $id) { id } }`,
-  reopen: `mutation ReopenIssue($id: ID!) { reopenIssue(id: $id) { id } }`,
-  snooze: `mutation SnoozeIssue($id: ID!, $until: String!) { snoozeIssue(id: $id, until: $until) { id } }`,
-} as const;
-
-type IssueDetail = {
-  id: string;
-  projectId: string;
-  title: string;
-  type: string;
-  culprit: string | null;
-  status: 'OPEN' | 'RESOLVED' | 'SNOOZED';
-  level: string;
-  isRegression: boolean;
-  eventCount: number;
-  userCount: number;
-  firstSeen: string;
-  lastSeen: string;
-  resolvedAt: string | null;
-  snoozedUntil: string | null;
-  resolvedInRelease: { version: string; environment: string; deployedAt: string } | null;
-  releases: { version: string; environment: string; firstSeen: string; lastSeen: string; eventCount: number }[];
-  tags: TagBreakdownData[];
-  series: SeriesPoint[];
-  events: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: EventRow[] };
-  /** Absent when an event was picked (`@skip`). */
-  latestEvent?: EventDetailData | null;
-  feedback: { id: string; message: string; email: string | null; receivedAt: string }[];
-};
-type IssueDetailData = { issue: IssueDetail | null; event?: (EventDetailData & { issueId: string }) | null };
 
 const NOT_FOUND = { message: 'This issue does not exist or is not yours.' };
 
@@ -184,8 +28,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const after = url.searchParams.get('after') || null;
   const pickedId = url.searchParams.get('event') || null;
-  const { issue, event } = await queryApi<IssueDetailData>(args, ISSUE_QUERY, {
-    id: args.params.issueId,
+  const { issue, event } = await queryApi(args, ISSUE_QUERY, {
+    id: args.params.issueId ?? '',
     eventsFirst: EVENTS_PAGE_SIZE,
     eventsAfter: after,
     hours: SERIES_HOURS,
@@ -226,12 +70,14 @@ export async function action(args: ActionFunctionArgs) {
   const intent = readString(form, 'intent');
   const id = args.params.issueId ?? '';
   let result;
-  if (intent === 'resolve' || intent === 'reopen') {
-    result = await mutateApi(args, TRANSITIONS[intent], { id });
+  if (intent === 'resolve') {
+    result = await mutateApi(args, RESOLVE_ISSUE, { id });
+  } else if (intent === 'reopen') {
+    result = await mutateApi(args, REOPEN_ISSUE, { id });
   } else if (intent === 'snooze') {
     const until = parseSnoozeUntil(form);
     if (!until) return data({ error: 'Choose a duration, or a date in the future.' }, { status: 400 });
-    result = await mutateApi(args, TRANSITIONS.snooze, { id, until });
+    result = await mutateApi(args, SNOOZE_ISSUE, { id, until });
   } else {
     return data({ error: 'Unknown action.' }, { status: 400 });
   }
@@ -240,8 +86,6 @@ export async function action(args: ActionFunctionArgs) {
   // Post/redirect/get: a reload does not repeat the transition.
   return redirect(issuePath(args.params.projectId ?? '', id));
 }
-
-const STATUS_LABEL = { OPEN: 'Open', RESOLVED: 'Resolved', SNOOZED: 'Snoozed' } as const;
 
 export default function IssuePage() {
   const { issue, events, event, picked, olderPath, newestPath, showMinified, now } = useLoaderData<typeof loader>();
@@ -253,60 +97,10 @@ export default function IssuePage() {
       <p className="breadcrumb">
         <Link to={projectPath(projectId, 'issues')}>← All issues</Link>
       </p>
-      <header className="issue-header">
-        <div>
-          <h2 id="issue-title" className="issue-page-title">
-            <span className={`level level-${issue.level.toLowerCase()}`}>{issue.level.toLowerCase()}</span>
-            {visibleText(issue.title)}
-          </h2>
-          {issue.culprit && <p className="culprit">{visibleText(issue.culprit)}</p>}
-          <p className="status-line">
-            <span className={`status status-${issue.status.toLowerCase()}`}>{STATUS_LABEL[issue.status]}</span>
-            {issue.isRegression && <span className="badge">Regression</span>}
-            {issue.status === 'RESOLVED' && (
-              <span className="muted">
-                {issue.resolvedInRelease ? (
-                  <>
-                    Resolved in <span className="mono">{visibleText(issue.resolvedInRelease.version)}</span> (
-                    {visibleText(issue.resolvedInRelease.environment)})
-                  </>
-                ) : (
-                  'Resolved (the project had no release then)'
-                )}
-                {issue.resolvedAt && <> · {formatDateTime(issue.resolvedAt)}</>}
-              </span>
-            )}
-            {issue.status === 'SNOOZED' && issue.snoozedUntil && (
-              <span className="muted">Snoozed until {formatDateTime(issue.snoozedUntil)}</span>
-            )}
-          </p>
-        </div>
-        <IssueActions status={issue.status} busy={busy} />
-      </header>
+      <IssueHeader issue={issue} busy={busy} />
       <FormError message={actionData?.error} />
 
-      <dl className="stats">
-        <div>
-          <dt>Events</dt>
-          <dd>{formatNumber(issue.eventCount)}</dd>
-        </div>
-        <div>
-          <dt>Users affected</dt>
-          <dd>{formatNumber(issue.userCount)}</dd>
-        </div>
-        <div>
-          <dt>First seen</dt>
-          <dd>
-            <RelativeTime iso={issue.firstSeen} now={now} />
-          </dd>
-        </div>
-        <div>
-          <dt>Last seen</dt>
-          <dd>
-            <RelativeTime iso={issue.lastSeen} now={now} />
-          </dd>
-        </div>
-      </dl>
+      <IssueStats issue={issue} now={now} />
 
       <div className="issue-overview">
         <section className="card" aria-labelledby="series-heading">
@@ -334,107 +128,9 @@ export default function IssuePage() {
         />
       </section>
 
-      <section className="card" aria-labelledby="releases-heading">
-        <h3 id="releases-heading">Releases it appeared in</h3>
-        {issue.releases.length === 0 ? (
-          <p className="muted">Its events carried no release.</p>
-        ) : (
-          <table className="data-table">
-            <caption className="visually-hidden">Releases this issue appeared in</caption>
-            <thead>
-              <tr>
-                <th scope="col">Release</th>
-                <th scope="col">Environment</th>
-                <th scope="col" className="num">
-                  Events
-                </th>
-                <th scope="col">First seen</th>
-                <th scope="col">Last seen</th>
-              </tr>
-            </thead>
-            <tbody>
-              {issue.releases.map((r) => (
-                <tr key={`${r.version}\u0000${r.environment}`}>
-                  <th scope="row" className="mono break">
-                    {visibleText(r.version)}
-                  </th>
-                  <td>{visibleText(r.environment)}</td>
-                  <td className="num">{formatNumber(r.eventCount)}</td>
-                  <td>
-                    <RelativeTime iso={r.firstSeen} now={now} />
-                  </td>
-                  <td>
-                    <RelativeTime iso={r.lastSeen} now={now} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
-
-      <section className="card" aria-labelledby="feedback-heading">
-        <h3 id="feedback-heading">User feedback</h3>
-        {issue.feedback.length === 0 ? (
-          <p className="muted">No user has written about this error yet.</p>
-        ) : (
-          <ul className="feedback-list">
-            {issue.feedback.map((f) => (
-              <li key={f.id}>
-                <p className="feedback-message">{visibleText(f.message)}</p>
-                <p className="muted">
-                  {f.email ? visibleText(f.email) : 'Anonymous'} · <RelativeTime iso={f.receivedAt} now={now} />
-                </p>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <IssueReleases releases={issue.releases} now={now} />
+      <IssueFeedback feedback={issue.feedback} now={now} />
     </article>
-  );
-}
-
-function IssueActions({ status, busy }: { status: IssueDetail['status']; busy: boolean }) {
-  if (status !== 'OPEN') {
-    return (
-      <Form method="post" className="issue-actions">
-        <button type="submit" name="intent" value="reopen" className="button" disabled={busy}>
-          Reopen
-        </button>
-      </Form>
-    );
-  }
-  return (
-    <div className="issue-actions">
-      <Form method="post">
-        <button type="submit" name="intent" value="resolve" className="button button-primary" disabled={busy}>
-          Resolve
-        </button>
-      </Form>
-      <Form method="post" className="snooze-form" aria-label="Snooze">
-        <input type="hidden" name="intent" value="snooze" />
-        {SNOOZE_DURATIONS.map((d) => (
-          <button
-            key={d.value}
-            type="submit"
-            name="duration"
-            value={d.value}
-            className="button button-small"
-            disabled={busy}
-          >
-            Snooze {d.label}
-          </button>
-        ))}
-      </Form>
-      <Form method="post" className="snooze-form">
-        <input type="hidden" name="intent" value="snooze" />
-        <label htmlFor="snooze-until">Snooze until</label>
-        <input id="snooze-until" type="date" name="until" required />
-        <button type="submit" className="button button-small" disabled={busy}>
-          Snooze
-        </button>
-      </Form>
-    </div>
   );
 }
 

@@ -2,13 +2,15 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-r
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from '@remix-run/react';
 import { useCallback, useState } from 'react';
 import { FormError } from '../components/field';
-import { IssueTable, type IssueRow } from '../components/issue-table';
+import { IssueTable } from '../components/issue-table';
 import { KeyboardTriage } from '../components/keyboard-triage';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { readString, readStrings } from '../lib/form.server';
 import { issuePath, projectPath } from '../lib/paths';
 import { parseSnoozeUntil, SNOOZE_DURATIONS } from '../lib/snooze';
 import type { loader as projectLoader } from './_app.projects.$projectId';
+import { graphql } from '../graphql';
+import { REOPEN_ISSUE, SNOOZE_ISSUE } from '../features/issue/queries';
 
 const ISSUES_PAGE_SIZE = 25;
 /** resolveIssues takes at most 100 ids; a page holds 25. */
@@ -32,7 +34,7 @@ const SORTS = [
 /** The list's GET parameters besides status and cursor: kept across tabs and pages. */
 type Filters = { q: string; environment: string; release: string; sort: (typeof SORTS)[number]['param'] };
 
-const ISSUES_QUERY = /* GraphQL */ `
+const ISSUES_QUERY = graphql(`
   query ProjectIssues(
     $projectId: ID!
     $status: IssueStatus!
@@ -78,36 +80,15 @@ const ISSUES_QUERY = /* GraphQL */ `
       totalCount
     }
   }
-`;
+`);
 
-const RESOLVE_ISSUES = /* GraphQL */ `
+const RESOLVE_ISSUES = graphql(`
   mutation ResolveIssues($ids: [ID!]!) {
     resolveIssues(ids: $ids) {
       id
     }
   }
-`;
-
-const SNOOZE_ISSUE = /* GraphQL */ `
-  mutation SnoozeIssue($id: ID!, $until: String!) {
-    snoozeIssue(id: $id, until: $until) {
-      id
-    }
-  }
-`;
-
-const REOPEN_ISSUE = /* GraphQL */ `
-  mutation ReopenIssue($id: ID!) {
-    reopenIssue(id: $id) {
-      id
-    }
-  }
-`;
-
-type IssuesData = {
-  issues: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: IssueRow[] };
-  all: { totalCount: number };
-};
+`);
 
 /** Free-text parameters are trimmed and bounded (the API takes at most 200 characters of search). */
 function readFilters(url: URL): Filters {
@@ -137,8 +118,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const status = parseStatus(url.searchParams.get('status'));
   const after = url.searchParams.get('after') || null;
   const filters = readFilters(url);
-  const result = await queryApi<IssuesData>(args, ISSUES_QUERY, {
-    projectId: args.params.projectId,
+  const result = await queryApi(args, ISSUES_QUERY, {
+    projectId: args.params.projectId ?? '',
     status: status.value,
     first: ISSUES_PAGE_SIZE,
     after,
@@ -168,7 +149,7 @@ export async function action(args: ActionFunctionArgs) {
   const ids = readStrings(form, 'ids', MAX_BULK_IDS);
   if (ids.length === 0) return data({ error: 'Select at least one issue first.', done: null }, { status: 400 });
   if (intent === 'resolve') {
-    const result = await mutateApi<{ resolveIssues: { id: string }[] }>(args, RESOLVE_ISSUES, { ids });
+    const result = await mutateApi(args, RESOLVE_ISSUES, { ids });
     if (!result.ok) return data({ error: result.error.message, done: null }, { status: 400 });
     return { error: null, done: `Resolved ${result.data.resolveIssues.length} of ${ids.length}.` };
   }

@@ -6,13 +6,15 @@ import { RelativeTime } from '../components/time';
 import { readFilter, withParams } from '../lib/filters';
 import { queryApi } from '../lib/graphql.server';
 import { visibleText } from '../lib/visible-text';
+import { graphql } from '../graphql';
+import type { LogLevel } from '../graphql/graphql';
 
 export const meta: MetaFunction = () => [{ title: 'Logs · Tracker' }];
 
 const LOGS_PAGE_SIZE = 50;
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
-const LOGS_QUERY = /* GraphQL */ `
+const LOGS_QUERY = graphql(`
   query ProjectLogs($projectId: ID!, $filter: LogFilter!, $first: Int!, $after: String) {
     logs(projectId: $projectId, filter: $filter, first: $first, after: $after) {
       pageInfo {
@@ -31,19 +33,7 @@ const LOGS_QUERY = /* GraphQL */ `
       }
     }
   }
-`;
-
-type LogEntry = {
-  id: string;
-  level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-  message: string;
-  context: Record<string, unknown> | null;
-  tags: Record<string, unknown>;
-  environment: string;
-  release: string | null;
-  timestamp: string;
-};
-type LogsData = { logs: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: LogEntry[] } };
+`);
 
 export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
@@ -54,9 +44,14 @@ export async function loader(args: LoaderFunctionArgs) {
   const after = url.searchParams.get('after') || null;
   // Live tail only follows the newest page: an older page does not change.
   const live = url.searchParams.get('live') === '1' && !after;
-  const { logs } = await queryApi<LogsData>(args, LOGS_QUERY, {
-    projectId: args.params.projectId,
-    filter: { levels: levels.length ? levels.map((l) => l.toUpperCase()) : null, text, environment, release },
+  const { logs } = await queryApi(args, LOGS_QUERY, {
+    projectId: args.params.projectId ?? '',
+    filter: {
+      levels: levels.length ? levels.map((l) => l.toUpperCase() as LogLevel) : null,
+      text,
+      environment,
+      release,
+    },
     first: LOGS_PAGE_SIZE,
     after,
   });

@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
-import { TrendChart, VitalCard, VitalValue, type VitalStats } from '../components/vitals';
+import { TrendChart, VitalCard, VitalValue } from '../components/vitals';
 import { readFilter } from '../lib/filters';
 import { formatDateTime, formatNumber } from '../lib/format';
 import { queryApi } from '../lib/graphql.server';
 import { visibleText } from '../lib/visible-text';
 import { METRICS, parseRange, RANGES, type VitalMetric } from '../lib/vitals';
+import { graphql } from '../graphql';
 
 export const meta: MetaFunction = () => [{ title: 'Performance · Tracker' }];
 
@@ -14,7 +15,7 @@ const TOP_PAGES = 20;
 
 // One request for the whole page: summary, per-page figures, the series and the releases that
 // feed the filter suggestions. The same filter goes to all three vitals fields.
-const PERFORMANCE_QUERY = /* GraphQL */ `
+const PERFORMANCE_QUERY = graphql(`
   query ProjectVitals($projectId: ID!, $filter: VitalsFilter!, $interval: VitalsInterval!, $first: Int!) {
     vitals(projectId: $projectId, filter: $filter) {
       from
@@ -58,15 +59,7 @@ const PERFORMANCE_QUERY = /* GraphQL */ `
       environment
     }
   }
-`;
-
-type Bucket = { start: string; pageViews: number } & Record<'lcp' | 'inp' | 'cls' | 'fcp' | 'ttfb', number | null>;
-type PerformanceData = {
-  vitals: { from: string; to: string; pageViews: number; metrics: VitalStats[] };
-  vitalsByUrl: { url: string; pageViews: number; metrics: { metric: VitalMetric; p75: number | null }[] }[];
-  vitalsTimeSeries: { interval: 'HOUR' | 'DAY'; buckets: Bucket[] };
-  releases: { version: string; environment: string }[];
-};
+`);
 
 export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
@@ -75,8 +68,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const release = readFilter(url, 'release');
   const to = new Date();
   const from = new Date(to.getTime() - range.ms);
-  const result = await queryApi<PerformanceData>(args, PERFORMANCE_QUERY, {
-    projectId: args.params.projectId,
+  const result = await queryApi(args, PERFORMANCE_QUERY, {
+    projectId: args.params.projectId ?? '',
     filter: { environment, release, from: from.toISOString(), to: to.toISOString() },
     interval: range.interval,
     first: TOP_PAGES,

@@ -7,10 +7,11 @@ import { readString } from '../lib/form.server';
 import { formatDateTime } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { projectPath } from '../lib/paths';
-import { findPlan, PLAN_FIELDS, planName, releaseHealthPlanNames, type PlanInfo } from '../lib/plans';
+import { findPlan, planName, releaseHealthPlanNames } from '../lib/plans';
 import { useProjectAndOrg } from '../lib/project-org';
 import type { ReleaseHealth } from '../lib/release-health';
 import { visibleText } from '../lib/visible-text';
+import { graphql } from '../graphql';
 
 const RELEASES_SHOWN = 200;
 
@@ -19,7 +20,7 @@ const RELEASES_SHOWN = 200;
 // the catalogue and the plain list (all a Free page needs), and only a plan with release health
 // costs a second one for the figures. Asking for health blindly and discarding PLAN_REQUIRED
 // would save that trip on Pro but send Free organizations' pages a request they cannot use.
-const RELEASES_QUERY = /* GraphQL */ `
+const RELEASES_QUERY = graphql(`
   query ProjectReleases($projectId: ID!, $first: Int!) {
     project(id: $projectId) {
       id
@@ -35,7 +36,7 @@ const RELEASES_QUERY = /* GraphQL */ `
       }
     }
     plans {
-      ${PLAN_FIELDS}
+      ...PlanFields
     }
     releases(projectId: $projectId, first: $first) {
       id
@@ -44,9 +45,9 @@ const RELEASES_QUERY = /* GraphQL */ `
       deployedAt
     }
   }
-`;
+`);
 
-const RELEASE_HEALTH_QUERY = /* GraphQL */ `
+const RELEASE_HEALTH_QUERY = graphql(`
   query ProjectReleaseHealth($projectId: ID!, $first: Int!) {
     releases(projectId: $projectId, first: $first) {
       id
@@ -68,9 +69,9 @@ const RELEASE_HEALTH_QUERY = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
-const MARK_RELEASE = /* GraphQL */ `
+const MARK_RELEASE = graphql(`
   mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {
     markRelease(projectId: $projectId, version: $version, environment: $environment) {
       id
@@ -79,30 +80,23 @@ const MARK_RELEASE = /* GraphQL */ `
       deployedAt
     }
   }
-`;
+`);
 
 type Release = { id: string; version: string; environment: string; deployedAt: string };
 type ReleaseRow = Release & { health?: ReleaseHealth | null };
-type Organization = { id: string; slug: string; name: string; plan: string };
-type ReleasesData = {
-  project: { id: string; organizationId: string } | null;
-  viewer: { organizations: Organization[] } | null;
-  plans: PlanInfo[];
-  releases: Release[];
-};
 
 export const meta: MetaFunction = () => [{ title: 'Releases · Tracker' }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const variables = { projectId: args.params.projectId, first: RELEASES_SHOWN };
-  const first = await queryApi<ReleasesData>(args, RELEASES_QUERY, variables);
+  const variables = { projectId: args.params.projectId ?? '', first: RELEASES_SHOWN };
+  const first = await queryApi(args, RELEASES_QUERY, variables);
   // The API answers null both for a missing project and for someone else's: same 404 for both.
   if (!first.project) throw data({ message: 'This project does not exist or is not yours.' }, { status: 404 });
   const organization = first.viewer?.organizations.find((o) => o.id === first.project?.organizationId) ?? null;
   const plan = organization ? findPlan(first.plans, organization.plan) : undefined;
   const healthIncluded = plan?.releaseHealth ?? false;
   const releases: ReleaseRow[] = healthIncluded
-    ? (await queryApi<{ releases: ReleaseRow[] }>(args, RELEASE_HEALTH_QUERY, variables)).releases
+    ? (await queryApi(args, RELEASE_HEALTH_QUERY, variables)).releases
     : first.releases;
   return {
     releases,
@@ -119,8 +113,8 @@ export async function action(args: ActionFunctionArgs) {
   const environment = readString(form, 'environment') || 'production';
   if (!version)
     return data({ error: 'Enter the version you deployed.', planRequired: false, marked: null }, { status: 400 });
-  const result = await mutateApi<{ markRelease: Release }>(args, MARK_RELEASE, {
-    projectId: args.params.projectId,
+  const result = await mutateApi(args, MARK_RELEASE, {
+    projectId: args.params.projectId ?? '',
     version,
     environment,
   });

@@ -3,8 +3,9 @@ import { NavLink, Outlet, useLoaderData } from '@remix-run/react';
 import { ErrorMessage } from '../components/error-message';
 import { queryApi } from '../lib/graphql.server';
 import { projectPath } from '../lib/paths';
+import { graphql } from '../graphql';
 
-const PROJECT_QUERY = /* GraphQL */ `
+const PROJECT_QUERY = graphql(`
   query Project($id: ID!) {
     project(id: $id) {
       id
@@ -13,12 +14,12 @@ const PROJECT_QUERY = /* GraphQL */ `
       organizationId
     }
   }
-`;
+`);
 
 export type Project = { id: string; name: string; dsn: string; organizationId: string };
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { project } = await queryApi<{ project: Project | null }>(args, PROJECT_QUERY, { id: args.params.projectId });
+  const { project } = await queryApi(args, PROJECT_QUERY, { id: args.params.projectId ?? '' });
   // The API answers null both for a missing project and for someone else's: same 404 for both.
   if (!project) throw data({ message: 'This project does not exist or is not yours.' }, { status: 404 });
   return { project };

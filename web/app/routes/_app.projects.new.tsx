@@ -3,16 +3,15 @@ import { Form, useActionData, useNavigation, useRouteLoaderData } from '@remix-r
 import { Field, FormError } from '../components/field';
 import { mutateApi } from '../lib/graphql.server';
 import type { loader as appLoader } from './_app';
+import { graphql } from '../graphql';
 
-const CREATE_PROJECT_MUTATION = /* GraphQL */ `
+const CREATE_PROJECT_MUTATION = graphql(`
   mutation CreateProject($organizationId: ID!, $name: String!) {
     createProject(organizationId: $organizationId, name: $name) {
       id
     }
   }
-`;
-
-type CreateProjectData = { createProject: { id: string } };
+`);
 
 export const meta: MetaFunction = () => [{ title: 'New project · Tracker' }];
 
@@ -20,7 +19,7 @@ export async function action(args: ActionFunctionArgs) {
   const form = await args.request.formData();
   const organizationId = String(form.get('organizationId') ?? '');
   const name = String(form.get('name') ?? '').trim();
-  const result = await mutateApi<CreateProjectData>(args, CREATE_PROJECT_MUTATION, { organizationId, name });
+  const result = await mutateApi(args, CREATE_PROJECT_MUTATION, { organizationId, name });
   if (!result.ok) return data({ error: result.error.message, name }, { status: 400 });
   return redirect(`/projects/${encodeURIComponent(result.data.createProject.id)}`);
 }

@@ -3,8 +3,9 @@ import { Outlet, useLoaderData } from '@remix-run/react';
 import { AppHeader } from '../components/app-header';
 import { queryApi } from '../lib/graphql.server';
 import { createLoginRedirect } from '../lib/session.server';
+import { graphql } from '../graphql';
 
-const VIEWER_QUERY = /* GraphQL */ `
+const VIEWER_QUERY = graphql(`
   query Viewer {
     viewer {
       id
@@ -21,17 +22,11 @@ const VIEWER_QUERY = /* GraphQL */ `
       }
     }
   }
-`;
-
-export type Viewer = {
-  id: string;
-  email: string;
-  organizations: { id: string; slug: string; name: string; plan: string; projects: { id: string; name: string }[] }[];
-};
+`);
 
 // Every signed-in page sits under this pathless layout: it owns the header and the viewer.
 export async function loader(args: LoaderFunctionArgs) {
-  const { viewer } = await queryApi<{ viewer: Viewer | null }>(args, VIEWER_QUERY);
+  const { viewer } = await queryApi(args, VIEWER_QUERY);
   if (!viewer) throw await createLoginRedirect(args.request, args.context);
   return { viewer };
 }

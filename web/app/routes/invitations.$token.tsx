@@ -6,11 +6,12 @@ import { mutateApi, postGraphQL } from '../lib/graphql.server';
 import { projectPath } from '../lib/paths';
 import { createSessionCookie, findSessionToken } from '../lib/session.server';
 import { visibleText } from '../lib/visible-text';
+import { graphql } from '../graphql';
 
 // The page behind an invitation link (<publicUrl>/invitations/<token>, emailed by inviteMember).
 // The token in the path is the secret: the Referrer-Policy keeps it from leaving the origin.
 
-const PREVIEW_QUERY = /* GraphQL */ `
+const PREVIEW_QUERY = graphql(`
   query InvitationPreview($token: String!) {
     invitation(token: $token) {
       organizationName
@@ -20,8 +21,8 @@ const PREVIEW_QUERY = /* GraphQL */ `
       expiresAt
     }
   }
-`;
-const ACCEPT = /* GraphQL */ `
+`);
+const ACCEPT = graphql(`
   mutation AcceptInvitation($token: String!) {
     acceptInvitation(token: $token) {
       id
@@ -30,29 +31,21 @@ const ACCEPT = /* GraphQL */ `
       }
     }
   }
-`;
-const SIGNUP_WITH_INVITATION = /* GraphQL */ `
+`);
+const SIGNUP_WITH_INVITATION = graphql(`
   mutation SignupWithInvitation($token: String!, $password: String!) {
     signupWithInvitation(token: $token, password: $password) {
       token
     }
   }
-`;
-
-type Preview = {
-  organizationName: string;
-  email: string;
-  role: 'OWNER' | 'ADMIN' | 'MEMBER';
-  status: 'PENDING' | 'ACCEPTED' | 'REVOKED' | 'EXPIRED';
-  expiresAt: string;
-};
+`);
 
 const NOT_VALID = { message: 'This invitation link is not valid. Ask for a new one.' };
 
 export const meta: MetaFunction = () => [{ title: 'Invitation · Tracker' }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const result = await postGraphQL<{ invitation: Preview | null }>(context, PREVIEW_QUERY, {
+  const result = await postGraphQL(context, PREVIEW_QUERY, {
     token: params.token ?? '',
   });
   if (!result.ok)
@@ -67,7 +60,7 @@ export async function action(args: ActionFunctionArgs) {
   const token = params.token ?? '';
   const form = await request.formData();
   if (form.get('intent') === 'accept') {
-    const result = await mutateApi<{ acceptInvitation: { id: string; projects: { id: string }[] } }>(args, ACCEPT, {
+    const result = await mutateApi(args, ACCEPT, {
       token,
     });
     if (!result.ok) return data({ error: result.error.message }, { status: 400 });
@@ -75,7 +68,7 @@ export async function action(args: ActionFunctionArgs) {
     return redirect(first ? projectPath(first.id, 'issues') : '/');
   }
   const password = String(form.get('password') ?? '');
-  const result = await postGraphQL<{ signupWithInvitation: { token: string } }>(context, SIGNUP_WITH_INVITATION, {
+  const result = await postGraphQL(context, SIGNUP_WITH_INVITATION, {
     token,
     password,
   });

@@ -4,16 +4,15 @@ import { Field, FormError } from '../components/field';
 import { postGraphQL } from '../lib/graphql.server';
 import { safeRedirectPath } from '../lib/safe-redirect';
 import { createSessionCookie, findSessionToken } from '../lib/session.server';
+import { graphql } from '../graphql';
 
-const LOGIN_MUTATION = /* GraphQL */ `
+const LOGIN_MUTATION = graphql(`
   mutation Login($email: String!, $password: String!) {
     login(email: $email, password: $password) {
       token
     }
   }
-`;
-
-type LoginData = { login: { token: string } };
+`);
 
 export const meta: MetaFunction = () => [{ title: 'Sign in · Tracker' }];
 
@@ -29,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const email = String(form.get('email') ?? '').trim();
   const password = String(form.get('password') ?? '');
-  const result = await postGraphQL<LoginData>(context, LOGIN_MUTATION, { email, password });
+  const result = await postGraphQL(context, LOGIN_MUTATION, { email, password });
   if (!result.ok) {
     return data({ error: result.error.message, email }, { status: result.error.code === 'UNAVAILABLE' ? 503 : 400 });
   }

@@ -1,12 +1,13 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
 import { postGraphQL } from '../lib/graphql.server';
 import { createClearedSessionCookie, findSessionToken } from '../lib/session.server';
+import { graphql } from '../graphql';
 
-const LOGOUT_MUTATION = /* GraphQL */ `
+const LOGOUT_MUTATION = graphql(`
   mutation Logout {
     logout
   }
-`;
+`);
 
 // Signing out is a POST only: a GET would let any page sign the user out with an <img>.
 export async function loader() {

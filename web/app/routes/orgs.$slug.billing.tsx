@@ -1,8 +1,9 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
 import { queryApi } from '../lib/graphql.server';
 import { createLoginRedirect, findSessionToken } from '../lib/session.server';
+import { graphql } from '../graphql';
 
-const ORG_PROJECTS_QUERY = /* GraphQL */ `
+const ORG_PROJECTS_QUERY = graphql(`
   query OrgProjects {
     viewer {
       id
@@ -14,16 +15,14 @@ const ORG_PROJECTS_QUERY = /* GraphQL */ `
       }
     }
   }
-`;
-
-type OrgProjectsData = { viewer: { organizations: { slug: string; projects: { id: string }[] }[] } | null };
+`);
 
 // Usage-warning emails link to an organization's billing (`/orgs/<slug>/billing`, see
 // core/src/quotas/usage-warning-email.ts); the dashboard shows billing under a project of it.
 export async function loader(args: LoaderFunctionArgs) {
   if (!(await findSessionToken(args.request, args.context)))
     throw await createLoginRedirect(args.request, args.context);
-  const { viewer } = await queryApi<OrgProjectsData>(args, ORG_PROJECTS_QUERY);
+  const { viewer } = await queryApi(args, ORG_PROJECTS_QUERY);
   if (!viewer) throw await createLoginRedirect(args.request, args.context);
   const org = viewer.organizations.find((o) => o.slug === args.params.slug);
   // Not a member (or no such organization): the same answer either way.

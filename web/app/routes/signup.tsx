@@ -3,16 +3,15 @@ import { Form, Link, useActionData, useNavigation } from '@remix-run/react';
 import { Field, FormError } from '../components/field';
 import { postGraphQL } from '../lib/graphql.server';
 import { createSessionCookie, findSessionToken } from '../lib/session.server';
+import { graphql } from '../graphql';
 
-const SIGNUP_MUTATION = /* GraphQL */ `
+const SIGNUP_MUTATION = graphql(`
   mutation Signup($email: String!, $password: String!, $organizationName: String!) {
     signup(email: $email, password: $password, organizationName: $organizationName) {
       token
     }
   }
-`;
-
-type SignupData = { signup: { token: string } };
+`);
 
 export const meta: MetaFunction = () => [{ title: 'Create an account · Tracker' }];
 
@@ -27,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const password = String(form.get('password') ?? '');
   const organizationName = String(form.get('organizationName') ?? '').trim();
   // Validation (password length, email shape, duplicates) is the API's; we only relay its message.
-  const result = await postGraphQL<SignupData>(context, SIGNUP_MUTATION, { email, password, organizationName });
+  const result = await postGraphQL(context, SIGNUP_MUTATION, { email, password, organizationName });
   if (!result.ok) {
     return data(
       { error: result.error.message, email, organizationName },

@@ -1,20 +1,84 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { readString, readStrings } from './form.server';
-import { mutateApi, type ApiResult } from './graphql.server';
+import { readString, readStrings } from '../../lib/form.server';
+import { mutateApi, type ApiResult } from '../../lib/graphql.server';
+import { graphql } from '../../graphql';
+import type { ApiScope, MemberRole } from '../../graphql/graphql';
 
 // Every Settings form posts here with an `intent`; each maps to exactly one mutation. Ids in the
 // form are checked by the API (another tenant's id answers like a missing one).
 
 const MUTATIONS = {
-  rotateKey: `mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) { rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) { id } }`,
-  disableKey: `mutation DisableProjectKey($projectId: ID!, $keyId: ID!) { disableProjectKey(projectId: $projectId, keyId: $keyId) { id } }`,
-  createUploadToken: `mutation CreateUploadToken($projectId: ID!, $name: String!) { createUploadToken(projectId: $projectId, name: $name) { token uploadToken { name } } }`,
-  revokeUploadToken: `mutation RevokeUploadToken($projectId: ID!, $id: ID!) { revokeUploadToken(projectId: $projectId, id: $id) { id } }`,
-  invite: `mutation InviteMember($organizationId: ID!, $email: String!, $role: MemberRole!) { inviteMember(organizationId: $organizationId, email: $email, role: $role) { emailSent link invitation { email } } }`,
-  revokeInvitation: `mutation RevokeInvitation($id: ID!) { revokeInvitation(id: $id) { id } }`,
-  removeMember: `mutation RemoveMember($organizationId: ID!, $userId: ID!) { removeMember(organizationId: $organizationId, userId: $userId) }`,
-  createApiToken: `mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) { createApiToken(name: $name, scopes: $scopes) { token apiToken { name } } }`,
-  revokeApiToken: `mutation RevokeApiToken($id: ID!) { revokeApiToken(id: $id) { id } }`,
+  rotateKey: graphql(`
+    mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {
+      rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {
+        id
+      }
+    }
+  `),
+  disableKey: graphql(`
+    mutation DisableProjectKey($projectId: ID!, $keyId: ID!) {
+      disableProjectKey(projectId: $projectId, keyId: $keyId) {
+        id
+      }
+    }
+  `),
+  createUploadToken: graphql(`
+    mutation CreateUploadToken($projectId: ID!, $name: String!) {
+      createUploadToken(projectId: $projectId, name: $name) {
+        token
+        uploadToken {
+          name
+        }
+      }
+    }
+  `),
+  revokeUploadToken: graphql(`
+    mutation RevokeUploadToken($projectId: ID!, $id: ID!) {
+      revokeUploadToken(projectId: $projectId, id: $id) {
+        id
+      }
+    }
+  `),
+  invite: graphql(`
+    mutation InviteMember($organizationId: ID!, $email: String!, $role: MemberRole!) {
+      inviteMember(organizationId: $organizationId, email: $email, role: $role) {
+        emailSent
+        link
+        invitation {
+          email
+        }
+      }
+    }
+  `),
+  revokeInvitation: graphql(`
+    mutation RevokeInvitation($id: ID!) {
+      revokeInvitation(id: $id) {
+        id
+      }
+    }
+  `),
+  removeMember: graphql(`
+    mutation RemoveMember($organizationId: ID!, $userId: ID!) {
+      removeMember(organizationId: $organizationId, userId: $userId)
+    }
+  `),
+  createApiToken: graphql(`
+    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {
+      createApiToken(name: $name, scopes: $scopes) {
+        token
+        apiToken {
+          name
+        }
+      }
+    }
+  `),
+  revokeApiToken: graphql(`
+    mutation RevokeApiToken($id: ID!) {
+      revokeApiToken(id: $id) {
+        id
+      }
+    }
+  `),
 } as const;
 
 export type SettingsActionResult = {
@@ -54,7 +118,7 @@ export async function runSettingsAction(
       return failed(r) ?? ok('The key is disabled; ingest refuses it within a minute.');
     }
     case 'createUploadToken': {
-      const r = await mutateApi<{ createUploadToken: { token: string } }>(args, MUTATIONS.createUploadToken, {
+      const r = await mutateApi(args, MUTATIONS.createUploadToken, {
         projectId,
         name: readString(form, 'name'),
       });
@@ -68,10 +132,11 @@ export async function runSettingsAction(
       return failed(r) ?? ok('Upload token revoked.');
     }
     case 'invite': {
-      const r = await mutateApi<{ inviteMember: { emailSent: boolean; link: string | null } }>(args, MUTATIONS.invite, {
+      const r = await mutateApi(args, MUTATIONS.invite, {
         organizationId,
         email: readString(form, 'email'),
-        role: readString(form, 'role') || 'MEMBER',
+        // Not checked here: the API coerces the variable and rejects any other value with its message.
+        role: (readString(form, 'role') || 'MEMBER') as MemberRole,
       });
       if (!r.ok) return failed(r)!;
       const { emailSent, link } = r.data.inviteMember;
@@ -92,9 +157,9 @@ export async function runSettingsAction(
     }
     case 'createApiToken': {
       const scopes = readStrings(form, 'scopes', 3);
-      const r = await mutateApi<{ createApiToken: { token: string } }>(args, MUTATIONS.createApiToken, {
+      const r = await mutateApi(args, MUTATIONS.createApiToken, {
         name: readString(form, 'name'),
-        scopes,
+        scopes: scopes as ApiScope[],
       });
       return (
         failed(r) ??

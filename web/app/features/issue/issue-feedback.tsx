@@ -1,0 +1,26 @@
+import { RelativeTime } from '../../components/time';
+import { visibleText } from '../../lib/visible-text';
+import type { IssueData } from './types';
+
+/** What users wrote about the issue's events: their text, so React text only. */
+export function IssueFeedback({ feedback, now }: { feedback: IssueData['feedback']; now: string }) {
+  return (
+    <section className="card" aria-labelledby="feedback-heading">
+      <h3 id="feedback-heading">User feedback</h3>
+      {feedback.length === 0 ? (
+        <p className="muted">No user has written about this error yet.</p>
+      ) : (
+        <ul className="feedback-list">
+          {feedback.map((f) => (
+            <li key={f.id}>
+              <p className="feedback-message">{visibleText(f.message)}</p>
+              <p className="muted">
+                {f.email ? visibleText(f.email) : 'Anonymous'} · <RelativeTime iso={f.receivedAt} now={now} />
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import { formatDateTime } from '../../lib/format';
+import { visibleText } from '../../lib/visible-text';
+import { IssueActions } from './issue-actions';
+import type { IssueData } from './types';
+
+const STATUS_LABEL = { OPEN: 'Open', RESOLVED: 'Resolved', SNOOZED: 'Snoozed' } as const;
+
+type IssueHeaderProps = {
+  issue: Pick<
+    IssueData,
+    'title' | 'culprit' | 'level' | 'status' | 'isRegression' | 'resolvedInRelease' | 'resolvedAt' | 'snoozedUntil'
+  >;
+  busy: boolean;
+};
+
+/** Title, culprit, where the issue stands (status, regression, resolved in, snoozed until) and its actions. */
+export function IssueHeader({ issue, busy }: IssueHeaderProps) {
+  return (
+    <header className="issue-header">
+      <div>
+        <h2 id="issue-title" className="issue-page-title">
+          <span className={`level level-${issue.level.toLowerCase()}`}>{issue.level.toLowerCase()}</span>
+          {visibleText(issue.title)}
+        </h2>
+        {issue.culprit && <p className="culprit">{visibleText(issue.culprit)}</p>}
+        <p className="status-line">
+          <span className={`status status-${issue.status.toLowerCase()}`}>{STATUS_LABEL[issue.status]}</span>
+          {issue.isRegression && <span className="badge">Regression</span>}
+          {issue.status === 'RESOLVED' && (
+            <span className="muted">
+              {issue.resolvedInRelease ? (
+                <>
+                  Resolved in <span className="mono">{visibleText(issue.resolvedInRelease.version)}</span> (
+                  {visibleText(issue.resolvedInRelease.environment)})
+                </>
+              ) : (
+                'Resolved (the project had no release then)'
+              )}
+              {issue.resolvedAt && <> · {formatDateTime(issue.resolvedAt)}</>}
+            </span>
+          )}
+          {issue.status === 'SNOOZED' && issue.snoozedUntil && (
+            <span className="muted">Snoozed until {formatDateTime(issue.snoozedUntil)}</span>
+          )}
+        </p>
+      </div>
+      <IssueActions status={issue.status} busy={busy} />
+    </header>
+  );
+}

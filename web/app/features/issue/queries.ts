@@ -1,0 +1,159 @@
+import { graphql } from '../../graphql';
+
+// Fragments name what each component reads, so its props are the generated fragment type.
+graphql(`
+  fragment StackFrameFields on Frame {
+    filename
+    function
+    lineno
+    colno
+    inApp
+    minified {
+      filename
+      function
+      lineno
+      colno
+    }
+    context {
+      pre
+      line
+      post
+    }
+  }
+`);
+
+graphql(`
+  fragment EventDetailFields on Event {
+    id
+    eventId
+    message
+    type
+    level
+    handled
+    environment
+    release
+    url
+    timestamp
+    user
+    tags {
+      key
+      value
+    }
+    context
+    sdk {
+      name
+      version
+    }
+    fingerprint
+    frames {
+      ...StackFrameFields
+    }
+  }
+`);
+
+// Everything the page shows in one request (one round trip per render). The picked event
+// (`?event=`) replaces the latest one, so only one event's frames are ever fetched.
+export const ISSUE_QUERY = graphql(`
+  query IssueDetail(
+    $id: ID!
+    $eventsFirst: Int!
+    $eventsAfter: String
+    $hours: Int!
+    $eventId: ID!
+    $picked: Boolean!
+  ) {
+    issue(id: $id) {
+      id
+      projectId
+      title
+      type
+      culprit
+      status
+      level
+      isRegression
+      eventCount
+      userCount
+      firstSeen
+      lastSeen
+      resolvedAt
+      snoozedUntil
+      resolvedInRelease {
+        version
+        environment
+        deployedAt
+      }
+      releases {
+        version
+        environment
+        firstSeen
+        lastSeen
+        eventCount
+      }
+      tags {
+        key
+        count
+        values {
+          value
+          count
+        }
+      }
+      series(hours: $hours) {
+        ts
+        count
+      }
+      events(first: $eventsFirst, after: $eventsAfter) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          eventId
+          message
+          environment
+          release
+          timestamp
+          user
+        }
+      }
+      latestEvent @skip(if: $picked) {
+        ...EventDetailFields
+      }
+      feedback {
+        id
+        message
+        email
+        receivedAt
+      }
+    }
+    event(id: $eventId) @include(if: $picked) {
+      issueId
+      ...EventDetailFields
+    }
+  }
+`);
+
+// The same documents as the issue list's row actions: one operation name, one shape.
+export const RESOLVE_ISSUE = graphql(`
+  mutation ResolveIssue($id: ID!) {
+    resolveIssue(id: $id) {
+      id
+    }
+  }
+`);
+
+export const REOPEN_ISSUE = graphql(`
+  mutation ReopenIssue($id: ID!) {
+    reopenIssue(id: $id) {
+      id
+    }
+  }
+`);
+
+export const SNOOZE_ISSUE = graphql(`
+  mutation SnoozeIssue($id: ID!, $until: String!) {
+    snoozeIssue(id: $id, until: $until) {
+      id
+    }
+  }
+`);

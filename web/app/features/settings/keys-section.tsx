@@ -1,0 +1,69 @@
+import { Form } from '@remix-run/react';
+import { ConfirmButton } from '../../components/confirm-button';
+import { SetupInstructions } from '../../components/setup-instructions';
+import type { ProjectKeysQuery } from '../../graphql/graphql';
+import { Section, type FormatTime, type SectionData } from './settings-section';
+
+type KeysSectionProps = { dsn: string; keys: SectionData<ProjectKeysQuery>; time: FormatTime; busy: boolean };
+
+/** The DSN with its snippet, the project's keys (disable one) and key rotation. */
+export function KeysSection({ dsn, keys, time, busy }: KeysSectionProps) {
+  return (
+    <Section id="dsn-heading" title="DSN and keys">
+      <SetupInstructions dsn={dsn} dsnOnly />
+      {keys.reason ? (
+        <p className="muted">{keys.reason}</p>
+      ) : (
+        <>
+          <h3>Keys</h3>
+          <table className="data-table">
+            <caption className="visually-hidden">DSN keys, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Public key</th>
+                <th scope="col">State</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data?.projectKeys.map((k) => (
+                <tr key={k.id}>
+                  <th scope="row" className="mono break">
+                    {k.publicKey}
+                  </th>
+                  <td>{k.enabled ? 'enabled' : <>disabled {time(k.disabledAt)}</>}</td>
+                  <td>{time(k.createdAt)}</td>
+                  <td>
+                    {k.enabled && (
+                      <Form method="post">
+                        <input type="hidden" name="id" value={k.id} />
+                        <ConfirmButton
+                          intent="disableKey"
+                          label="Disable"
+                          confirmLabel="Disable this key"
+                          name={k.publicKey}
+                          disabled={busy}
+                        />
+                      </Form>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Form method="post" className="checkbox-row">
+            <button type="submit" name="intent" value="rotateKey" className="button" disabled={busy}>
+              Rotate key
+            </button>
+            <label>
+              <input type="checkbox" name="keepOldKeys" /> Keep the old keys working (for a gradual roll-out)
+            </label>
+          </Form>
+        </>
+      )}
+    </Section>
+  );
+}

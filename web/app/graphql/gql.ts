@@ -1,0 +1,326 @@
+/* eslint-disable */
+import * as types from './graphql';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  fragment StackFrameFields on Frame {\n    filename\n    function\n    lineno\n    colno\n    inApp\n    minified {\n      filename\n      function\n      lineno\n      colno\n    }\n    context {\n      pre\n      line\n      post\n    }\n  }\n": typeof types.StackFrameFieldsFragmentDoc,
+    "\n  fragment EventDetailFields on Event {\n    id\n    eventId\n    message\n    type\n    level\n    handled\n    environment\n    release\n    url\n    timestamp\n    user\n    tags {\n      key\n      value\n    }\n    context\n    sdk {\n      name\n      version\n    }\n    fingerprint\n    frames {\n      ...StackFrameFields\n    }\n  }\n": typeof types.EventDetailFieldsFragmentDoc,
+    "\n  query IssueDetail(\n    $id: ID!\n    $eventsFirst: Int!\n    $eventsAfter: String\n    $hours: Int!\n    $eventId: ID!\n    $picked: Boolean!\n  ) {\n    issue(id: $id) {\n      id\n      projectId\n      title\n      type\n      culprit\n      status\n      level\n      isRegression\n      eventCount\n      userCount\n      firstSeen\n      lastSeen\n      resolvedAt\n      snoozedUntil\n      resolvedInRelease {\n        version\n        environment\n        deployedAt\n      }\n      releases {\n        version\n        environment\n        firstSeen\n        lastSeen\n        eventCount\n      }\n      tags {\n        key\n        count\n        values {\n          value\n          count\n        }\n      }\n      series(hours: $hours) {\n        ts\n        count\n      }\n      events(first: $eventsFirst, after: $eventsAfter) {\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n        nodes {\n          id\n          eventId\n          message\n          environment\n          release\n          timestamp\n          user\n        }\n      }\n      latestEvent @skip(if: $picked) {\n        ...EventDetailFields\n      }\n      feedback {\n        id\n        message\n        email\n        receivedAt\n      }\n    }\n    event(id: $eventId) @include(if: $picked) {\n      issueId\n      ...EventDetailFields\n    }\n  }\n": typeof types.IssueDetailDocument,
+    "\n  mutation ResolveIssue($id: ID!) {\n    resolveIssue(id: $id) {\n      id\n    }\n  }\n": typeof types.ResolveIssueDocument,
+    "\n  mutation ReopenIssue($id: ID!) {\n    reopenIssue(id: $id) {\n      id\n    }\n  }\n": typeof types.ReopenIssueDocument,
+    "\n  mutation SnoozeIssue($id: ID!, $until: String!) {\n    snoozeIssue(id: $id, until: $until) {\n      id\n    }\n  }\n": typeof types.SnoozeIssueDocument,
+    "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n": typeof types.ProjectOrganizationDocument,
+    "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": typeof types.ProjectKeysDocument,
+    "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.UploadTokensDocument,
+    "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n": typeof types.MembersDocument,
+    "\n  query Invitations($organizationId: ID!) {\n    invitations(organizationId: $organizationId) {\n      id\n      email\n      role\n      createdAt\n      expiresAt\n    }\n  }\n": typeof types.InvitationsDocument,
+    "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.ApiTokensDocument,
+    "\n    mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {\n      rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {\n        id\n      }\n    }\n  ": typeof types.RotateProjectKeyDocument,
+    "\n    mutation DisableProjectKey($projectId: ID!, $keyId: ID!) {\n      disableProjectKey(projectId: $projectId, keyId: $keyId) {\n        id\n      }\n    }\n  ": typeof types.DisableProjectKeyDocument,
+    "\n    mutation CreateUploadToken($projectId: ID!, $name: String!) {\n      createUploadToken(projectId: $projectId, name: $name) {\n        token\n        uploadToken {\n          name\n        }\n      }\n    }\n  ": typeof types.CreateUploadTokenDocument,
+    "\n    mutation RevokeUploadToken($projectId: ID!, $id: ID!) {\n      revokeUploadToken(projectId: $projectId, id: $id) {\n        id\n      }\n    }\n  ": typeof types.RevokeUploadTokenDocument,
+    "\n    mutation InviteMember($organizationId: ID!, $email: String!, $role: MemberRole!) {\n      inviteMember(organizationId: $organizationId, email: $email, role: $role) {\n        emailSent\n        link\n        invitation {\n          email\n        }\n      }\n    }\n  ": typeof types.InviteMemberDocument,
+    "\n    mutation RevokeInvitation($id: ID!) {\n      revokeInvitation(id: $id) {\n        id\n      }\n    }\n  ": typeof types.RevokeInvitationDocument,
+    "\n    mutation RemoveMember($organizationId: ID!, $userId: ID!) {\n      removeMember(organizationId: $organizationId, userId: $userId)\n    }\n  ": typeof types.RemoveMemberDocument,
+    "\n    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {\n      createApiToken(name: $name, scopes: $scopes) {\n        token\n        apiToken {\n          name\n        }\n      }\n    }\n  ": typeof types.CreateApiTokenDocument,
+    "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": typeof types.RevokeApiTokenDocument,
+    "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": typeof types.PlanFieldsFragmentDoc,
+    "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": typeof types.ProjectSetupDocument,
+    "\n  query AlertRules($projectId: ID!, $deliveries: Int!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      enabled\n      createdAt\n      secret\n      masked\n      channel {\n        type\n        url\n        email\n      }\n      deliveries(first: $deliveries) {\n        id\n        kind\n        status\n        attempts\n        lastError\n        lastStatus\n        createdAt\n        deliveredAt\n        nextAttemptAt\n      }\n    }\n  }\n": typeof types.AlertRulesDocument,
+    "\n  mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!) {\n    createAlertRule(projectId: $projectId, kind: $kind, channel: $channel) {\n      id\n    }\n  }\n": typeof types.CreateAlertRuleDocument,
+    "\n  mutation UpdateAlertRule($id: ID!, $enabled: Boolean) {\n    updateAlertRule(id: $id, enabled: $enabled) {\n      id\n    }\n  }\n": typeof types.UpdateAlertRuleDocument,
+    "\n  mutation DeleteAlertRule($id: ID!) {\n    deleteAlertRule(id: $id)\n  }\n": typeof types.DeleteAlertRuleDocument,
+    "\n  query Billing($projectId: ID!) {\n    project(id: $projectId) {\n      organizationId\n    }\n  }\n": typeof types.BillingDocument,
+    "\n  query BillingDetails($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n    billing(organizationId: $organizationId) {\n      configured\n      plan\n      availablePlans\n      status\n      currentPeriodEnd\n      cancelAtPeriodEnd\n      pastDueSince\n      graceEndsAt\n      hasBillingAccount\n    }\n    plans {\n      ...PlanFields\n    }\n  }\n": typeof types.BillingDetailsDocument,
+    "\n  mutation CreateCheckoutSession($organizationId: ID!, $plan: String!) {\n    createCheckoutSession(organizationId: $organizationId, plan: $plan) {\n      url\n    }\n  }\n": typeof types.CreateCheckoutSessionDocument,
+    "\n  mutation CreateBillingPortalSession($organizationId: ID!) {\n    createBillingPortalSession(organizationId: $organizationId) {\n      url\n    }\n  }\n": typeof types.CreateBillingPortalSessionDocument,
+    "\n  query ProjectFeedback($projectId: ID!, $first: Int!, $after: String) {\n    feedback(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        message\n        email\n        eventId\n        receivedAt\n        issue {\n          id\n          title\n        }\n        event {\n          eventId\n          release\n          environment\n          url\n        }\n      }\n    }\n  }\n": typeof types.ProjectFeedbackDocument,
+    "\n  query ProjectIssues(\n    $projectId: ID!\n    $status: IssueStatus!\n    $first: Int!\n    $after: String\n    $search: String\n    $environment: String\n    $release: String\n    $sort: IssueSort!\n  ) {\n    issues(\n      projectId: $projectId\n      status: $status\n      first: $first\n      after: $after\n      search: $search\n      environment: $environment\n      release: $release\n      sort: $sort\n    ) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        title\n        culprit\n        level\n        status\n        isRegression\n        eventCount\n        userCount\n        lastSeen\n        series(hours: 24) {\n          ts\n          count\n        }\n      }\n    }\n    all: issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": typeof types.ProjectIssuesDocument,
+    "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n": typeof types.ResolveIssuesDocument,
+    "\n  query ProjectLogs($projectId: ID!, $filter: LogFilter!, $first: Int!, $after: String) {\n    logs(projectId: $projectId, filter: $filter, first: $first, after: $after) {\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        level\n        message\n        context\n        tags\n        environment\n        release\n        timestamp\n      }\n    }\n  }\n": typeof types.ProjectLogsDocument,
+    "\n  query ProjectVitals($projectId: ID!, $filter: VitalsFilter!, $interval: VitalsInterval!, $first: Int!) {\n    vitals(projectId: $projectId, filter: $filter) {\n      from\n      to\n      pageViews\n      metrics {\n        metric\n        count\n        p75\n        goodShare\n        needsImprovementShare\n        poorShare\n        thresholds {\n          good\n          poor\n        }\n      }\n    }\n    vitalsByUrl(projectId: $projectId, filter: $filter, first: $first) {\n      url\n      pageViews\n      metrics {\n        metric\n        p75\n      }\n    }\n    vitalsTimeSeries(projectId: $projectId, filter: $filter, interval: $interval) {\n      interval\n      buckets {\n        start\n        pageViews\n        lcp\n        inp\n        cls\n        fcp\n        ttfb\n      }\n    }\n    releases(projectId: $projectId, first: 100) {\n      version\n      environment\n    }\n  }\n": typeof types.ProjectVitalsDocument,
+    "\n  query ProjectReleases($projectId: ID!, $first: Int!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        slug\n        name\n        plan\n      }\n    }\n    plans {\n      ...PlanFields\n    }\n    releases(projectId: $projectId, first: $first) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": typeof types.ProjectReleasesDocument,
+    "\n  query ProjectReleaseHealth($projectId: ID!, $first: Int!) {\n    releases(projectId: $projectId, first: $first) {\n      id\n      version\n      environment\n      deployedAt\n      health {\n        issuesIntroduced\n        regressions\n        usersSeen\n        crashFreeUsers\n        eventsPerHour\n        previousVersion\n        previousIssuesIntroduced\n        previousRegressions\n        previousCrashFreeUsers\n        previousEventsPerHour\n        eventsPerHourRatio\n      }\n    }\n  }\n": typeof types.ProjectReleaseHealthDocument,
+    "\n  mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {\n    markRelease(projectId: $projectId, version: $version, environment: $environment) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": typeof types.MarkReleaseDocument,
+    "\n  query Project($id: ID!) {\n    project(id: $id) {\n      id\n      name\n      dsn\n      organizationId\n    }\n  }\n": typeof types.ProjectDocument,
+    "\n  mutation CreateProject($organizationId: ID!, $name: String!) {\n    createProject(organizationId: $organizationId, name: $name) {\n      id\n    }\n  }\n": typeof types.CreateProjectDocument,
+    "\n  query Viewer {\n    viewer {\n      id\n      email\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": typeof types.ViewerDocument,
+    "\n  query FirstProject {\n    viewer {\n      id\n      organizations {\n        id\n        projects {\n          id\n        }\n      }\n    }\n  }\n": typeof types.FirstProjectDocument,
+    "\n  query InvitationPreview($token: String!) {\n    invitation(token: $token) {\n      organizationName\n      email\n      role\n      status\n      expiresAt\n    }\n  }\n": typeof types.InvitationPreviewDocument,
+    "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) {\n      id\n      projects {\n        id\n      }\n    }\n  }\n": typeof types.AcceptInvitationDocument,
+    "\n  mutation SignupWithInvitation($token: String!, $password: String!) {\n    signupWithInvitation(token: $token, password: $password) {\n      token\n    }\n  }\n": typeof types.SignupWithInvitationDocument,
+    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      token\n    }\n  }\n": typeof types.LoginDocument,
+    "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
+    "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n": typeof types.OrgProjectsDocument,
+    "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": typeof types.SignupDocument,
+};
+const documents: Documents = {
+    "\n  fragment StackFrameFields on Frame {\n    filename\n    function\n    lineno\n    colno\n    inApp\n    minified {\n      filename\n      function\n      lineno\n      colno\n    }\n    context {\n      pre\n      line\n      post\n    }\n  }\n": types.StackFrameFieldsFragmentDoc,
+    "\n  fragment EventDetailFields on Event {\n    id\n    eventId\n    message\n    type\n    level\n    handled\n    environment\n    release\n    url\n    timestamp\n    user\n    tags {\n      key\n      value\n    }\n    context\n    sdk {\n      name\n      version\n    }\n    fingerprint\n    frames {\n      ...StackFrameFields\n    }\n  }\n": types.EventDetailFieldsFragmentDoc,
+    "\n  query IssueDetail(\n    $id: ID!\n    $eventsFirst: Int!\n    $eventsAfter: String\n    $hours: Int!\n    $eventId: ID!\n    $picked: Boolean!\n  ) {\n    issue(id: $id) {\n      id\n      projectId\n      title\n      type\n      culprit\n      status\n      level\n      isRegression\n      eventCount\n      userCount\n      firstSeen\n      lastSeen\n      resolvedAt\n      snoozedUntil\n      resolvedInRelease {\n        version\n        environment\n        deployedAt\n      }\n      releases {\n        version\n        environment\n        firstSeen\n        lastSeen\n        eventCount\n      }\n      tags {\n        key\n        count\n        values {\n          value\n          count\n        }\n      }\n      series(hours: $hours) {\n        ts\n        count\n      }\n      events(first: $eventsFirst, after: $eventsAfter) {\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n        nodes {\n          id\n          eventId\n          message\n          environment\n          release\n          timestamp\n          user\n        }\n      }\n      latestEvent @skip(if: $picked) {\n        ...EventDetailFields\n      }\n      feedback {\n        id\n        message\n        email\n        receivedAt\n      }\n    }\n    event(id: $eventId) @include(if: $picked) {\n      issueId\n      ...EventDetailFields\n    }\n  }\n": types.IssueDetailDocument,
+    "\n  mutation ResolveIssue($id: ID!) {\n    resolveIssue(id: $id) {\n      id\n    }\n  }\n": types.ResolveIssueDocument,
+    "\n  mutation ReopenIssue($id: ID!) {\n    reopenIssue(id: $id) {\n      id\n    }\n  }\n": types.ReopenIssueDocument,
+    "\n  mutation SnoozeIssue($id: ID!, $until: String!) {\n    snoozeIssue(id: $id, until: $until) {\n      id\n    }\n  }\n": types.SnoozeIssueDocument,
+    "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n": types.ProjectOrganizationDocument,
+    "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": types.ProjectKeysDocument,
+    "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.UploadTokensDocument,
+    "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n": types.MembersDocument,
+    "\n  query Invitations($organizationId: ID!) {\n    invitations(organizationId: $organizationId) {\n      id\n      email\n      role\n      createdAt\n      expiresAt\n    }\n  }\n": types.InvitationsDocument,
+    "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.ApiTokensDocument,
+    "\n    mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {\n      rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {\n        id\n      }\n    }\n  ": types.RotateProjectKeyDocument,
+    "\n    mutation DisableProjectKey($projectId: ID!, $keyId: ID!) {\n      disableProjectKey(projectId: $projectId, keyId: $keyId) {\n        id\n      }\n    }\n  ": types.DisableProjectKeyDocument,
+    "\n    mutation CreateUploadToken($projectId: ID!, $name: String!) {\n      createUploadToken(projectId: $projectId, name: $name) {\n        token\n        uploadToken {\n          name\n        }\n      }\n    }\n  ": types.CreateUploadTokenDocument,
+    "\n    mutation RevokeUploadToken($projectId: ID!, $id: ID!) {\n      revokeUploadToken(projectId: $projectId, id: $id) {\n        id\n      }\n    }\n  ": types.RevokeUploadTokenDocument,
+    "\n    mutation InviteMember($organizationId: ID!, $email: String!, $role: MemberRole!) {\n      inviteMember(organizationId: $organizationId, email: $email, role: $role) {\n        emailSent\n        link\n        invitation {\n          email\n        }\n      }\n    }\n  ": types.InviteMemberDocument,
+    "\n    mutation RevokeInvitation($id: ID!) {\n      revokeInvitation(id: $id) {\n        id\n      }\n    }\n  ": types.RevokeInvitationDocument,
+    "\n    mutation RemoveMember($organizationId: ID!, $userId: ID!) {\n      removeMember(organizationId: $organizationId, userId: $userId)\n    }\n  ": types.RemoveMemberDocument,
+    "\n    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {\n      createApiToken(name: $name, scopes: $scopes) {\n        token\n        apiToken {\n          name\n        }\n      }\n    }\n  ": types.CreateApiTokenDocument,
+    "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": types.RevokeApiTokenDocument,
+    "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": types.PlanFieldsFragmentDoc,
+    "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": types.ProjectSetupDocument,
+    "\n  query AlertRules($projectId: ID!, $deliveries: Int!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      enabled\n      createdAt\n      secret\n      masked\n      channel {\n        type\n        url\n        email\n      }\n      deliveries(first: $deliveries) {\n        id\n        kind\n        status\n        attempts\n        lastError\n        lastStatus\n        createdAt\n        deliveredAt\n        nextAttemptAt\n      }\n    }\n  }\n": types.AlertRulesDocument,
+    "\n  mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!) {\n    createAlertRule(projectId: $projectId, kind: $kind, channel: $channel) {\n      id\n    }\n  }\n": types.CreateAlertRuleDocument,
+    "\n  mutation UpdateAlertRule($id: ID!, $enabled: Boolean) {\n    updateAlertRule(id: $id, enabled: $enabled) {\n      id\n    }\n  }\n": types.UpdateAlertRuleDocument,
+    "\n  mutation DeleteAlertRule($id: ID!) {\n    deleteAlertRule(id: $id)\n  }\n": types.DeleteAlertRuleDocument,
+    "\n  query Billing($projectId: ID!) {\n    project(id: $projectId) {\n      organizationId\n    }\n  }\n": types.BillingDocument,
+    "\n  query BillingDetails($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n    billing(organizationId: $organizationId) {\n      configured\n      plan\n      availablePlans\n      status\n      currentPeriodEnd\n      cancelAtPeriodEnd\n      pastDueSince\n      graceEndsAt\n      hasBillingAccount\n    }\n    plans {\n      ...PlanFields\n    }\n  }\n": types.BillingDetailsDocument,
+    "\n  mutation CreateCheckoutSession($organizationId: ID!, $plan: String!) {\n    createCheckoutSession(organizationId: $organizationId, plan: $plan) {\n      url\n    }\n  }\n": types.CreateCheckoutSessionDocument,
+    "\n  mutation CreateBillingPortalSession($organizationId: ID!) {\n    createBillingPortalSession(organizationId: $organizationId) {\n      url\n    }\n  }\n": types.CreateBillingPortalSessionDocument,
+    "\n  query ProjectFeedback($projectId: ID!, $first: Int!, $after: String) {\n    feedback(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        message\n        email\n        eventId\n        receivedAt\n        issue {\n          id\n          title\n        }\n        event {\n          eventId\n          release\n          environment\n          url\n        }\n      }\n    }\n  }\n": types.ProjectFeedbackDocument,
+    "\n  query ProjectIssues(\n    $projectId: ID!\n    $status: IssueStatus!\n    $first: Int!\n    $after: String\n    $search: String\n    $environment: String\n    $release: String\n    $sort: IssueSort!\n  ) {\n    issues(\n      projectId: $projectId\n      status: $status\n      first: $first\n      after: $after\n      search: $search\n      environment: $environment\n      release: $release\n      sort: $sort\n    ) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        title\n        culprit\n        level\n        status\n        isRegression\n        eventCount\n        userCount\n        lastSeen\n        series(hours: 24) {\n          ts\n          count\n        }\n      }\n    }\n    all: issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": types.ProjectIssuesDocument,
+    "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n": types.ResolveIssuesDocument,
+    "\n  query ProjectLogs($projectId: ID!, $filter: LogFilter!, $first: Int!, $after: String) {\n    logs(projectId: $projectId, filter: $filter, first: $first, after: $after) {\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        level\n        message\n        context\n        tags\n        environment\n        release\n        timestamp\n      }\n    }\n  }\n": types.ProjectLogsDocument,
+    "\n  query ProjectVitals($projectId: ID!, $filter: VitalsFilter!, $interval: VitalsInterval!, $first: Int!) {\n    vitals(projectId: $projectId, filter: $filter) {\n      from\n      to\n      pageViews\n      metrics {\n        metric\n        count\n        p75\n        goodShare\n        needsImprovementShare\n        poorShare\n        thresholds {\n          good\n          poor\n        }\n      }\n    }\n    vitalsByUrl(projectId: $projectId, filter: $filter, first: $first) {\n      url\n      pageViews\n      metrics {\n        metric\n        p75\n      }\n    }\n    vitalsTimeSeries(projectId: $projectId, filter: $filter, interval: $interval) {\n      interval\n      buckets {\n        start\n        pageViews\n        lcp\n        inp\n        cls\n        fcp\n        ttfb\n      }\n    }\n    releases(projectId: $projectId, first: 100) {\n      version\n      environment\n    }\n  }\n": types.ProjectVitalsDocument,
+    "\n  query ProjectReleases($projectId: ID!, $first: Int!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        slug\n        name\n        plan\n      }\n    }\n    plans {\n      ...PlanFields\n    }\n    releases(projectId: $projectId, first: $first) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": types.ProjectReleasesDocument,
+    "\n  query ProjectReleaseHealth($projectId: ID!, $first: Int!) {\n    releases(projectId: $projectId, first: $first) {\n      id\n      version\n      environment\n      deployedAt\n      health {\n        issuesIntroduced\n        regressions\n        usersSeen\n        crashFreeUsers\n        eventsPerHour\n        previousVersion\n        previousIssuesIntroduced\n        previousRegressions\n        previousCrashFreeUsers\n        previousEventsPerHour\n        eventsPerHourRatio\n      }\n    }\n  }\n": types.ProjectReleaseHealthDocument,
+    "\n  mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {\n    markRelease(projectId: $projectId, version: $version, environment: $environment) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": types.MarkReleaseDocument,
+    "\n  query Project($id: ID!) {\n    project(id: $id) {\n      id\n      name\n      dsn\n      organizationId\n    }\n  }\n": types.ProjectDocument,
+    "\n  mutation CreateProject($organizationId: ID!, $name: String!) {\n    createProject(organizationId: $organizationId, name: $name) {\n      id\n    }\n  }\n": types.CreateProjectDocument,
+    "\n  query Viewer {\n    viewer {\n      id\n      email\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": types.ViewerDocument,
+    "\n  query FirstProject {\n    viewer {\n      id\n      organizations {\n        id\n        projects {\n          id\n        }\n      }\n    }\n  }\n": types.FirstProjectDocument,
+    "\n  query InvitationPreview($token: String!) {\n    invitation(token: $token) {\n      organizationName\n      email\n      role\n      status\n      expiresAt\n    }\n  }\n": types.InvitationPreviewDocument,
+    "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) {\n      id\n      projects {\n        id\n      }\n    }\n  }\n": types.AcceptInvitationDocument,
+    "\n  mutation SignupWithInvitation($token: String!, $password: String!) {\n    signupWithInvitation(token: $token, password: $password) {\n      token\n    }\n  }\n": types.SignupWithInvitationDocument,
+    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      token\n    }\n  }\n": types.LoginDocument,
+    "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
+    "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n": types.OrgProjectsDocument,
+    "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": types.SignupDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment StackFrameFields on Frame {\n    filename\n    function\n    lineno\n    colno\n    inApp\n    minified {\n      filename\n      function\n      lineno\n      colno\n    }\n    context {\n      pre\n      line\n      post\n    }\n  }\n"): typeof import('./graphql').StackFrameFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment EventDetailFields on Event {\n    id\n    eventId\n    message\n    type\n    level\n    handled\n    environment\n    release\n    url\n    timestamp\n    user\n    tags {\n      key\n      value\n    }\n    context\n    sdk {\n      name\n      version\n    }\n    fingerprint\n    frames {\n      ...StackFrameFields\n    }\n  }\n"): typeof import('./graphql').EventDetailFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query IssueDetail(\n    $id: ID!\n    $eventsFirst: Int!\n    $eventsAfter: String\n    $hours: Int!\n    $eventId: ID!\n    $picked: Boolean!\n  ) {\n    issue(id: $id) {\n      id\n      projectId\n      title\n      type\n      culprit\n      status\n      level\n      isRegression\n      eventCount\n      userCount\n      firstSeen\n      lastSeen\n      resolvedAt\n      snoozedUntil\n      resolvedInRelease {\n        version\n        environment\n        deployedAt\n      }\n      releases {\n        version\n        environment\n        firstSeen\n        lastSeen\n        eventCount\n      }\n      tags {\n        key\n        count\n        values {\n          value\n          count\n        }\n      }\n      series(hours: $hours) {\n        ts\n        count\n      }\n      events(first: $eventsFirst, after: $eventsAfter) {\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n        nodes {\n          id\n          eventId\n          message\n          environment\n          release\n          timestamp\n          user\n        }\n      }\n      latestEvent @skip(if: $picked) {\n        ...EventDetailFields\n      }\n      feedback {\n        id\n        message\n        email\n        receivedAt\n      }\n    }\n    event(id: $eventId) @include(if: $picked) {\n      issueId\n      ...EventDetailFields\n    }\n  }\n"): typeof import('./graphql').IssueDetailDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ResolveIssue($id: ID!) {\n    resolveIssue(id: $id) {\n      id\n    }\n  }\n"): typeof import('./graphql').ResolveIssueDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ReopenIssue($id: ID!) {\n    reopenIssue(id: $id) {\n      id\n    }\n  }\n"): typeof import('./graphql').ReopenIssueDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SnoozeIssue($id: ID!, $until: String!) {\n    snoozeIssue(id: $id, until: $until) {\n      id\n    }\n  }\n"): typeof import('./graphql').SnoozeIssueDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n"): typeof import('./graphql').ProjectOrganizationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n"): typeof import('./graphql').ProjectKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').UploadTokensDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n"): typeof import('./graphql').MembersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Invitations($organizationId: ID!) {\n    invitations(organizationId: $organizationId) {\n      id\n      email\n      role\n      createdAt\n      expiresAt\n    }\n  }\n"): typeof import('./graphql').InvitationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').ApiTokensDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {\n      rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {\n        id\n      }\n    }\n  "): typeof import('./graphql').RotateProjectKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation DisableProjectKey($projectId: ID!, $keyId: ID!) {\n      disableProjectKey(projectId: $projectId, keyId: $keyId) {\n        id\n      }\n    }\n  "): typeof import('./graphql').DisableProjectKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation CreateUploadToken($projectId: ID!, $name: String!) {\n      createUploadToken(projectId: $projectId, name: $name) {\n        token\n        uploadToken {\n          name\n        }\n      }\n    }\n  "): typeof import('./graphql').CreateUploadTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation RevokeUploadToken($projectId: ID!, $id: ID!) {\n      revokeUploadToken(projectId: $projectId, id: $id) {\n        id\n      }\n    }\n  "): typeof import('./graphql').RevokeUploadTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation InviteMember($organizationId: ID!, $email: String!, $role: MemberRole!) {\n      inviteMember(organizationId: $organizationId, email: $email, role: $role) {\n        emailSent\n        link\n        invitation {\n          email\n        }\n      }\n    }\n  "): typeof import('./graphql').InviteMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation RevokeInvitation($id: ID!) {\n      revokeInvitation(id: $id) {\n        id\n      }\n    }\n  "): typeof import('./graphql').RevokeInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation RemoveMember($organizationId: ID!, $userId: ID!) {\n      removeMember(organizationId: $organizationId, userId: $userId)\n    }\n  "): typeof import('./graphql').RemoveMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {\n      createApiToken(name: $name, scopes: $scopes) {\n        token\n        apiToken {\n          name\n        }\n      }\n    }\n  "): typeof import('./graphql').CreateApiTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  "): typeof import('./graphql').RevokeApiTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n"): typeof import('./graphql').PlanFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n"): typeof import('./graphql').ProjectSetupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AlertRules($projectId: ID!, $deliveries: Int!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      enabled\n      createdAt\n      secret\n      masked\n      channel {\n        type\n        url\n        email\n      }\n      deliveries(first: $deliveries) {\n        id\n        kind\n        status\n        attempts\n        lastError\n        lastStatus\n        createdAt\n        deliveredAt\n        nextAttemptAt\n      }\n    }\n  }\n"): typeof import('./graphql').AlertRulesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!) {\n    createAlertRule(projectId: $projectId, kind: $kind, channel: $channel) {\n      id\n    }\n  }\n"): typeof import('./graphql').CreateAlertRuleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateAlertRule($id: ID!, $enabled: Boolean) {\n    updateAlertRule(id: $id, enabled: $enabled) {\n      id\n    }\n  }\n"): typeof import('./graphql').UpdateAlertRuleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteAlertRule($id: ID!) {\n    deleteAlertRule(id: $id)\n  }\n"): typeof import('./graphql').DeleteAlertRuleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Billing($projectId: ID!) {\n    project(id: $projectId) {\n      organizationId\n    }\n  }\n"): typeof import('./graphql').BillingDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query BillingDetails($organizationId: ID!) {\n    organization(id: $organizationId) {\n      id\n      name\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n    billing(organizationId: $organizationId) {\n      configured\n      plan\n      availablePlans\n      status\n      currentPeriodEnd\n      cancelAtPeriodEnd\n      pastDueSince\n      graceEndsAt\n      hasBillingAccount\n    }\n    plans {\n      ...PlanFields\n    }\n  }\n"): typeof import('./graphql').BillingDetailsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateCheckoutSession($organizationId: ID!, $plan: String!) {\n    createCheckoutSession(organizationId: $organizationId, plan: $plan) {\n      url\n    }\n  }\n"): typeof import('./graphql').CreateCheckoutSessionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateBillingPortalSession($organizationId: ID!) {\n    createBillingPortalSession(organizationId: $organizationId) {\n      url\n    }\n  }\n"): typeof import('./graphql').CreateBillingPortalSessionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectFeedback($projectId: ID!, $first: Int!, $after: String) {\n    feedback(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        message\n        email\n        eventId\n        receivedAt\n        issue {\n          id\n          title\n        }\n        event {\n          eventId\n          release\n          environment\n          url\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').ProjectFeedbackDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectIssues(\n    $projectId: ID!\n    $status: IssueStatus!\n    $first: Int!\n    $after: String\n    $search: String\n    $environment: String\n    $release: String\n    $sort: IssueSort!\n  ) {\n    issues(\n      projectId: $projectId\n      status: $status\n      first: $first\n      after: $after\n      search: $search\n      environment: $environment\n      release: $release\n      sort: $sort\n    ) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        title\n        culprit\n        level\n        status\n        isRegression\n        eventCount\n        userCount\n        lastSeen\n        series(hours: 24) {\n          ts\n          count\n        }\n      }\n    }\n    all: issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n"): typeof import('./graphql').ProjectIssuesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n"): typeof import('./graphql').ResolveIssuesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectLogs($projectId: ID!, $filter: LogFilter!, $first: Int!, $after: String) {\n    logs(projectId: $projectId, filter: $filter, first: $first, after: $after) {\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        level\n        message\n        context\n        tags\n        environment\n        release\n        timestamp\n      }\n    }\n  }\n"): typeof import('./graphql').ProjectLogsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectVitals($projectId: ID!, $filter: VitalsFilter!, $interval: VitalsInterval!, $first: Int!) {\n    vitals(projectId: $projectId, filter: $filter) {\n      from\n      to\n      pageViews\n      metrics {\n        metric\n        count\n        p75\n        goodShare\n        needsImprovementShare\n        poorShare\n        thresholds {\n          good\n          poor\n        }\n      }\n    }\n    vitalsByUrl(projectId: $projectId, filter: $filter, first: $first) {\n      url\n      pageViews\n      metrics {\n        metric\n        p75\n      }\n    }\n    vitalsTimeSeries(projectId: $projectId, filter: $filter, interval: $interval) {\n      interval\n      buckets {\n        start\n        pageViews\n        lcp\n        inp\n        cls\n        fcp\n        ttfb\n      }\n    }\n    releases(projectId: $projectId, first: 100) {\n      version\n      environment\n    }\n  }\n"): typeof import('./graphql').ProjectVitalsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectReleases($projectId: ID!, $first: Int!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        slug\n        name\n        plan\n      }\n    }\n    plans {\n      ...PlanFields\n    }\n    releases(projectId: $projectId, first: $first) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n"): typeof import('./graphql').ProjectReleasesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectReleaseHealth($projectId: ID!, $first: Int!) {\n    releases(projectId: $projectId, first: $first) {\n      id\n      version\n      environment\n      deployedAt\n      health {\n        issuesIntroduced\n        regressions\n        usersSeen\n        crashFreeUsers\n        eventsPerHour\n        previousVersion\n        previousIssuesIntroduced\n        previousRegressions\n        previousCrashFreeUsers\n        previousEventsPerHour\n        eventsPerHourRatio\n      }\n    }\n  }\n"): typeof import('./graphql').ProjectReleaseHealthDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {\n    markRelease(projectId: $projectId, version: $version, environment: $environment) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n"): typeof import('./graphql').MarkReleaseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Project($id: ID!) {\n    project(id: $id) {\n      id\n      name\n      dsn\n      organizationId\n    }\n  }\n"): typeof import('./graphql').ProjectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateProject($organizationId: ID!, $name: String!) {\n    createProject(organizationId: $organizationId, name: $name) {\n      id\n    }\n  }\n"): typeof import('./graphql').CreateProjectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Viewer {\n    viewer {\n      id\n      email\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').ViewerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query FirstProject {\n    viewer {\n      id\n      organizations {\n        id\n        projects {\n          id\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').FirstProjectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query InvitationPreview($token: String!) {\n    invitation(token: $token) {\n      organizationName\n      email\n      role\n      status\n      expiresAt\n    }\n  }\n"): typeof import('./graphql').InvitationPreviewDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) {\n      id\n      projects {\n        id\n      }\n    }\n  }\n"): typeof import('./graphql').AcceptInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SignupWithInvitation($token: String!, $password: String!) {\n    signupWithInvitation(token: $token, password: $password) {\n      token\n    }\n  }\n"): typeof import('./graphql').SignupWithInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      token\n    }\n  }\n"): typeof import('./graphql').LoginDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): typeof import('./graphql').LogoutDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').OrgProjectsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n"): typeof import('./graphql').SignupDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

@@ -1,0 +1,1294 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AlertChannelInput = {
+  /** EMAIL: the recipient. */
+  email?: string | null | undefined;
+  type: AlertChannelType;
+  /** WEBHOOK and SLACK: http(s) URL. */
+  url?: string | null | undefined;
+};
+
+export type AlertChannelType =
+  | 'EMAIL'
+  | 'SLACK'
+  | 'WEBHOOK';
+
+export type AlertDeliveryStatus =
+  | 'DELIVERED'
+  | 'FAILED'
+  | 'PENDING'
+  | 'SENDING';
+
+export type AlertKind =
+  | 'NEW_ISSUE'
+  | 'REGRESSED_ISSUE';
+
+/** READ runs queries; WRITE also mutations; ADMIN also the admin mutations (members, tokens, deletes, keys, alerts, billing). */
+export type ApiScope =
+  | 'ADMIN'
+  | 'READ'
+  | 'WRITE';
+
+export type InvitationStatus =
+  | 'ACCEPTED'
+  | 'EXPIRED'
+  | 'PENDING'
+  | 'REVOKED';
+
+/** Descending; ties broken by id. */
+export type IssueSort =
+  /** Most events first. */
+  | 'EVENTS'
+  /** Newest issues first. */
+  | 'FIRST_SEEN'
+  /** Most recent activity first (the default). */
+  | 'LAST_SEEN'
+  /** Most users affected first. */
+  | 'USERS';
+
+export type IssueStatus =
+  | 'OPEN'
+  | 'RESOLVED'
+  | 'SNOOZED';
+
+export type Level =
+  | 'ERROR'
+  | 'FATAL'
+  | 'INFO'
+  | 'WARNING';
+
+/** All optional; given filters must all match. */
+export type LogFilter = {
+  environment?: string | null | undefined;
+  /** ISO 8601, on the log's own timestamp: from ≤ t. */
+  from?: string | null | undefined;
+  /** Any of these levels; empty or absent: all. */
+  levels?: Array<LogLevel> | null | undefined;
+  release?: string | null | undefined;
+  /** Case-insensitive substring of the message (1 to 200 characters; % and _ are literal). */
+  text?: string | null | undefined;
+  /** ISO 8601: t < to. */
+  to?: string | null | undefined;
+};
+
+export type LogLevel =
+  | 'DEBUG'
+  | 'ERROR'
+  | 'INFO'
+  | 'WARN';
+
+/** OWNER: everything, including billing and owners. ADMIN: members, projects, keys, tokens, alerts. MEMBER: triage. */
+export type MemberRole =
+  | 'ADMIN'
+  | 'MEMBER'
+  | 'OWNER';
+
+/** Core Web Vitals. Milliseconds, except CLS (unitless). */
+export type VitalMetric =
+  | 'CLS'
+  | 'FCP'
+  | 'INP'
+  | 'LCP'
+  | 'TTFB';
+
+/** All optional. Times are ISO 8601; the range is from ≤ t < to on the time a report was received. */
+export type VitalsFilter = {
+  environment?: string | null | undefined;
+  /** Default: `to` minus 7 days. The range may span at most 366 days. */
+  from?: string | null | undefined;
+  release?: string | null | undefined;
+  /** Default: now. */
+  to?: string | null | undefined;
+  /** One page: the URL as stored (no query or hash). */
+  url?: string | null | undefined;
+};
+
+export type VitalsInterval =
+  | 'DAY'
+  | 'HOUR';
+
+export type StackFrameFieldsFragment = { filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null };
+
+export type EventDetailFieldsFragment = { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> };
+
+export type IssueDetailQueryVariables = Exact<{
+  id: string;
+  eventsFirst: number;
+  eventsAfter?: string | null | undefined;
+  hours: number;
+  eventId: string;
+  picked: boolean;
+}>;
+
+
+export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null, feedback: Array<{ id: string, message: string, email: string | null, receivedAt: string }> } | null, event?: { issueId: string, id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null };
+
+export type ResolveIssueMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ResolveIssueMutation = { resolveIssue: { id: string } };
+
+export type ReopenIssueMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ReopenIssueMutation = { reopenIssue: { id: string } };
+
+export type SnoozeIssueMutationVariables = Exact<{
+  id: string;
+  until: string;
+}>;
+
+
+export type SnoozeIssueMutation = { snoozeIssue: { id: string } };
+
+export type ProjectOrganizationQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ProjectOrganizationQuery = { project: { id: string, organizationId: string, dsn: string } | null };
+
+export type ProjectKeysQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type ProjectKeysQuery = { projectKeys: Array<{ id: string, publicKey: string, enabled: boolean, rateLimitPerSecond: number | null, createdAt: string, disabledAt: string | null }> };
+
+export type UploadTokensQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type UploadTokensQuery = { uploadTokens: Array<{ id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
+
+export type MembersQueryVariables = Exact<{
+  organizationId: string;
+}>;
+
+
+export type MembersQuery = { members: Array<{ userId: string, email: string, role: MemberRole, joinedAt: string }> };
+
+export type InvitationsQueryVariables = Exact<{
+  organizationId: string;
+}>;
+
+
+export type InvitationsQuery = { invitations: Array<{ id: string, email: string, role: MemberRole, createdAt: string, expiresAt: string }> };
+
+export type ApiTokensQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApiTokensQuery = { apiTokens: Array<{ id: string, name: string, scopes: Array<ApiScope>, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
+
+export type RotateProjectKeyMutationVariables = Exact<{
+  projectId: string;
+  keepOldKeys: boolean;
+}>;
+
+
+export type RotateProjectKeyMutation = { rotateProjectKey: { id: string } };
+
+export type DisableProjectKeyMutationVariables = Exact<{
+  projectId: string;
+  keyId: string;
+}>;
+
+
+export type DisableProjectKeyMutation = { disableProjectKey: { id: string } };
+
+export type CreateUploadTokenMutationVariables = Exact<{
+  projectId: string;
+  name: string;
+}>;
+
+
+export type CreateUploadTokenMutation = { createUploadToken: { token: string, uploadToken: { name: string } } };
+
+export type RevokeUploadTokenMutationVariables = Exact<{
+  projectId: string;
+  id: string;
+}>;
+
+
+export type RevokeUploadTokenMutation = { revokeUploadToken: { id: string } };
+
+export type InviteMemberMutationVariables = Exact<{
+  organizationId: string;
+  email: string;
+  role: MemberRole;
+}>;
+
+
+export type InviteMemberMutation = { inviteMember: { emailSent: boolean, link: string | null, invitation: { email: string } } };
+
+export type RevokeInvitationMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeInvitationMutation = { revokeInvitation: { id: string } };
+
+export type RemoveMemberMutationVariables = Exact<{
+  organizationId: string;
+  userId: string;
+}>;
+
+
+export type RemoveMemberMutation = { removeMember: boolean };
+
+export type CreateApiTokenMutationVariables = Exact<{
+  name: string;
+  scopes: Array<ApiScope> | ApiScope;
+}>;
+
+
+export type CreateApiTokenMutation = { createApiToken: { token: string, apiToken: { name: string } } };
+
+export type RevokeApiTokenMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeApiTokenMutation = { revokeApiToken: { id: string } };
+
+export type PlanFieldsFragment = { id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean };
+
+export type ProjectSetupQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type ProjectSetupQuery = { project: { id: string, organizationId: string } | null, viewer: { id: string, organizations: Array<{ id: string, plan: string }> } | null, plans: Array<{ id: string, name: string, releaseHealth: boolean }>, issues: { totalCount: number } };
+
+export type AlertRulesQueryVariables = Exact<{
+  projectId: string;
+  deliveries: number;
+}>;
+
+
+export type AlertRulesQuery = { alertRules: Array<{ id: string, kind: AlertKind, enabled: boolean, createdAt: string, secret: string | null, masked: boolean, channel: { type: AlertChannelType, url: string | null, email: string | null }, deliveries: Array<{ id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null }> }> };
+
+export type CreateAlertRuleMutationVariables = Exact<{
+  projectId: string;
+  kind: AlertKind;
+  channel: AlertChannelInput;
+}>;
+
+
+export type CreateAlertRuleMutation = { createAlertRule: { id: string } };
+
+export type UpdateAlertRuleMutationVariables = Exact<{
+  id: string;
+  enabled?: boolean | null | undefined;
+}>;
+
+
+export type UpdateAlertRuleMutation = { updateAlertRule: { id: string } };
+
+export type DeleteAlertRuleMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteAlertRuleMutation = { deleteAlertRule: boolean };
+
+export type BillingQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type BillingQuery = { project: { organizationId: string } | null };
+
+export type BillingDetailsQueryVariables = Exact<{
+  organizationId: string;
+}>;
+
+
+export type BillingDetailsQuery = { organization: { id: string, name: string, usage: { period: string, periodEnd: string, events: { used: number, limit: number, remaining: number }, logs: { used: number, limit: number, remaining: number } } } | null, billing: { configured: boolean, plan: string, availablePlans: Array<string>, status: string | null, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, pastDueSince: string | null, graceEndsAt: string | null, hasBillingAccount: boolean }, plans: Array<{ id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean }> };
+
+export type CreateCheckoutSessionMutationVariables = Exact<{
+  organizationId: string;
+  plan: string;
+}>;
+
+
+export type CreateCheckoutSessionMutation = { createCheckoutSession: { url: string } };
+
+export type CreateBillingPortalSessionMutationVariables = Exact<{
+  organizationId: string;
+}>;
+
+
+export type CreateBillingPortalSessionMutation = { createBillingPortalSession: { url: string } };
+
+export type ProjectFeedbackQueryVariables = Exact<{
+  projectId: string;
+  first: number;
+  after?: string | null | undefined;
+}>;
+
+
+export type ProjectFeedbackQuery = { feedback: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, message: string, email: string | null, eventId: string | null, receivedAt: string, issue: { id: string, title: string } | null, event: { eventId: string, release: string | null, environment: string, url: string | null } | null }> } };
+
+export type ProjectIssuesQueryVariables = Exact<{
+  projectId: string;
+  status: IssueStatus;
+  first: number;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+  environment?: string | null | undefined;
+  release?: string | null | undefined;
+  sort: IssueSort;
+}>;
+
+
+export type ProjectIssuesQuery = { issues: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string, series: Array<{ ts: string, count: number }> }> }, all: { totalCount: number } };
+
+export type ResolveIssuesMutationVariables = Exact<{
+  ids: Array<string> | string;
+}>;
+
+
+export type ResolveIssuesMutation = { resolveIssues: Array<{ id: string }> };
+
+export type ProjectLogsQueryVariables = Exact<{
+  projectId: string;
+  filter: LogFilter;
+  first: number;
+  after?: string | null | undefined;
+}>;
+
+
+export type ProjectLogsQuery = { logs: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, level: LogLevel, message: string, context: Record<string, unknown> | null, tags: Record<string, unknown>, environment: string, release: string | null, timestamp: string }> } };
+
+export type ProjectVitalsQueryVariables = Exact<{
+  projectId: string;
+  filter: VitalsFilter;
+  interval: VitalsInterval;
+  first: number;
+}>;
+
+
+export type ProjectVitalsQuery = { vitals: { from: string, to: string, pageViews: number, metrics: Array<{ metric: VitalMetric, count: number, p75: number | null, goodShare: number | null, needsImprovementShare: number | null, poorShare: number | null, thresholds: { good: number, poor: number } }> }, vitalsByUrl: Array<{ url: string, pageViews: number, metrics: Array<{ metric: VitalMetric, p75: number | null }> }>, vitalsTimeSeries: { interval: VitalsInterval, buckets: Array<{ start: string, pageViews: number, lcp: number | null, inp: number | null, cls: number | null, fcp: number | null, ttfb: number | null }> }, releases: Array<{ version: string, environment: string }> };
+
+export type ProjectReleasesQueryVariables = Exact<{
+  projectId: string;
+  first: number;
+}>;
+
+
+export type ProjectReleasesQuery = { project: { id: string, organizationId: string } | null, viewer: { id: string, organizations: Array<{ id: string, slug: string, name: string, plan: string }> } | null, plans: Array<{ id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean }>, releases: Array<{ id: string, version: string, environment: string, deployedAt: string }> };
+
+export type ProjectReleaseHealthQueryVariables = Exact<{
+  projectId: string;
+  first: number;
+}>;
+
+
+export type ProjectReleaseHealthQuery = { releases: Array<{ id: string, version: string, environment: string, deployedAt: string, health: { issuesIntroduced: number, regressions: number, usersSeen: number, crashFreeUsers: number | null, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null } | null }> };
+
+export type MarkReleaseMutationVariables = Exact<{
+  projectId: string;
+  version: string;
+  environment?: string | null | undefined;
+}>;
+
+
+export type MarkReleaseMutation = { markRelease: { id: string, version: string, environment: string, deployedAt: string } };
+
+export type ProjectQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ProjectQuery = { project: { id: string, name: string, dsn: string, organizationId: string } | null };
+
+export type CreateProjectMutationVariables = Exact<{
+  organizationId: string;
+  name: string;
+}>;
+
+
+export type CreateProjectMutation = { createProject: { id: string } };
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { viewer: { id: string, email: string, organizations: Array<{ id: string, slug: string, name: string, plan: string, projects: Array<{ id: string, name: string }> }> } | null };
+
+export type FirstProjectQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type FirstProjectQuery = { viewer: { id: string, organizations: Array<{ id: string, projects: Array<{ id: string }> }> } | null };
+
+export type InvitationPreviewQueryVariables = Exact<{
+  token: string;
+}>;
+
+
+export type InvitationPreviewQuery = { invitation: { organizationName: string, email: string, role: MemberRole, status: InvitationStatus, expiresAt: string } | null };
+
+export type AcceptInvitationMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type AcceptInvitationMutation = { acceptInvitation: { id: string, projects: Array<{ id: string }> } };
+
+export type SignupWithInvitationMutationVariables = Exact<{
+  token: string;
+  password: string;
+}>;
+
+
+export type SignupWithInvitationMutation = { signupWithInvitation: { token: string } };
+
+export type LoginMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+
+export type LoginMutation = { login: { token: string } };
+
+export type LogoutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LogoutMutation = { logout: boolean };
+
+export type OrgProjectsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OrgProjectsQuery = { viewer: { id: string, organizations: Array<{ slug: string, projects: Array<{ id: string }> }> } | null };
+
+export type SignupMutationVariables = Exact<{
+  email: string;
+  password: string;
+  organizationName: string;
+}>;
+
+
+export type SignupMutation = { signup: { token: string } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const StackFrameFieldsFragmentDoc = new TypedDocumentString(`
+    fragment StackFrameFields on Frame {
+  filename
+  function
+  lineno
+  colno
+  inApp
+  minified {
+    filename
+    function
+    lineno
+    colno
+  }
+  context {
+    pre
+    line
+    post
+  }
+}
+    `, {"fragmentName":"StackFrameFields"}) as unknown as TypedDocumentString<StackFrameFieldsFragment, unknown>;
+export const EventDetailFieldsFragmentDoc = new TypedDocumentString(`
+    fragment EventDetailFields on Event {
+  id
+  eventId
+  message
+  type
+  level
+  handled
+  environment
+  release
+  url
+  timestamp
+  user
+  tags {
+    key
+    value
+  }
+  context
+  sdk {
+    name
+    version
+  }
+  fingerprint
+  frames {
+    ...StackFrameFields
+  }
+}
+    fragment StackFrameFields on Frame {
+  filename
+  function
+  lineno
+  colno
+  inApp
+  minified {
+    filename
+    function
+    lineno
+    colno
+  }
+  context {
+    pre
+    line
+    post
+  }
+}`, {"fragmentName":"EventDetailFields"}) as unknown as TypedDocumentString<EventDetailFieldsFragment, unknown>;
+export const PlanFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PlanFields on PlanInfo {
+  id
+  name
+  eventsPerMonth
+  logsPerMonth
+  retentionDays
+  releaseHealth
+}
+    `, {"fragmentName":"PlanFields"}) as unknown as TypedDocumentString<PlanFieldsFragment, unknown>;
+export const IssueDetailDocument = new TypedDocumentString(`
+    query IssueDetail($id: ID!, $eventsFirst: Int!, $eventsAfter: String, $hours: Int!, $eventId: ID!, $picked: Boolean!) {
+  issue(id: $id) {
+    id
+    projectId
+    title
+    type
+    culprit
+    status
+    level
+    isRegression
+    eventCount
+    userCount
+    firstSeen
+    lastSeen
+    resolvedAt
+    snoozedUntil
+    resolvedInRelease {
+      version
+      environment
+      deployedAt
+    }
+    releases {
+      version
+      environment
+      firstSeen
+      lastSeen
+      eventCount
+    }
+    tags {
+      key
+      count
+      values {
+        value
+        count
+      }
+    }
+    series(hours: $hours) {
+      ts
+      count
+    }
+    events(first: $eventsFirst, after: $eventsAfter) {
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        id
+        eventId
+        message
+        environment
+        release
+        timestamp
+        user
+      }
+    }
+    latestEvent @skip(if: $picked) {
+      ...EventDetailFields
+    }
+    feedback {
+      id
+      message
+      email
+      receivedAt
+    }
+  }
+  event(id: $eventId) @include(if: $picked) {
+    issueId
+    ...EventDetailFields
+  }
+}
+    fragment StackFrameFields on Frame {
+  filename
+  function
+  lineno
+  colno
+  inApp
+  minified {
+    filename
+    function
+    lineno
+    colno
+  }
+  context {
+    pre
+    line
+    post
+  }
+}
+fragment EventDetailFields on Event {
+  id
+  eventId
+  message
+  type
+  level
+  handled
+  environment
+  release
+  url
+  timestamp
+  user
+  tags {
+    key
+    value
+  }
+  context
+  sdk {
+    name
+    version
+  }
+  fingerprint
+  frames {
+    ...StackFrameFields
+  }
+}`) as unknown as TypedDocumentString<IssueDetailQuery, IssueDetailQueryVariables>;
+export const ResolveIssueDocument = new TypedDocumentString(`
+    mutation ResolveIssue($id: ID!) {
+  resolveIssue(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ResolveIssueMutation, ResolveIssueMutationVariables>;
+export const ReopenIssueDocument = new TypedDocumentString(`
+    mutation ReopenIssue($id: ID!) {
+  reopenIssue(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ReopenIssueMutation, ReopenIssueMutationVariables>;
+export const SnoozeIssueDocument = new TypedDocumentString(`
+    mutation SnoozeIssue($id: ID!, $until: String!) {
+  snoozeIssue(id: $id, until: $until) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<SnoozeIssueMutation, SnoozeIssueMutationVariables>;
+export const ProjectOrganizationDocument = new TypedDocumentString(`
+    query ProjectOrganization($id: ID!) {
+  project(id: $id) {
+    id
+    organizationId
+    dsn
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectOrganizationQuery, ProjectOrganizationQueryVariables>;
+export const ProjectKeysDocument = new TypedDocumentString(`
+    query ProjectKeys($projectId: ID!) {
+  projectKeys(projectId: $projectId) {
+    id
+    publicKey
+    enabled
+    rateLimitPerSecond
+    createdAt
+    disabledAt
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectKeysQuery, ProjectKeysQueryVariables>;
+export const UploadTokensDocument = new TypedDocumentString(`
+    query UploadTokens($projectId: ID!) {
+  uploadTokens(projectId: $projectId) {
+    id
+    name
+    prefix
+    createdAt
+    lastUsedAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<UploadTokensQuery, UploadTokensQueryVariables>;
+export const MembersDocument = new TypedDocumentString(`
+    query Members($organizationId: ID!) {
+  members(organizationId: $organizationId) {
+    userId
+    email
+    role
+    joinedAt
+  }
+}
+    `) as unknown as TypedDocumentString<MembersQuery, MembersQueryVariables>;
+export const InvitationsDocument = new TypedDocumentString(`
+    query Invitations($organizationId: ID!) {
+  invitations(organizationId: $organizationId) {
+    id
+    email
+    role
+    createdAt
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<InvitationsQuery, InvitationsQueryVariables>;
+export const ApiTokensDocument = new TypedDocumentString(`
+    query ApiTokens {
+  apiTokens {
+    id
+    name
+    scopes
+    prefix
+    createdAt
+    lastUsedAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ApiTokensQuery, ApiTokensQueryVariables>;
+export const RotateProjectKeyDocument = new TypedDocumentString(`
+    mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {
+  rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RotateProjectKeyMutation, RotateProjectKeyMutationVariables>;
+export const DisableProjectKeyDocument = new TypedDocumentString(`
+    mutation DisableProjectKey($projectId: ID!, $keyId: ID!) {
+  disableProjectKey(projectId: $projectId, keyId: $keyId) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DisableProjectKeyMutation, DisableProjectKeyMutationVariables>;
+export const CreateUploadTokenDocument = new TypedDocumentString(`
+    mutation CreateUploadToken($projectId: ID!, $name: String!) {
+  createUploadToken(projectId: $projectId, name: $name) {
+    token
+    uploadToken {
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateUploadTokenMutation, CreateUploadTokenMutationVariables>;
+export const RevokeUploadTokenDocument = new TypedDocumentString(`
+    mutation RevokeUploadToken($projectId: ID!, $id: ID!) {
+  revokeUploadToken(projectId: $projectId, id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeUploadTokenMutation, RevokeUploadTokenMutationVariables>;
+export const InviteMemberDocument = new TypedDocumentString(`
+    mutation InviteMember($organizationId: ID!, $email: String!, $role: MemberRole!) {
+  inviteMember(organizationId: $organizationId, email: $email, role: $role) {
+    emailSent
+    link
+    invitation {
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InviteMemberMutation, InviteMemberMutationVariables>;
+export const RevokeInvitationDocument = new TypedDocumentString(`
+    mutation RevokeInvitation($id: ID!) {
+  revokeInvitation(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeInvitationMutation, RevokeInvitationMutationVariables>;
+export const RemoveMemberDocument = new TypedDocumentString(`
+    mutation RemoveMember($organizationId: ID!, $userId: ID!) {
+  removeMember(organizationId: $organizationId, userId: $userId)
+}
+    `) as unknown as TypedDocumentString<RemoveMemberMutation, RemoveMemberMutationVariables>;
+export const CreateApiTokenDocument = new TypedDocumentString(`
+    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {
+  createApiToken(name: $name, scopes: $scopes) {
+    token
+    apiToken {
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateApiTokenMutation, CreateApiTokenMutationVariables>;
+export const RevokeApiTokenDocument = new TypedDocumentString(`
+    mutation RevokeApiToken($id: ID!) {
+  revokeApiToken(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeApiTokenMutation, RevokeApiTokenMutationVariables>;
+export const ProjectSetupDocument = new TypedDocumentString(`
+    query ProjectSetup($projectId: ID!) {
+  project(id: $projectId) {
+    id
+    organizationId
+  }
+  viewer {
+    id
+    organizations {
+      id
+      plan
+    }
+  }
+  plans {
+    id
+    name
+    releaseHealth
+  }
+  issues(projectId: $projectId, first: 1) {
+    totalCount
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectSetupQuery, ProjectSetupQueryVariables>;
+export const AlertRulesDocument = new TypedDocumentString(`
+    query AlertRules($projectId: ID!, $deliveries: Int!) {
+  alertRules(projectId: $projectId) {
+    id
+    kind
+    enabled
+    createdAt
+    secret
+    masked
+    channel {
+      type
+      url
+      email
+    }
+    deliveries(first: $deliveries) {
+      id
+      kind
+      status
+      attempts
+      lastError
+      lastStatus
+      createdAt
+      deliveredAt
+      nextAttemptAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AlertRulesQuery, AlertRulesQueryVariables>;
+export const CreateAlertRuleDocument = new TypedDocumentString(`
+    mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!) {
+  createAlertRule(projectId: $projectId, kind: $kind, channel: $channel) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateAlertRuleMutation, CreateAlertRuleMutationVariables>;
+export const UpdateAlertRuleDocument = new TypedDocumentString(`
+    mutation UpdateAlertRule($id: ID!, $enabled: Boolean) {
+  updateAlertRule(id: $id, enabled: $enabled) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateAlertRuleMutation, UpdateAlertRuleMutationVariables>;
+export const DeleteAlertRuleDocument = new TypedDocumentString(`
+    mutation DeleteAlertRule($id: ID!) {
+  deleteAlertRule(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteAlertRuleMutation, DeleteAlertRuleMutationVariables>;
+export const BillingDocument = new TypedDocumentString(`
+    query Billing($projectId: ID!) {
+  project(id: $projectId) {
+    organizationId
+  }
+}
+    `) as unknown as TypedDocumentString<BillingQuery, BillingQueryVariables>;
+export const BillingDetailsDocument = new TypedDocumentString(`
+    query BillingDetails($organizationId: ID!) {
+  organization(id: $organizationId) {
+    id
+    name
+    usage {
+      period
+      periodEnd
+      events {
+        used
+        limit
+        remaining
+      }
+      logs {
+        used
+        limit
+        remaining
+      }
+    }
+  }
+  billing(organizationId: $organizationId) {
+    configured
+    plan
+    availablePlans
+    status
+    currentPeriodEnd
+    cancelAtPeriodEnd
+    pastDueSince
+    graceEndsAt
+    hasBillingAccount
+  }
+  plans {
+    ...PlanFields
+  }
+}
+    fragment PlanFields on PlanInfo {
+  id
+  name
+  eventsPerMonth
+  logsPerMonth
+  retentionDays
+  releaseHealth
+}`) as unknown as TypedDocumentString<BillingDetailsQuery, BillingDetailsQueryVariables>;
+export const CreateCheckoutSessionDocument = new TypedDocumentString(`
+    mutation CreateCheckoutSession($organizationId: ID!, $plan: String!) {
+  createCheckoutSession(organizationId: $organizationId, plan: $plan) {
+    url
+  }
+}
+    `) as unknown as TypedDocumentString<CreateCheckoutSessionMutation, CreateCheckoutSessionMutationVariables>;
+export const CreateBillingPortalSessionDocument = new TypedDocumentString(`
+    mutation CreateBillingPortalSession($organizationId: ID!) {
+  createBillingPortalSession(organizationId: $organizationId) {
+    url
+  }
+}
+    `) as unknown as TypedDocumentString<CreateBillingPortalSessionMutation, CreateBillingPortalSessionMutationVariables>;
+export const ProjectFeedbackDocument = new TypedDocumentString(`
+    query ProjectFeedback($projectId: ID!, $first: Int!, $after: String) {
+  feedback(projectId: $projectId, first: $first, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      id
+      message
+      email
+      eventId
+      receivedAt
+      issue {
+        id
+        title
+      }
+      event {
+        eventId
+        release
+        environment
+        url
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectFeedbackQuery, ProjectFeedbackQueryVariables>;
+export const ProjectIssuesDocument = new TypedDocumentString(`
+    query ProjectIssues($projectId: ID!, $status: IssueStatus!, $first: Int!, $after: String, $search: String, $environment: String, $release: String, $sort: IssueSort!) {
+  issues(
+    projectId: $projectId
+    status: $status
+    first: $first
+    after: $after
+    search: $search
+    environment: $environment
+    release: $release
+    sort: $sort
+  ) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      id
+      title
+      culprit
+      level
+      status
+      isRegression
+      eventCount
+      userCount
+      lastSeen
+      series(hours: 24) {
+        ts
+        count
+      }
+    }
+  }
+  all: issues(projectId: $projectId, first: 1) {
+    totalCount
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectIssuesQuery, ProjectIssuesQueryVariables>;
+export const ResolveIssuesDocument = new TypedDocumentString(`
+    mutation ResolveIssues($ids: [ID!]!) {
+  resolveIssues(ids: $ids) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ResolveIssuesMutation, ResolveIssuesMutationVariables>;
+export const ProjectLogsDocument = new TypedDocumentString(`
+    query ProjectLogs($projectId: ID!, $filter: LogFilter!, $first: Int!, $after: String) {
+  logs(projectId: $projectId, filter: $filter, first: $first, after: $after) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      id
+      level
+      message
+      context
+      tags
+      environment
+      release
+      timestamp
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectLogsQuery, ProjectLogsQueryVariables>;
+export const ProjectVitalsDocument = new TypedDocumentString(`
+    query ProjectVitals($projectId: ID!, $filter: VitalsFilter!, $interval: VitalsInterval!, $first: Int!) {
+  vitals(projectId: $projectId, filter: $filter) {
+    from
+    to
+    pageViews
+    metrics {
+      metric
+      count
+      p75
+      goodShare
+      needsImprovementShare
+      poorShare
+      thresholds {
+        good
+        poor
+      }
+    }
+  }
+  vitalsByUrl(projectId: $projectId, filter: $filter, first: $first) {
+    url
+    pageViews
+    metrics {
+      metric
+      p75
+    }
+  }
+  vitalsTimeSeries(projectId: $projectId, filter: $filter, interval: $interval) {
+    interval
+    buckets {
+      start
+      pageViews
+      lcp
+      inp
+      cls
+      fcp
+      ttfb
+    }
+  }
+  releases(projectId: $projectId, first: 100) {
+    version
+    environment
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectVitalsQuery, ProjectVitalsQueryVariables>;
+export const ProjectReleasesDocument = new TypedDocumentString(`
+    query ProjectReleases($projectId: ID!, $first: Int!) {
+  project(id: $projectId) {
+    id
+    organizationId
+  }
+  viewer {
+    id
+    organizations {
+      id
+      slug
+      name
+      plan
+    }
+  }
+  plans {
+    ...PlanFields
+  }
+  releases(projectId: $projectId, first: $first) {
+    id
+    version
+    environment
+    deployedAt
+  }
+}
+    fragment PlanFields on PlanInfo {
+  id
+  name
+  eventsPerMonth
+  logsPerMonth
+  retentionDays
+  releaseHealth
+}`) as unknown as TypedDocumentString<ProjectReleasesQuery, ProjectReleasesQueryVariables>;
+export const ProjectReleaseHealthDocument = new TypedDocumentString(`
+    query ProjectReleaseHealth($projectId: ID!, $first: Int!) {
+  releases(projectId: $projectId, first: $first) {
+    id
+    version
+    environment
+    deployedAt
+    health {
+      issuesIntroduced
+      regressions
+      usersSeen
+      crashFreeUsers
+      eventsPerHour
+      previousVersion
+      previousIssuesIntroduced
+      previousRegressions
+      previousCrashFreeUsers
+      previousEventsPerHour
+      eventsPerHourRatio
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectReleaseHealthQuery, ProjectReleaseHealthQueryVariables>;
+export const MarkReleaseDocument = new TypedDocumentString(`
+    mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {
+  markRelease(projectId: $projectId, version: $version, environment: $environment) {
+    id
+    version
+    environment
+    deployedAt
+  }
+}
+    `) as unknown as TypedDocumentString<MarkReleaseMutation, MarkReleaseMutationVariables>;
+export const ProjectDocument = new TypedDocumentString(`
+    query Project($id: ID!) {
+  project(id: $id) {
+    id
+    name
+    dsn
+    organizationId
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectQuery, ProjectQueryVariables>;
+export const CreateProjectDocument = new TypedDocumentString(`
+    mutation CreateProject($organizationId: ID!, $name: String!) {
+  createProject(organizationId: $organizationId, name: $name) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateProjectMutation, CreateProjectMutationVariables>;
+export const ViewerDocument = new TypedDocumentString(`
+    query Viewer {
+  viewer {
+    id
+    email
+    organizations {
+      id
+      slug
+      name
+      plan
+      projects {
+        id
+        name
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
+export const FirstProjectDocument = new TypedDocumentString(`
+    query FirstProject {
+  viewer {
+    id
+    organizations {
+      id
+      projects {
+        id
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<FirstProjectQuery, FirstProjectQueryVariables>;
+export const InvitationPreviewDocument = new TypedDocumentString(`
+    query InvitationPreview($token: String!) {
+  invitation(token: $token) {
+    organizationName
+    email
+    role
+    status
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<InvitationPreviewQuery, InvitationPreviewQueryVariables>;
+export const AcceptInvitationDocument = new TypedDocumentString(`
+    mutation AcceptInvitation($token: String!) {
+  acceptInvitation(token: $token) {
+    id
+    projects {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AcceptInvitationMutation, AcceptInvitationMutationVariables>;
+export const SignupWithInvitationDocument = new TypedDocumentString(`
+    mutation SignupWithInvitation($token: String!, $password: String!) {
+  signupWithInvitation(token: $token, password: $password) {
+    token
+  }
+}
+    `) as unknown as TypedDocumentString<SignupWithInvitationMutation, SignupWithInvitationMutationVariables>;
+export const LoginDocument = new TypedDocumentString(`
+    mutation Login($email: String!, $password: String!) {
+  login(email: $email, password: $password) {
+    token
+  }
+}
+    `) as unknown as TypedDocumentString<LoginMutation, LoginMutationVariables>;
+export const LogoutDocument = new TypedDocumentString(`
+    mutation Logout {
+  logout
+}
+    `) as unknown as TypedDocumentString<LogoutMutation, LogoutMutationVariables>;
+export const OrgProjectsDocument = new TypedDocumentString(`
+    query OrgProjects {
+  viewer {
+    id
+    organizations {
+      slug
+      projects {
+        id
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<OrgProjectsQuery, OrgProjectsQueryVariables>;
+export const SignupDocument = new TypedDocumentString(`
+    mutation Signup($email: String!, $password: String!, $organizationName: String!) {
+  signup(email: $email, password: $password, organizationName: $organizationName) {
+    token
+  }
+}
+    `) as unknown as TypedDocumentString<SignupMutation, SignupMutationVariables>;
