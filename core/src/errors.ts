@@ -47,3 +47,17 @@ export function httpStatusFor(code: AppErrorCode): number {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+/**
+ * The message of anything a `catch` or a rejection hands over: `throw` takes any value, so a
+ * cast to `Error` can itself throw (`undefined.message`) inside the handler meant to log it.
+ */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (typeof err === 'string') return err;
+  try {
+    return String(err);
+  } catch {
+    return 'unknown error'; // an object whose toString throws, or without a prototype
+  }
+}

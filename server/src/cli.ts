@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   ConfigError,
   createUserWithPassword,
   DataDirLockedError,
@@ -152,7 +153,7 @@ export async function runCli(
       };
     }
     if (err instanceof ConfigError || err instanceof DataDirLockedError || isAppError(err)) {
-      return { code: 1, out: `error: ${(err as Error).message}` };
+      return { code: 1, out: `error: ${errorMessage(err)}` };
     }
     return { code: 1, out: `error: ${(err as Error).stack ?? String(err)}` };
   } finally {

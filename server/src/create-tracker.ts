@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import {
+  errorMessage,
   countDeadLetters,
   createDatabaseUsageReader,
   createRedisUsageReader,
@@ -449,7 +450,7 @@ class ReadinessChecks {
         .then(this.checks[name])
         .then(
           () => 'ok',
-          (err: unknown) => `error: ${err instanceof Error ? err.message : String(err)}`,
+          (err: unknown) => `error: ${errorMessage(err)}`,
         )
         .finally(() => this.inflight.delete(name));
       this.inflight.set(name, check);

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError, errorMessage } from '../errors';
 import { decodeMappingsStrict, MappingsError } from './mappings';
 import type { SegmentIndex } from './segment-index';
 
@@ -67,7 +67,7 @@ export function checkSourceMap(filename: string, text: string): CheckedSourceMap
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw bad(filename, `is not valid JSON (${(error as Error).message})`);
+    throw bad(filename, `is not valid JSON (${errorMessage(error)})`);
   }
   const counter = { segments: 0 };
   const decoded = checkMap(filename, json, '', 0, counter);

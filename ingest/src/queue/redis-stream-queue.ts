@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { DeadLetterInput, DeadLetterSink } from '@tracker/core';
+import { errorMessage, type DeadLetterInput, type DeadLetterSink } from '@tracker/core';
 import { unackedReason } from './database-queue';
 import { MAX_ATTEMPTS, type Queue, type QueueMessage, type QueuePayload } from './queue';
 import { createRecycler, createRedisClient, recycleOnTimeout, type Recycler } from './redis-client';
@@ -107,7 +107,7 @@ export class RedisStreamQueue implements Queue {
     try {
       await client.xGroupCreate(queue.stream, GROUP, '0', { MKSTREAM: true });
     } catch (err) {
-      if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
+      if (!errorMessage(err).includes('BUSYGROUP')) throw err;
     }
     await queue.drainLegacyDeadLetters();
     return queue;

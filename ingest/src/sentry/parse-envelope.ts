@@ -1,5 +1,5 @@
 import secureJsonParse from 'secure-json-parse';
-import { AppError, isObject, isPlainJsonText, type JsonObject } from '@tracker/core';
+import { AppError, errorMessage, isObject, isPlainJsonText, type JsonObject } from '@tracker/core';
 
 /** One JSON item (event, feedback, logs) at most: Relay's own limit for an event is 1 MiB. */
 export const MAX_SENTRY_ITEM_BYTES = 1024 * 1024;
@@ -108,6 +108,6 @@ export function readSentryJson(bytes: Buffer, what: string): { value: unknown; p
   try {
     return { value: secureJsonParse(text, null, PARSE_OPTIONS), plain: isPlainJsonText(text) };
   } catch (err) {
-    throw new AppError('BAD_USER_INPUT', `${what}: malformed JSON (${(err as Error).message})`);
+    throw new AppError('BAD_USER_INPUT', `${what}: malformed JSON (${errorMessage(err)})`);
   }
 }

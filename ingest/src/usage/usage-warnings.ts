@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   billingPageLink,
   claimDueUsageWarnings,
   markUsageWarningFailed,
@@ -69,7 +70,7 @@ export function startUsageWarnings(options: UsageWarningsOptions): RunningUsageW
     if (stopped) return;
     timer = setTimeout(() => {
       runOnce()
-        .catch((err) => log('error', 'usage warnings failed', { error: (err as Error).message }))
+        .catch((err) => log('error', 'usage warnings failed', { error: errorMessage(err) }))
         .finally(() => schedule(intervalMs));
     }, ms);
     timer.unref();
@@ -128,7 +129,7 @@ export function startUsageWarnings(options: UsageWarningsOptions): RunningUsageW
       log('info', 'usage warning sent', { ...about, recipients: w.recipients.length });
       return 'sent';
     } catch (err) {
-      const message = `SMTP: ${(err as Error).message}`.slice(0, 500);
+      const message = `SMTP: ${errorMessage(err)}`.slice(0, 500);
       const retryAt = w.attempts < MAX_DELIVERY_ATTEMPTS ? new Date(Date.now() + backoffDelayMs(w.attempts)) : null;
       await markUsageWarningFailed(o.ds, w.id, message, retryAt);
       log(

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   decodeJob,
   type EventSymbolicator,
   type PersistOptions,
@@ -54,7 +55,7 @@ export function prepareJobs(batch: PreparedBatch, payloads: string[], offset = 0
     try {
       addPrepared(batch, decodeJob(payloads[i]));
     } catch (err) {
-      batch.unreadable.push({ index: offset + i, error: (err as Error).message.slice(0, 500) });
+      batch.unreadable.push({ index: offset + i, error: errorMessage(err).slice(0, 500) });
     }
   }
 }

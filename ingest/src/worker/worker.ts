@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { MAX_ATTEMPTS, type Queue, type QueueMessage } from '../queue';
-import { isTransientError, type EventSymbolicator } from '@tracker/core';
+import { errorMessage, isTransientError, type EventSymbolicator } from '@tracker/core';
 import { encodeAlertJob } from '../dispatch/alert-dispatcher';
 import {
   emptyBatch,
@@ -142,7 +142,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
           } catch (err) {
             stats.failures += 1;
             byCause.batch += 1;
-            log('error', 'worker batch failed', { error: (err as Error).message, size: received.messages.length });
+            log('error', 'worker batch failed', { error: errorMessage(err), size: received.messages.length });
             await sleep(500);
           }
         }
@@ -205,7 +205,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       stats.transientRetries += 1;
       const delay = backoff(attempt);
       log('warn', 'database or queue unavailable; retrying the batch in hand', {
-        error: messageOf(error),
+        error: errorMessage(error),
         size: messages.length,
         attempt: attempt + 1,
         retryInMs: delay,
@@ -223,7 +223,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     if (messages.length === 1) {
       const [m] = messages;
       stats.failures += 1;
-      const reason = messageOf(error);
+      const reason = errorMessage(error);
       if (m.attempts >= MAX_ATTEMPTS) {
         stats.deadLettered += 1;
         byCause.dead_lettered += 1;
@@ -241,12 +241,12 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       // Not acked if this fails too: the message comes back and is tried again.
       await queue
         .fail(messages, reason)
-        .catch((err) => log('warn', 'could not record a failure', { error: messageOf(err) }));
+        .catch((err) => log('warn', 'could not record a failure', { error: errorMessage(err) }));
       return;
     }
     byCause.batch += 1;
     log('warn', 'batch failed; splitting it to find the messages that fail', {
-      error: messageOf(error),
+      error: errorMessage(error),
       size: messages.length,
     });
     const half = Math.ceil(messages.length / 2);
@@ -283,7 +283,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       await queue.ack(unreadable.size > 0 ? messages.filter((_, i) => !unreadable.has(i)) : messages);
     } catch (err) {
       log('warn', 'ack failed after the commit; the batch will be delivered again and count nothing twice', {
-        error: messageOf(err),
+        error: errorMessage(err),
       });
     }
     stats.batches += 1;
@@ -294,7 +294,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       await options.alerts
         .enqueue(outcome.alertDeliveryIds.map(encodeAlertJob))
         .catch((err) =>
-          log('warn', 'could not queue alert deliveries; the sweeper will', { error: (err as Error).message }),
+          log('warn', 'could not queue alert deliveries; the sweeper will', { error: errorMessage(err) }),
         );
     }
   }
@@ -316,10 +316,6 @@ function hasOneConnection(ds: DataSource): boolean {
 
 function payloads(messages: QueueMessage[]): string[] {
   return messages.map((m) => m.payload);
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 function sleep(ms: number): Promise<void> {
