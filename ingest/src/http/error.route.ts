@@ -19,7 +19,7 @@ import { withHeaderUserAgent } from './header-user-agent';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
-import type { IngestGate } from './quota';
+import type { IngestGate } from '../quota';
 import type { RecentIds } from './recent-ids';
 
 /**

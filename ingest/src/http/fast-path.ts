@@ -7,7 +7,7 @@ import { parseJsonText } from './json-body';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import type { IngestCounters } from './ingest-counters';
-import type { IngestGate } from './quota';
+import type { IngestGate } from '../quota';
 import type { RecentIds } from './recent-ids';
 import { retryAfterSeconds, UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_S, wireErrorOf } from './wire-errors';
 

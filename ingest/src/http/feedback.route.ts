@@ -6,7 +6,7 @@ import { authenticateDsn } from './authenticate-dsn';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
-import type { IngestGate } from './quota';
+import type { IngestGate } from '../quota';
 
 /**
  * `POST /ingest/feedback`: what a user wrote, naming the event it is about. Enqueued like

@@ -9,7 +9,7 @@ import { registerFeedbackRoute } from './feedback.route';
 import { registerJsonBodyParser } from './json-body';
 import type { KeyCache } from './key-cache';
 import { registerLogRoute } from './log.route';
-import type { IngestGate } from './quota';
+import type { IngestGate } from '../quota';
 import type { RecentIds } from './recent-ids';
 import { registerUploadRoutes } from './uploads.route';
 import { registerVitalsRoute } from './vitals.route';

@@ -8,7 +8,7 @@ import { MAX_EVENT_BYTES } from './limits';
 import { admitOnce } from './error.route';
 import { parseBody } from './parse-body';
 import type { RecentIds } from './recent-ids';
-import type { IngestGate } from './quota';
+import type { IngestGate } from '../quota';
 
 /** `POST /ingest/log`: one structured log record; enqueued, answered 202 with its id. */
 export function registerLogRoute(

@@ -6,7 +6,7 @@ import { authenticateDsn } from './authenticate-dsn';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
-import type { IngestGate } from './quota';
+import type { IngestGate } from '../quota';
 
 /** `POST /ingest/vitals`: one page view's Web Vitals; enqueued, answered 202 with its id. */
 export function registerVitalsRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache; gate?: IngestGate }): void {

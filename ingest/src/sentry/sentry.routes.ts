@@ -4,7 +4,7 @@ import { describeLimit, registerContentDecoding } from '../http/content-encoding
 import type { KeyCache } from '../http/key-cache';
 import { MAX_EVENT_BYTES } from '../http/limits';
 import { refusalCode, type IngestCounters } from '../http/ingest-counters';
-import { AdmissionRefusal, type IngestGate } from '../http/quota';
+import { AdmissionRefusal, type IngestGate } from '../quota';
 import type { RecentIds } from '../http/recent-ids';
 import { sendError, UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_S, wireErrorOf } from '../http/wire-errors';
 import type { Queue } from '../queue';

@@ -15,7 +15,7 @@ import {
 } from '@tracker/core';
 import { admitOnce } from '../http/error.route';
 import { parseBody } from '../http/parse-body';
-import { AdmissionRefusal, type IngestGate } from '../http/quota';
+import { AdmissionRefusal, type IngestGate } from '../quota';
 import type { RecentIds } from '../http/recent-ids';
 import type { QueuePayload } from '../queue';
 import { isCanonicalQueuedErrorEvent } from '../http/error-event.canonical';
