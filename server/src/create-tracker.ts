@@ -7,6 +7,7 @@ import {
   findKeyInfo,
   openDatabase,
   purgeExpired,
+  type Clock,
   type Config,
   type Database,
   type UsageReader,
@@ -67,7 +68,7 @@ export interface TrackerOptions {
     timeoutMs?: number;
   };
   /** The 80 % / 100 % usage-warning job of the worker role (tests: a short interval). */
-  usageWarnings?: { intervalMs?: number; firstRunMs?: number };
+  usageWarnings?: { intervalMs?: number; firstRunMs?: number; clock?: Clock };
   /** Where the SDK tarballs served under `/sdk/` are (default: server/dist/sdk, written by the build). */
   sdkDir?: string;
 }
@@ -319,6 +320,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         publicUrl: () => config.publicUrl,
         intervalMs: options.usageWarnings?.intervalMs,
         firstRunMs: options.usageWarnings?.firstRunMs,
+        clock: options.usageWarnings?.clock,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
       // Retention (DESIGN §6): hourly, a minute after start; one process at a time purges.
