@@ -60,6 +60,12 @@ export interface TrackerOptions {
    * `false` turns them off: only for the benchmark that measures what they cost.
    */
   quota?: IngestGateOptions | false;
+  /**
+   * The time every time-dependent rule of this process reads (default the wall clock): what the
+   * edge stamps on events (snooze ends), the quota gate's month, second and leases, alert
+   * delivery and usage warnings. Tests hold it; `quota.clock` overrides it for the gate.
+   */
+  clock?: Clock;
   alerts?: {
     /** How often due retries are looked for (default 5 s). */
     sweepMs?: number;
@@ -68,7 +74,7 @@ export interface TrackerOptions {
     timeoutMs?: number;
   };
   /** The 80 % / 100 % usage-warning job of the worker role (tests: a short interval). */
-  usageWarnings?: { intervalMs?: number; firstRunMs?: number; clock?: Clock };
+  usageWarnings?: { intervalMs?: number; firstRunMs?: number };
   /** Where the SDK tarballs served under `/sdk/` are (default: server/dist/sdk, written by the build). */
   sdkDir?: string;
 }
@@ -238,9 +244,10 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     keys = new KeyCache((key) => findKeyInfo(db.ds, key));
     // Quotas and rate limits (DESIGN §6): counted in Redis when there is one, else in the database.
     if (options.quota !== false) {
+      const quota = { clock: options.clock, ...options.quota };
       gate = config.redisUrl
-        ? await createRedisIngestGate(db.ds, { url: config.redisUrl, prefix: config.redisPrefix }, options.quota)
-        : createDatabaseIngestGate(db.ds, options.quota);
+        ? await createRedisIngestGate(db.ds, { url: config.redisUrl, prefix: config.redisPrefix }, quota)
+        : createDatabaseIngestGate(db.ds, quota);
     }
     const recent = new RecentIds();
     await ingestPlugin(app, {
@@ -250,6 +257,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       gate,
       counters: ingestCounters,
       recent,
+      clock: options.clock,
       // Sentry's SDKs send to `<path of the DSN>/api/<number>/envelope/`.
       publicPathPrefix: new URL(config.publicUrl).pathname.replace(/\/+$/, ''),
     });
@@ -259,6 +267,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       gate,
       recent,
       counters: ingestCounters,
+      clock: options.clock,
       logError: (err) => app.log.error({ err }, 'ingest request failed'),
     });
     (tracker as { ingestFastPath: IngestFastPath | undefined }).ingestFastPath = fastPath;
@@ -310,6 +319,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         sweepMs: options.alerts?.sweepMs,
         backoff: options.alerts?.backoff,
         timeoutMs: options.alerts?.timeoutMs,
+        clock: options.clock,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
       // Usage warnings (issue 5): every minute, emails owners and admins at 80 % and 100 %.
@@ -320,7 +330,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         publicUrl: () => config.publicUrl,
         intervalMs: options.usageWarnings?.intervalMs,
         firstRunMs: options.usageWarnings?.firstRunMs,
-        clock: options.usageWarnings?.clock,
+        clock: options.clock,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
       // Retention (DESIGN §6): hourly, a minute after start; one process at a time purges.

@@ -208,7 +208,8 @@ describe('usage warnings in embedded mode', () => {
     const held = Date.parse('2031-05-15T12:00:00Z');
     tracker = await createTracker({
       config: { ...env.config, smtp: mail.smtp },
-      usageWarnings: { intervalMs: 60_000, clock: () => held },
+      usageWarnings: { intervalMs: 60_000 },
+      clock: () => held,
     });
     await tracker.listen();
     const owner = await signUpWithProject(tracker.url);

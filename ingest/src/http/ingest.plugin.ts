@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '@tracker/core';
 import { refusalCode, type IngestCounters } from './ingest-counters';
 import type { DataSource } from 'typeorm';
 import type { Queue } from '../queue';
@@ -33,6 +34,8 @@ export interface IngestDeps {
    * Sentry's SDKs send (`<prefix>/api/<number>/envelope/`), or '' .
    */
   publicPathPrefix?: string;
+  /** The time stamped on what is received (default the wall clock). */
+  clock?: Clock;
 }
 
 /**
