@@ -241,7 +241,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   let gate: IngestGate | undefined;
   let keys: KeyCache | undefined;
   if (roles.has('ingest')) {
-    keys = new KeyCache((key) => findKeyInfo(db.ds, key));
+    keys = new KeyCache((key) => findKeyInfo(db.ds, key), { clock: options.clock });
     // Quotas and rate limits (DESIGN §6): counted in Redis when there is one, else in the database.
     if (options.quota !== false) {
       const quota = { clock: options.clock, ...options.quota };
@@ -249,7 +249,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         ? await createRedisIngestGate(db.ds, { url: config.redisUrl, prefix: config.redisPrefix }, quota)
         : createDatabaseIngestGate(db.ds, quota);
     }
-    const recent = new RecentIds();
+    const recent = new RecentIds({ clock: options.clock });
     await ingestPlugin(app, {
       queue,
       keys,
