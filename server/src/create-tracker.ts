@@ -62,8 +62,9 @@ export interface TrackerOptions {
   quota?: IngestGateOptions | false;
   /**
    * The time every time-dependent rule of this process reads (default the wall clock): what the
-   * edge stamps on events (snooze ends), the quota gate's month, second and leases, alert
-   * delivery and usage warnings. Tests hold it; `quota.clock` overrides it for the gate.
+   * edge stamps on events (snooze ends), the quota gate's month, second and leases, the edge's
+   * key and retry-id caches, the GraphQL rate limit's window, alert delivery and usage warnings.
+   * Tests hold it; `quota.clock` overrides it for the gate.
    */
   clock?: Clock;
   alerts?: {
@@ -276,8 +277,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   if (roles.has('api')) {
     // GraphQL requests per token: shared by every api process through Redis when there is one.
     const rateLimiter = redis
-      ? createRedisRateLimiter(redis.rateLimit, config.redisPrefix, config.graphqlRateLimit)
-      : createMemoryRateLimiter(config.graphqlRateLimit);
+      ? createRedisRateLimiter(redis.rateLimit, config.redisPrefix, config.graphqlRateLimit, options.clock)
+      : createMemoryRateLimiter(config.graphqlRateLimit, options.clock);
     api = await apiPlugin(app, {
       ds: db.ds,
       config,
