@@ -11,8 +11,8 @@ export type { RunningWorker, WorkerFailureCause, WorkerOptions, WorkerStats } fr
 export * from './alerts';
 export { encodeAlertJob, startAlertDispatcher } from './dispatch/alert-dispatcher';
 export type { AlertDispatcherOptions, RunningDispatcher } from './dispatch/alert-dispatcher';
-export { createDatabaseIngestGate, createRedisIngestGate } from './http/quota';
-export type { IngestGate, IngestGateOptions } from './http/quota';
+export { createDatabaseIngestGate, createRedisIngestGate } from './quota';
+export type { IngestGate, IngestGateOptions } from './quota';
 export { createIngestFastPath } from './http/fast-path';
 export type { IngestFastPath, IngestFastPathDeps } from './http/fast-path';
 export { startUsageWarnings } from './usage/usage-warnings';

@@ -208,6 +208,7 @@ describe('failures are DeliveryErrors that say whether to retry', () => {
       const code = Number(new URL(req.url, 'http://x').searchParams.get('status'));
       if (code === 0) return; // never answer: the timeout case
       if (code === 429) res.setHeader('Retry-After', '7');
+      if (code === 503) res.setHeader('Retry-After', 'Sat, 15 Mar 2031 12:00:30 GMT');
       if (code === 302) res.setHeader('Location', `${target.url}/moved`);
       res.statusCode = code;
       res.end(code === 500 ? 'database is down\n' : 'nope');
@@ -245,6 +246,13 @@ describe('failures are DeliveryErrors that say whether to retry', () => {
     assert.equal(e429.retryable, true);
     assert.equal(e429.status, 429);
     assert.equal(e429.retryAfterMs, 7000);
+  });
+
+  test('an HTTP-date Retry-After is measured from the clock the delivery is given', async () => {
+    const now = Date.parse('2031-03-15T12:00:00Z');
+    const err = await deliveryError(deliverAlert(webhook(503), payload, { ...local, now: () => now }));
+    assert.equal(err.retryable, true);
+    assert.equal(err.retryAfterMs, 30_000);
   });
 
   test('a redirect is not followed and not retried', async () => {

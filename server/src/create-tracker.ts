@@ -8,6 +8,7 @@ import {
   findKeyInfo,
   openDatabase,
   purgeExpired,
+  type Clock,
   type Config,
   type Database,
   type UsageReader,
@@ -60,6 +61,13 @@ export interface TrackerOptions {
    * `false` turns them off: only for the benchmark that measures what they cost.
    */
   quota?: IngestGateOptions | false;
+  /**
+   * The time every time-dependent rule of this process reads (default the wall clock): what the
+   * edge stamps on events (snooze ends), the quota gate's month, second and leases, the edge's
+   * key and retry-id caches, the GraphQL rate limit's window, alert delivery and usage warnings.
+   * Tests hold it; `quota.clock` overrides it for the gate.
+   */
+  clock?: Clock;
   alerts?: {
     /** How often due retries are looked for (default 5 s). */
     sweepMs?: number;
@@ -235,14 +243,15 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   let gate: IngestGate | undefined;
   let keys: KeyCache | undefined;
   if (roles.has('ingest')) {
-    keys = new KeyCache((key) => findKeyInfo(db.ds, key));
+    keys = new KeyCache((key) => findKeyInfo(db.ds, key), { clock: options.clock });
     // Quotas and rate limits (DESIGN §6): counted in Redis when there is one, else in the database.
     if (options.quota !== false) {
+      const quota = { clock: options.clock, ...options.quota };
       gate = config.redisUrl
-        ? await createRedisIngestGate(db.ds, { url: config.redisUrl, prefix: config.redisPrefix }, options.quota)
-        : createDatabaseIngestGate(db.ds, options.quota);
+        ? await createRedisIngestGate(db.ds, { url: config.redisUrl, prefix: config.redisPrefix }, quota)
+        : createDatabaseIngestGate(db.ds, quota);
     }
-    const recent = new RecentIds();
+    const recent = new RecentIds({ clock: options.clock });
     await ingestPlugin(app, {
       queue,
       keys,
@@ -250,6 +259,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       gate,
       counters: ingestCounters,
       recent,
+      clock: options.clock,
       // Sentry's SDKs send to `<path of the DSN>/api/<number>/envelope/`.
       publicPathPrefix: new URL(config.publicUrl).pathname.replace(/\/+$/, ''),
     });
@@ -259,6 +269,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       gate,
       recent,
       counters: ingestCounters,
+      clock: options.clock,
       logError: (err) => app.log.error({ err }, 'ingest request failed'),
     });
     (tracker as { ingestFastPath: IngestFastPath | undefined }).ingestFastPath = fastPath;
@@ -267,8 +278,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   if (roles.has('api')) {
     // GraphQL requests per token: shared by every api process through Redis when there is one.
     const rateLimiter = redis
-      ? createRedisRateLimiter(redis.rateLimit, config.redisPrefix, config.graphqlRateLimit)
-      : createMemoryRateLimiter(config.graphqlRateLimit);
+      ? createRedisRateLimiter(redis.rateLimit, config.redisPrefix, config.graphqlRateLimit, options.clock)
+      : createMemoryRateLimiter(config.graphqlRateLimit, options.clock);
     api = await apiPlugin(app, {
       ds: db.ds,
       config,
@@ -310,6 +321,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         sweepMs: options.alerts?.sweepMs,
         backoff: options.alerts?.backoff,
         timeoutMs: options.alerts?.timeoutMs,
+        clock: options.clock,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
       // Usage warnings (issue 5): every minute, emails owners and admins at 80 % and 100 %.
@@ -320,6 +332,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         publicUrl: () => config.publicUrl,
         intervalMs: options.usageWarnings?.intervalMs,
         firstRunMs: options.usageWarnings?.firstRunMs,
+        clock: options.clock,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
       // Retention (DESIGN §6): hourly, a minute after start; one process at a time purges.

@@ -96,6 +96,37 @@ for (const mode of MODES) {
   });
 }
 
+for (const mode of MODES) {
+  describe(`the GraphQL rate limit's window follows the tracker's clock (${mode})`, () => {
+    let env: TestEnv;
+    let tracker: Tracker;
+    /** Held at the start of a window, years from the wall clock. */
+    let now = Date.parse('2031-03-15T12:00:00.000Z');
+
+    before(async () => {
+      env = await createTestEnv(mode, { graphqlRateLimit: LIMIT });
+      tracker = await createTracker({ config: env.config, clock: () => now });
+      await tracker.listen();
+    });
+    after(async () => {
+      await tracker?.close();
+      await env?.cleanup();
+    });
+
+    test('a held clock keeps the window shut however long the wall clock runs; a moved one opens it', async () => {
+      const acct = await signUpWithProject(tracker.url);
+      now += 2 * LIMIT.windowMs; // past the window the sign-up's own requests counted in
+      const statuses = [];
+      for (let i = 0; i < LIMIT.requests + 1; i++) statuses.push((await post(tracker.url, acct.token)).status);
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+      await sleep(2 * LIMIT.windowMs + 100); // two windows of the wall clock: both would have slid out
+      assert.equal((await post(tracker.url, acct.token)).status, 429, 'the clock stood still');
+      now += 2 * LIMIT.windowMs;
+      assert.equal((await post(tracker.url, acct.token)).status, 200, 'two windows of the clock later');
+    });
+  });
+}
+
 describe('a refused request is logged with the API token id, never its secret', () => {
   let env: TestEnv;
   let server: ChildServer | undefined;

@@ -119,7 +119,7 @@ describe('event quota and rate limits across two ingest processes (postgres+redi
     const gate = await createRedisIngestGate(
       a.db.ds,
       { url: env.config.redisUrl!, prefix: env.config.redisPrefix },
-      { now: () => now, eventLimitOverride: 3 },
+      { clock: () => now.getTime(), eventLimitOverride: 3 },
     );
     const key = { keyId: `k-${acct.project.id}`, projectId: acct.project.id, projectNumber: 1, organizationId: acct.organization.id };
     const admitted = async (rateLimitPerSecond: number | null) => {

@@ -203,6 +203,31 @@ describe('usage warnings in embedded mode', () => {
     assert.match(body(mail.messages[0].raw), /4,100 of 5,000 events/);
   });
 
+  test("reads the month of the clock it is given, not the wall clock's", { timeout: 60_000 }, async () => {
+    await tracker.close();
+    const held = Date.parse('2031-05-15T12:00:00Z');
+    tracker = await createTracker({
+      config: { ...env.config, smtp: mail.smtp },
+      usageWarnings: { intervalMs: 60_000 },
+      clock: () => held,
+    });
+    await tracker.listen();
+    const owner = await signUpWithProject(tracker.url);
+    await tracker.db.ds.query(
+      `INSERT INTO org_usage (organization_id, meter, period, count) VALUES ($1, 'events', '2031-05', 4100)`,
+      [owner.organization.id],
+    );
+    const sentBefore = mail.messages.length;
+    assert.deepEqual(await tracker.usageWarnings!.runOnce(), { queued: 1, sent: 1, unsent: 0, failed: 0 });
+    const rows = await tracker.db.ds.query(
+      'SELECT period, threshold, status FROM usage_warnings WHERE organization_id = $1',
+      [owner.organization.id],
+    );
+    assert.deepEqual(rows, [{ period: '2031-05', threshold: 80, status: 'sent' }]);
+    assert.equal(mail.messages.length, sentBefore + 1);
+    assert.deepEqual(mail.messages.at(-1)!.to, [owner.email]);
+  });
+
   test('without SMTP the warning is logged and recorded as due but unsent, once', { timeout: 60_000 }, async () => {
     // The same database, opened by a process without SMTP settings.
     await tracker.close();

@@ -23,7 +23,7 @@ export async function findOrganizationEventLimit(ds: DataSource, organizationId:
 
 /**
  * The Redis key of one organization's monthly count for one meter. Every ingest process adds
- * to it (in blocks it then hands out locally, ingest/src/http/quota.ts), so it reads as the
+ * to it (in blocks it then hands out locally, ingest/src/quota/), so it reads as the
  * accepted count plus blocks not yet used, which processes give back after a few idle seconds.
  */
 export function usageRedisKey(prefix: string, meter: UsageMeter, organizationId: string, period: string): string {

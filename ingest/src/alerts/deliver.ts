@@ -1,3 +1,4 @@
+import { systemClock } from '@tracker/core';
 import { DeliveryError } from './errors';
 import { deliverEmail } from './email';
 import { deliverSlack } from './slack';
@@ -18,6 +19,8 @@ export async function deliverAlert(
   payload: AlertPayload,
   options: DeliveryOptions,
 ): Promise<DeliveryResult> {
+  const now = options.now ?? systemClock;
+  // The duration is a measurement of this attempt, not a rule: it stays on the wall clock.
   const started = Date.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const post = {
@@ -25,10 +28,11 @@ export async function deliverAlert(
     timeoutMs,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     resolveHost: options.resolveHost,
+    now,
   };
   switch (channel.type) {
     case 'WEBHOOK': {
-      const status = await deliverWebhook(channel, payload, { ...post, now: options.now ?? Date.now });
+      const status = await deliverWebhook(channel, payload, post);
       return { channel: 'WEBHOOK', status, durationMs: Date.now() - started };
     }
     case 'SLACK': {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Clock } from '@tracker/core';
 import { DeliveryError } from './errors';
 import { createGuardedLookup } from './guard';
 import { clip } from './render';
@@ -13,10 +14,12 @@ export interface PostOptions {
   timeoutMs: number;
   userAgent: string;
   resolveHost?: HostResolver;
+  /** What an HTTP-date `Retry-After` is measured from. */
+  now: Clock;
 }
 
-/** Seconds or an HTTP date, as milliseconds from now; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+/** Seconds or an HTTP date, as milliseconds from `now` (epoch ms); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v) * 1000;
@@ -24,7 +27,13 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-function errorForStatus(status: number, body: string, headers: http.IncomingHttpHeaders, what: string): DeliveryError {
+function errorForStatus(
+  status: number,
+  body: string,
+  headers: http.IncomingHttpHeaders,
+  what: string,
+  now: number,
+): DeliveryError {
   const snippet = clip(body, 200);
   const tail = snippet === '' ? '' : `: ${snippet}`;
   if (status >= 300 && status < 400) {
@@ -37,7 +46,9 @@ function errorForStatus(status: number, body: string, headers: http.IncomingHttp
   }
   const retryable = status >= 500 || status === 408 || status === 429;
   const retryAfter = headers['retry-after'];
-  const retryAfterMs = retryable ? parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) : undefined;
+  const retryAfterMs = retryable
+    ? parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, now)
+    : undefined;
   return new DeliveryError({
     code: 'HTTP_STATUS',
     status,
@@ -134,6 +145,7 @@ export function postJson(
               Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY).toString('utf8'),
               res.headers,
               what,
+              options.now(),
             ),
           );
       });

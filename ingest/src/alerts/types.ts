@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import type { AlertKind } from '@tracker/core';
+import type { AlertKind, Clock } from '@tracker/core';
 
 /** Issue status as the GraphQL API spells it (DESIGN.md §7). */
 export type AlertIssueStatus = 'OPEN' | 'RESOLVED' | 'SNOOZED';
@@ -77,8 +77,8 @@ export interface DeliveryOptions {
   smtp?: SmtpSettings;
   /** Default: the system resolver (`dns.lookup`, all addresses). */
   resolveHost?: HostResolver;
-  /** Clock for the webhook timestamp. Default `Date.now`. */
-  now?: () => number;
+  /** Clock for the webhook timestamp and an HTTP-date `Retry-After`. Default the wall clock. */
+  now?: Clock;
 }
 
 export interface DeliveryResult {

@@ -63,7 +63,7 @@ export function webhookHeaders(
 export async function deliverWebhook(
   channel: WebhookChannel,
   payload: AlertPayload,
-  options: PostOptions & { now: () => number },
+  options: PostOptions,
 ): Promise<number> {
   const url = targetUrlOrThrow(channel.url, options.allowPrivateTargets);
   if (typeof channel.secret !== 'string' || channel.secret === '') {

@@ -4,6 +4,7 @@ import {
   markDelivered,
   takeDueAlertDeliveries,
   type ClaimedDelivery,
+  type Clock,
   type SmtpConfig,
 } from '@tracker/core';
 import type { DataSource } from 'typeorm';
@@ -31,6 +32,12 @@ export interface AlertDispatcherOptions {
   /** Delay after failed attempt n; default `backoffDelayMs` (30 s doubling, capped at 1 h). */
   backoff?: (attempt: number) => number;
   timeoutMs?: number;
+  /**
+   * What the webhook signature's timestamp and a target's HTTP-date `Retry-After` are read
+   * against (default the wall clock). When a delivery is due is the database's `now()`, one
+   * clock for every dispatcher process.
+   */
+  clock?: Clock;
   log?: (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 }
 
@@ -114,6 +121,7 @@ export function startAlertDispatcher(options: AlertDispatcherOptions): RunningDi
         allowPrivateTargets: options.allowPrivateTargets,
         smtp: options.smtp,
         timeoutMs: options.timeoutMs,
+        now: options.clock,
       });
       await markDelivered(ds, d.id, result.status ?? null);
       stats.delivered += 1;

@@ -9,7 +9,9 @@ import {
   type ErrorJob,
   type KeyInfo,
   type UsageMeter,
+  type Clock,
 } from '@tracker/core';
+import { receivedAtNow } from './received-at';
 import type { FastifyInstance } from 'fastify';
 import type { Queue, QueuePayload } from '../queue';
 import { authenticateDsn } from './authenticate-dsn';
@@ -19,7 +21,7 @@ import { withHeaderUserAgent } from './header-user-agent';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
-import type { IngestGate } from './quota';
+import type { IngestGate } from '../quota';
 import type { RecentIds } from './recent-ids';
 
 /**
@@ -39,11 +41,11 @@ export function prepareErrorJob(
   key: Pick<KeyInfo, 'projectId' | 'privacy'>,
   body: unknown,
   text: string | undefined,
+  receivedAt: string,
   bytes?: Buffer,
   userAgent?: string,
 ): { payload: QueuePayload; eventId: string; clientId: boolean } {
   const { projectId } = key;
-  const receivedAt = new Date().toISOString();
   const scrubber = scrubberFor(key.privacy);
   let event: ErrorEvent & { eventId: string };
   // A `\u0000` or surrogate escape in the text: the body may need mending, so zod's path.
@@ -84,7 +86,7 @@ export function prepareErrorJob(
  */
 export function registerErrorRoute(
   app: FastifyInstance,
-  deps: { queue: Queue; keys: KeyCache; gate?: IngestGate; recent?: RecentIds },
+  deps: { queue: Queue; keys: KeyCache; gate?: IngestGate; recent?: RecentIds; clock?: Clock },
 ): void {
   app.post('/error', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
@@ -92,6 +94,7 @@ export function registerErrorRoute(
       key,
       request.body,
       request.rawJsonBody,
+      receivedAtNow(deps.clock),
       undefined,
       request.headers['user-agent'],
     );

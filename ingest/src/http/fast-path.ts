@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { httpStatusFor, type KeyInfo } from '@tracker/core';
+import { httpStatusFor, type Clock, type KeyInfo } from '@tracker/core';
+import { receivedAtNow } from './received-at';
 import type { Queue } from '../queue';
 import { DSN_HEADER } from './authenticate-dsn';
 import { admitOnce, prepareErrorJob } from './error.route';
@@ -7,7 +8,7 @@ import { parseJsonText } from './json-body';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import type { IngestCounters } from './ingest-counters';
-import type { IngestGate } from './quota';
+import type { IngestGate } from '../quota';
 import type { RecentIds } from './recent-ids';
 import { retryAfterSeconds, UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_S, wireErrorOf } from './wire-errors';
 
@@ -28,6 +29,8 @@ export interface IngestFastPathDeps {
   counters?: IngestCounters;
   /** Where unexpected failures go (fastify's logger). */
   logError(err: unknown): void;
+  /** The time stamped on what is received (default the wall clock). */
+  clock?: Clock;
 }
 
 const CORS_HEADERS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After' };
@@ -81,7 +84,14 @@ async function accept(
   res: ServerResponse,
 ): Promise<void> {
   const text = bytes.toString('utf8');
-  const { payload, eventId, clientId } = prepareErrorJob(key, parseJsonText(text), text, bytes, userAgent);
+  const { payload, eventId, clientId } = prepareErrorJob(
+    key,
+    parseJsonText(text),
+    text,
+    receivedAtNow(deps.clock),
+    bytes,
+    userAgent,
+  );
   const admitted = admitOnce(deps, key, 'events', clientId ? eventId : undefined);
   if (admitted) await admitted;
   await deps.queue.enqueue([payload]);

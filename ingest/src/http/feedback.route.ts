@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { encodeJob, feedbackSchema, scrubberFor } from '@tracker/core';
+import { encodeJob, feedbackSchema, scrubberFor, type Clock } from '@tracker/core';
+import { receivedAtNow } from './received-at';
 import type { FastifyInstance } from 'fastify';
 import type { Queue } from '../queue';
 import { authenticateDsn } from './authenticate-dsn';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
-import type { IngestGate } from './quota';
+import type { IngestGate } from '../quota';
 
 /**
  * `POST /ingest/feedback`: what a user wrote, naming the event it is about. Enqueued like
  * everything else; the worker links it to the event's issue, whichever of the two lands first.
  */
-export function registerFeedbackRoute(app: FastifyInstance, deps: { queue: Queue; keys: KeyCache; gate?: IngestGate }): void {
+export function registerFeedbackRoute(
+  app: FastifyInstance,
+  deps: { queue: Queue; keys: KeyCache; gate?: IngestGate; clock?: Clock },
+): void {
   app.post('/feedback', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
     // Scrubbed before anything else sees it (docs/privacy.md).
@@ -22,7 +26,7 @@ export function registerFeedbackRoute(app: FastifyInstance, deps: { queue: Queue
     if (admitted) await admitted;
     const feedback = { ...body, id: body.id ?? randomUUID() };
     await deps.queue.enqueue([
-      encodeJob({ v: 1, kind: 'feedback', projectId: key.projectId, receivedAt: new Date().toISOString(), feedback }),
+      encodeJob({ v: 1, kind: 'feedback', projectId: key.projectId, receivedAt: receivedAtNow(deps.clock), feedback }),
     ]);
     return reply.code(202).send({ id: feedback.id });
   });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '@tracker/core';
 import { refusalCode, type IngestCounters } from './ingest-counters';
 import type { DataSource } from 'typeorm';
 import type { Queue } from '../queue';
@@ -9,7 +10,7 @@ import { registerFeedbackRoute } from './feedback.route';
 import { registerJsonBodyParser } from './json-body';
 import type { KeyCache } from './key-cache';
 import { registerLogRoute } from './log.route';
-import type { IngestGate } from './quota';
+import type { IngestGate } from '../quota';
 import type { RecentIds } from './recent-ids';
 import { registerUploadRoutes } from './uploads.route';
 import { registerVitalsRoute } from './vitals.route';
@@ -33,6 +34,8 @@ export interface IngestDeps {
    * Sentry's SDKs send (`<prefix>/api/<number>/envelope/`), or '' .
    */
   publicPathPrefix?: string;
+  /** The time stamped on what is received (default the wall clock). */
+  clock?: Clock;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { KeyInfo } from '@tracker/core';
+import { systemClock, type Clock, type KeyInfo } from '@tracker/core';
 
 export interface KeyCacheOptions {
   /** How long a known key is trusted before it is read again (bounds how late a disable bites). */
@@ -6,6 +6,8 @@ export interface KeyCacheOptions {
   /** Unknown keys are remembered too, so a flood of bad keys does not become a flood of queries. */
   negativeTtlMs?: number;
   maxEntries?: number;
+  /** What the TTLs are measured by (default the wall clock). */
+  clock?: Clock;
 }
 
 /**
@@ -19,6 +21,7 @@ export class KeyCache {
   private readonly ttlMs: number;
   private readonly negativeTtlMs: number;
   private readonly maxEntries: number;
+  private readonly clock: Clock;
 
   constructor(
     private readonly load: (publicKey: string) => Promise<KeyInfo | null>,
@@ -27,12 +30,13 @@ export class KeyCache {
     this.ttlMs = options.ttlMs ?? 60_000;
     this.negativeTtlMs = options.negativeTtlMs ?? 10_000;
     this.maxEntries = options.maxEntries ?? 50_000;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** The cached answer for a key still within its TTL (`null`: known to be unknown), else undefined. */
   peek(publicKey: string): KeyInfo | null | undefined {
     const hit = this.entries.get(publicKey);
-    return hit !== undefined && hit.expires > Date.now() ? hit.info : undefined;
+    return hit !== undefined && hit.expires > this.clock() ? hit.info : undefined;
   }
 
   async get(publicKey: string): Promise<KeyInfo | null> {
@@ -67,6 +71,6 @@ export class KeyCache {
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     this.entries.delete(publicKey);
-    this.entries.set(publicKey, { info, expires: Date.now() + (info ? this.ttlMs : this.negativeTtlMs) });
+    this.entries.set(publicKey, { info, expires: this.clock() + (info ? this.ttlMs : this.negativeTtlMs) });
   }
 }

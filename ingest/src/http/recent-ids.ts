@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from '@tracker/core';
+
 /**
  * The client-chosen ids (error `eventId`, log `id`) this process admitted lately, so that an SDK
  * retrying a delivery (a timeout, a 503) is not counted against the quota a second time: the
@@ -12,22 +14,26 @@
  */
 export class RecentIds {
   private readonly seen = new Map<string, number>();
+  private readonly max: number;
+  private readonly ttlMs: number;
+  private readonly clock: Clock;
 
-  constructor(
-    private readonly max = 50_000,
-    private readonly ttlMs = 3_600_000,
-  ) {}
+  constructor(options: { max?: number; ttlMs?: number; clock?: Clock } = {}) {
+    this.max = options.max ?? 50_000;
+    this.ttlMs = options.ttlMs ?? 3_600_000;
+    this.clock = options.clock ?? systemClock;
+  }
 
   /** Whether `id` of `projectId` was admitted within the last hour. */
   has(projectId: string, id: string): boolean {
     const expires = this.seen.get(projectId + id);
-    return expires !== undefined && expires > Date.now();
+    return expires !== undefined && expires > this.clock();
   }
 
   remember(projectId: string, id: string): void {
     const k = projectId + id;
     this.seen.delete(k); // re-inserted at the end: the Map's order is the eviction order
-    this.seen.set(k, Date.now() + this.ttlMs);
+    this.seen.set(k, this.clock() + this.ttlMs);
     if (this.seen.size > this.max) this.seen.delete(this.seen.keys().next().value as string);
   }
 }

@@ -1,4 +1,4 @@
-import type { AdmissionRefusal } from '../http/quota';
+import type { AdmissionRefusal } from '../quota';
 import { retryAfterSeconds } from '../http/wire-errors';
 
 /**

@@ -1,10 +1,11 @@
-import { AppError, isObject } from '@tracker/core';
+import { AppError, isObject, type Clock } from '@tracker/core';
+import { receivedAtNow } from '../http/received-at';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeLimit, registerContentDecoding } from '../http/content-encoding';
 import type { KeyCache } from '../http/key-cache';
 import { MAX_EVENT_BYTES } from '../http/limits';
 import { refusalCode, type IngestCounters } from '../http/ingest-counters';
-import { AdmissionRefusal, type IngestGate } from '../http/quota';
+import { AdmissionRefusal, type IngestGate } from '../quota';
 import type { RecentIds } from '../http/recent-ids';
 import { sendError, UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_S, wireErrorOf } from '../http/wire-errors';
 import type { Queue } from '../queue';
@@ -22,6 +23,8 @@ export interface SentryDeps {
   pathPrefix?: string;
   /** Refusals by code, for /metrics (counted with those of `/ingest/*`). */
   counters?: IngestCounters;
+  /** The time stamped on what is received (default the wall clock). */
+  clock?: Clock;
 }
 
 const EXPOSED = 'X-Sentry-Error, X-Sentry-Rate-Limits, Retry-After';
@@ -105,10 +108,12 @@ async function store(request: FastifyRequest, reply: FastifyReply, deps: SentryD
     (request.params as Params).project,
     deps.keys,
   );
-  const { payload, eventId } = await takeEvent(key, { raw, plain }, undefined, new Date().toISOString(), deps).catch((err) => {
-    if (err instanceof AdmissionRefusal) reply.header('x-sentry-rate-limits', sentryRateLimits([err]).header);
-    throw err;
-  });
+  const { payload, eventId } = await takeEvent(key, { raw, plain }, undefined, receivedAtNow(deps.clock), deps).catch(
+    (err) => {
+      if (err instanceof AdmissionRefusal) reply.header('x-sentry-rate-limits', sentryRateLimits([err]).header);
+      throw err;
+    },
+  );
   await deps.queue.enqueue([payload]);
   return reply.code(200).send({ id: eventId });
 }

@@ -12,10 +12,12 @@ import {
   scrubberFor,
   sentryIdOf,
   type KeyInfo,
+  type Clock,
 } from '@tracker/core';
+import { receivedAtNow } from '../http/received-at';
 import { admitOnce } from '../http/error.route';
 import { parseBody } from '../http/parse-body';
-import { AdmissionRefusal, type IngestGate } from '../http/quota';
+import { AdmissionRefusal, type IngestGate } from '../quota';
 import type { RecentIds } from '../http/recent-ids';
 import type { QueuePayload } from '../queue';
 import { isCanonicalQueuedErrorEvent } from '../http/error-event.canonical';
@@ -36,6 +38,8 @@ export interface TakenItems {
 export interface TakeDeps {
   gate?: IngestGate;
   recent?: RecentIds;
+  /** The time stamped on what is received (default the wall clock). */
+  clock?: Clock;
 }
 
 /**
@@ -52,7 +56,7 @@ export async function takeSentryItems(
   deps: TakeDeps,
 ): Promise<TakenItems> {
   const taken: TakenItems = { payloads: [], refusals: [], problems: [] };
-  const receivedAt = new Date().toISOString();
+  const receivedAt = receivedAtNow(deps.clock);
   const scrubber = scrubberFor(key.privacy);
   const { projectId } = key;
   for (const [index, item] of items.entries()) {

@@ -7,6 +7,8 @@ import {
   periodEnd,
   queueUsageWarnings,
   renderUsageWarningEmail,
+  systemClock,
+  type Clock,
   type DueUsageWarning,
   type SmtpConfig,
   type UsageReader,
@@ -29,6 +31,11 @@ export interface UsageWarningsOptions {
   firstRunMs?: number;
   /** Per SMTP stage (default 10 s). */
   timeoutMs?: number;
+  /**
+   * Which month's usage is read and when a failed email is tried again (default the wall clock).
+   * When a queued warning is due is the database's `now()`, one clock for every worker.
+   */
+  clock?: Clock;
   log?: (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 }
 
@@ -83,7 +90,7 @@ export function startUsageWarnings(options: UsageWarningsOptions): RunningUsageW
   }
 
   async function run(o: UsageWarningsOptions): Promise<UsageWarningsRun> {
-    const queued = await queueUsageWarnings(o.ds, o.reader);
+    const queued = await queueUsageWarnings(o.ds, o.reader, new Date((o.clock ?? systemClock)()));
     for (const w of queued) {
       if (w.status === 'pending') {
         log('info', 'usage warning due', {
@@ -130,7 +137,8 @@ export function startUsageWarnings(options: UsageWarningsOptions): RunningUsageW
       return 'sent';
     } catch (err) {
       const message = `SMTP: ${errorMessage(err)}`.slice(0, 500);
-      const retryAt = w.attempts < MAX_DELIVERY_ATTEMPTS ? new Date(Date.now() + backoffDelayMs(w.attempts)) : null;
+      const retryAt =
+        w.attempts < MAX_DELIVERY_ATTEMPTS ? new Date((o.clock ?? systemClock)() + backoffDelayMs(w.attempts)) : null;
       await markUsageWarningFailed(o.ds, w.id, message, retryAt);
       log(
         retryAt ? 'warn' : 'error',

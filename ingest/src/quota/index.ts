@@ -1,0 +1,3 @@
+export { createDatabaseIngestGate, createRedisIngestGate } from './create-gate';
+export { AdmissionRefusal } from './ingest-gate';
+export type { IngestGate, IngestGateOptions } from './ingest-gate';
