@@ -5,9 +5,9 @@ import { normalizeEmail } from '../accounts/normalize-email';
 import { queryRows } from '../db/query-rows';
 import { Invitation, Membership, Organization, User, type Role } from '../entities';
 import { AppError } from '../errors';
-import { isUuid } from '../projects/find-project';
+import { isUuid } from '../access/is-uuid';
 import { generateToken, hashPassword, hashToken } from '../security';
-import { requireOrganizationAccess } from './access';
+import { requireOrganizationAccess, sessionCaller, type Caller } from '../access';
 import { MANAGERS, parseRole } from './roles';
 
 export const INVITATION_PREFIX = 'eti_';
@@ -49,9 +49,16 @@ export async function inviteMember(
   const role = parseRole(input.role);
   const email = normalizeEmail(input.email);
   return ds.transaction(async (em) => {
-    const access = await requireOrganizationAccess(em, actorId, input.organizationId, MANAGERS, 'invite members', {
-      lock: true,
-    });
+    const access = await requireOrganizationAccess(
+      em,
+      sessionCaller(actorId),
+      input.organizationId,
+      'admin',
+      'invite members',
+      {
+        lock: true,
+      },
+    );
     if (role === 'owner' && access.role !== 'owner') throw new AppError('FORBIDDEN', 'Only owners can invite owners');
     const member = await queryRows<{ user_id: string }>(
       em,
@@ -103,11 +110,18 @@ export async function inviteMember(
 /** Pending invitations of the organization, newest first. Owners and admins. */
 export async function listInvitations(
   ds: DataSource,
-  actorId: string,
+  caller: Caller,
   organizationId: string,
   now = new Date(),
 ): Promise<Invitation[]> {
-  const access = await requireOrganizationAccess(ds, actorId, organizationId, MANAGERS, 'see invitations');
+  // A read (any token scope may list), but only managers see who was invited and with which link.
+  const access = await requireOrganizationAccess(
+    ds,
+    caller,
+    organizationId,
+    { roles: MANAGERS, scope: 'read' },
+    'see invitations',
+  );
   return ds.manager
     .createQueryBuilder(Invitation, 'i')
     .where('i.organization_id = :org AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > :now', {
@@ -128,7 +142,13 @@ export async function revokeInvitation(ds: DataSource, actorId: string, invitati
   // Whether the caller may know it exists is decided before anything else is said about it.
   if (!invitation) throw new AppError('NOT_FOUND', 'Invitation not found');
   try {
-    await requireOrganizationAccess(ds, actorId, invitation.organizationId, MANAGERS, 'revoke invitations');
+    await requireOrganizationAccess(
+      ds,
+      sessionCaller(actorId),
+      invitation.organizationId,
+      'admin',
+      'revoke invitations',
+    );
   } catch (err) {
     if (err instanceof AppError && err.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', 'Invitation not found');
     throw err;

@@ -2,13 +2,13 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../errors';
 import { Project } from '../entities';
 import { MAX_SENSITIVE_FIELD_CHARS, MAX_SENSITIVE_FIELDS, type PrivacySettings } from '../privacy';
-import { requireProjectAdmin } from './find-project';
+import { requireProjectAccess, sessionCaller } from '../access';
 
 /** Owners and admins rename; members get FORBIDDEN, strangers NOT_FOUND. */
 export async function renameProject(ds: DataSource, userId: string, projectId: string, name: string): Promise<Project> {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw new AppError('BAD_USER_INPUT', 'name: must be 1 to 100 characters');
-  const project = await requireProjectAdmin(ds, userId, projectId, 'rename projects');
+  const { project } = await requireProjectAccess(ds, sessionCaller(userId), projectId, 'admin', 'rename projects');
   await ds.manager.update(Project, { id: project.id }, { name: trimmed });
   return Object.assign(project, { name: trimmed });
 }
@@ -20,7 +20,7 @@ export async function renameProject(ds: DataSource, userId: string, projectId: s
  * then cannot store them (the project is gone) and dead-letters them.
  */
 export async function deleteProject(ds: DataSource, userId: string, projectId: string): Promise<Project> {
-  const project = await requireProjectAdmin(ds, userId, projectId, 'delete projects');
+  const { project } = await requireProjectAccess(ds, sessionCaller(userId), projectId, 'admin', 'delete projects');
   await ds.manager.delete(Project, { id: project.id });
   return project;
 }
@@ -41,7 +41,13 @@ export async function updateProjectPrivacy(
   if (changes.scrubDefaults !== undefined) update.scrubDefaults = changes.scrubDefaults;
   if (changes.scrubIpAddresses !== undefined) update.scrubIpAddresses = changes.scrubIpAddresses;
   if (changes.sensitiveFields !== undefined) update.sensitiveFields = sensitiveFieldNames(changes.sensitiveFields);
-  const project = await requireProjectAdmin(ds, userId, projectId, 'change privacy settings');
+  const { project } = await requireProjectAccess(
+    ds,
+    sessionCaller(userId),
+    projectId,
+    'admin',
+    'change privacy settings',
+  );
   if (Object.keys(update).length > 0) await ds.manager.update(Project, { id: project.id }, update);
   return Object.assign(project, update);
 }
@@ -52,7 +58,10 @@ function sensitiveFieldNames(names: readonly string[]): string[] {
   for (const raw of names) {
     const name = raw.trim();
     if (!name || name.length > MAX_SENSITIVE_FIELD_CHARS) {
-      throw new AppError('BAD_USER_INPUT', `sensitiveFields: each must be 1 to ${MAX_SENSITIVE_FIELD_CHARS} characters`);
+      throw new AppError(
+        'BAD_USER_INPUT',
+        `sensitiveFields: each must be 1 to ${MAX_SENSITIVE_FIELD_CHARS} characters`,
+      );
     }
     if (seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());

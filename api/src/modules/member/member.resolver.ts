@@ -12,7 +12,7 @@ import {
   updateMemberRole,
 } from '@tracker/core';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { requirePrincipal, requireSession, type Context } from '../../context';
+import { requireCaller, requirePrincipal, requireSession, type Context } from '../../context';
 import { adoptSession } from '../auth/auth.resolver';
 import { AuthPayload, toUserType } from '../auth/auth.type';
 import { OrganizationType, toOrganizationType } from '../organization/organization.type';
@@ -32,8 +32,7 @@ import {
 export class MemberResolver {
   @Query(() => [MemberType], { description: 'Any member. Owners first, then admins, then members.' })
   async members(@Arg('organizationId', () => ID) organizationId: string, @Ctx() ctx: Context): Promise<MemberType[]> {
-    const { user } = requirePrincipal(ctx);
-    return (await listMembers(ctx.ds, user.id, organizationId)).map(toMemberType);
+    return (await listMembers(ctx.ds, requireCaller(ctx), organizationId)).map(toMemberType);
   }
 
   @Query(() => [InvitationType], { description: 'Owners and admins. Pending invitations, newest first.' })
@@ -41,8 +40,7 @@ export class MemberResolver {
     @Arg('organizationId', () => ID) organizationId: string,
     @Ctx() ctx: Context,
   ): Promise<InvitationType[]> {
-    const { user } = requirePrincipal(ctx);
-    return (await listInvitations(ctx.ds, user.id, organizationId)).map(toInvitationType);
+    return (await listInvitations(ctx.ds, requireCaller(ctx), organizationId)).map(toInvitationType);
   }
 
   @Query(() => InvitationPreviewType, {

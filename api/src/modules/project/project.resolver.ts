@@ -2,22 +2,21 @@ import {
   createProject,
   deleteProject,
   disableProjectKeyForUser,
-  findProjectForUser,
-  listProjectKeysForUser,
+  findProject,
+  listProjectKeys,
   renameProject,
   rotateProjectKeyForUser,
   updateProjectPrivacy,
 } from '@tracker/core';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { requirePrincipal, type Context } from '../../context';
+import { requireCaller, requirePrincipal, type Context } from '../../context';
 import { ProjectKeyType, ProjectPrivacyInput, ProjectType, toProjectKeyType, toProjectType } from './project.type';
 
 @Resolver(() => ProjectType)
 export class ProjectResolver {
   @Query(() => ProjectType, { nullable: true, description: 'Null when missing or not yours.' })
   async project(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ProjectType | null> {
-    const { user } = requirePrincipal(ctx);
-    const project = await findProjectForUser(ctx.ds, user.id, id);
+    const project = await findProject(ctx.ds, requireCaller(ctx), id);
     return project ? toProjectType(ctx, project) : null;
   }
 
@@ -78,8 +77,8 @@ export class ProjectResolver {
     description: "Any member. The project's DSN keys, newest first, disabled ones included.",
   })
   async projectKeys(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: Context): Promise<ProjectKeyType[]> {
-    const { user } = requirePrincipal(ctx);
-    return Promise.all((await listProjectKeysForUser(ctx.ds, user.id, projectId)).map((k) => toProjectKeyType(ctx, k)));
+    const keys = await listProjectKeys(ctx.ds, requireCaller(ctx), projectId);
+    return Promise.all(keys.map((k) => toProjectKeyType(ctx, k)));
   }
 
   @Mutation(() => ProjectKeyType, {
