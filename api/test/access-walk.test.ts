@@ -531,5 +531,6 @@ describe('access rule walked over every root field (issue 18)', () => {
     }
     // 56 fields × 9 callers, less the owner's own mutations: a walk that silently skipped would be short.
     assert.ok(calls >= 400, `only ${calls} calls`);
+    t.diagnostic(`${calls} calls over ${rootFields(schema).length} fields and ${callers.length} callers`);
   });
 });

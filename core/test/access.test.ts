@@ -15,8 +15,8 @@ import { AppError } from '../src/errors';
 import { listFeedback } from '../src/feedback';
 import { deleteIssue, findEvent, findIssue, listIssues, mergeIssues, resolveIssues } from '../src/issues';
 import { searchLogs } from '../src/logs';
-import { findOrganization, listMembers } from '../src/organizations';
-import { createProject, findProject, listProjectKeys } from '../src/projects';
+import { findOrganization, listMembers, removeMember } from '../src/organizations';
+import { createProject, findProject, listProjectKeys, updateProjectPrivacy } from '../src/projects';
 import { listReleases, listUploadTokens, markRelease } from '../src/releases';
 import { createTestPostgres, type TestPostgres } from '../src/testing';
 import { resolveVitalsQuery, summarizeVitals, summarizeVitalsByUrl, vitalsSeries } from '../src/vitals';
@@ -119,6 +119,14 @@ describe('one access rule for every core read and write', () => {
     await assert.rejects(markRelease(db.ds, readToken, { projectId, version: '1.0' }), code('FORBIDDEN'));
     const writeToken: Caller = { userId: owner.userId, scopes: ['write'] };
     await assert.rejects(deleteIssue(db.ds, writeToken, issueId), code('FORBIDDEN'));
+    await assert.rejects(
+      updateProjectPrivacy(db.ds, writeToken, projectId, { scrubIpAddresses: false }),
+      code('FORBIDDEN'),
+    );
+    await assert.rejects(
+      removeMember(db.ds, { caller: writeToken, organizationId, userId: member.userId }),
+      code('FORBIDDEN'),
+    );
     const status = await db.ds.query('SELECT status FROM issues WHERE id = $1', [issueId]);
     assert.equal(status[0].status, 'open');
   });

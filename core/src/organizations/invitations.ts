@@ -7,7 +7,7 @@ import { Invitation, Membership, Organization, User, type Role } from '../entiti
 import { AppError } from '../errors';
 import { isUuid } from '../access/is-uuid';
 import { generateToken, hashPassword, hashToken } from '../security';
-import { requireOrganizationAccess, sessionCaller, type Caller } from '../access';
+import { requireOrganizationAccess, type Caller } from '../access';
 import { MANAGERS, parseRole } from './roles';
 
 export const INVITATION_PREFIX = 'eti_';
@@ -42,23 +42,16 @@ export interface CreatedInvitation {
  */
 export async function inviteMember(
   ds: DataSource,
-  actorId: string,
+  caller: Caller,
   input: { organizationId: string; email: string; role: string },
   now = new Date(),
 ): Promise<CreatedInvitation> {
   const role = parseRole(input.role);
   const email = normalizeEmail(input.email);
   return ds.transaction(async (em) => {
-    const access = await requireOrganizationAccess(
-      em,
-      sessionCaller(actorId),
-      input.organizationId,
-      'admin',
-      'invite members',
-      {
-        lock: true,
-      },
-    );
+    const access = await requireOrganizationAccess(em, caller, input.organizationId, 'admin', 'invite members', {
+      lock: true,
+    });
     if (role === 'owner' && access.role !== 'owner') throw new AppError('FORBIDDEN', 'Only owners can invite owners');
     const member = await queryRows<{ user_id: string }>(
       em,
@@ -95,14 +88,14 @@ export async function inviteMember(
         email,
         role,
         tokenHash: hashToken(token),
-        invitedBy: actorId,
+        invitedBy: caller.userId,
         expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
         acceptedAt: null,
         acceptedBy: null,
         revokedAt: null,
       }),
     );
-    const inviter = await em.findOneByOrFail(User, { id: actorId });
+    const inviter = await em.findOneByOrFail(User, { id: caller.userId });
     return { token, invitation, organization: access.organization, inviter };
   });
 }
@@ -137,18 +130,12 @@ export async function listInvitations(
  * Withdraws an invitation (its link stops working). Owners and admins of its organization;
  * anyone else gets NOT_FOUND, as for an id that does not exist. Revoking twice is harmless.
  */
-export async function revokeInvitation(ds: DataSource, actorId: string, invitationId: string): Promise<Invitation> {
+export async function revokeInvitation(ds: DataSource, caller: Caller, invitationId: string): Promise<Invitation> {
   const invitation = isUuid(invitationId) ? await ds.manager.findOneBy(Invitation, { id: invitationId }) : null;
   // Whether the caller may know it exists is decided before anything else is said about it.
   if (!invitation) throw new AppError('NOT_FOUND', 'Invitation not found');
   try {
-    await requireOrganizationAccess(
-      ds,
-      sessionCaller(actorId),
-      invitation.organizationId,
-      'admin',
-      'revoke invitations',
-    );
+    await requireOrganizationAccess(ds, caller, invitation.organizationId, 'admin', 'revoke invitations');
   } catch (err) {
     if (err instanceof AppError && err.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', 'Invitation not found');
     throw err;

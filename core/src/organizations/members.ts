@@ -3,7 +3,7 @@ import { queryRows } from '../db/query-rows';
 import { Membership, type Role } from '../entities';
 import { AppError } from '../errors';
 import { isUuid } from '../access/is-uuid';
-import { requireOrganizationAccess, sessionCaller, type Caller } from '../access';
+import { requireOrganizationAccess, type Caller } from '../access';
 import { parseRole, ROLES_BY_RANK } from './roles';
 
 export interface MemberRecord {
@@ -71,23 +71,18 @@ export async function listMembers(ds: DataSource, caller: Caller, organizationId
  */
 export async function updateMemberRole(
   ds: DataSource,
-  actorId: string,
-  organizationId: string,
-  targetUserId: string,
-  newRole: string,
+  {
+    caller,
+    organizationId,
+    userId: targetUserId,
+    role: newRole,
+  }: { caller: Caller; organizationId: string; userId: string; role: string },
 ): Promise<MemberRecord> {
   const role = parseRole(newRole);
   return ds.transaction(async (em) => {
-    const access = await requireOrganizationAccess(
-      em,
-      sessionCaller(actorId),
-      organizationId,
-      'admin',
-      'change roles',
-      {
-        lock: true,
-      },
-    );
+    const access = await requireOrganizationAccess(em, caller, organizationId, 'admin', 'change roles', {
+      lock: true,
+    });
     const target = await findMember(em, organizationId, targetUserId);
     if (!target) throw new AppError('NOT_FOUND', 'Member not found');
     if (target.role === role) return target;
@@ -110,15 +105,13 @@ export async function updateMemberRole(
  */
 export async function removeMember(
   ds: DataSource,
-  actorId: string,
-  organizationId: string,
-  targetUserId: string,
+  { caller, organizationId, userId: targetUserId }: { caller: Caller; organizationId: string; userId: string },
 ): Promise<MemberRecord> {
   return ds.transaction(async (em) => {
-    const self = actorId === targetUserId;
+    const self = caller.userId === targetUserId;
     const access = await requireOrganizationAccess(
       em,
-      sessionCaller(actorId),
+      caller,
       organizationId,
       // Leaving is every member's right; removing someone else is an admin's.
       self ? { roles: ROLES_BY_RANK, scope: 'admin' } : 'admin',

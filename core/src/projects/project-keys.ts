@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../errors';
 import { ProjectKey } from '../entities';
 import { generateDsnKey } from '../security';
-import { requireProjectAccess, sessionCaller, type Caller } from '../access';
+import { requireProjectAccess, type Caller } from '../access';
 import { isUuid } from './find-project';
 
 /** Enabled keys one project may have at once (rotation with `keepOldKeys` adds one each time). */
@@ -21,11 +21,11 @@ export async function listProjectKeys(ds: DataSource, caller: Caller, projectId:
  */
 export async function rotateProjectKeyForUser(
   ds: DataSource,
-  userId: string,
+  caller: Caller,
   projectId: string,
   options: { keepOldKeys?: boolean } = {},
 ): Promise<ProjectKey> {
-  const { project } = await requireProjectAccess(ds, sessionCaller(userId), projectId, 'admin', 'rotate DSN keys');
+  const { project } = await requireProjectAccess(ds, caller, projectId, 'admin', 'rotate DSN keys');
   return ds.transaction(async (em) => {
     if (options.keepOldKeys) {
       const enabled = await em
@@ -58,11 +58,9 @@ export async function rotateProjectKeyForUser(
  */
 export async function disableProjectKeyForUser(
   ds: DataSource,
-  userId: string,
-  projectId: string,
-  keyId: string,
+  { caller, projectId, keyId }: { caller: Caller; projectId: string; keyId: string },
 ): Promise<ProjectKey> {
-  const { project } = await requireProjectAccess(ds, sessionCaller(userId), projectId, 'admin', 'disable DSN keys');
+  const { project } = await requireProjectAccess(ds, caller, projectId, 'admin', 'disable DSN keys');
   const key = isUuid(keyId) ? await ds.manager.findOneBy(ProjectKey, { id: keyId, projectId: project.id }) : null;
   if (!key) throw new AppError('NOT_FOUND', 'Key not found');
   if (!key.disabledAt) {

@@ -37,8 +37,7 @@ export class ProjectResolver {
     @Arg('name', () => String) name: string,
     @Ctx() ctx: Context,
   ): Promise<ProjectType> {
-    const { user } = requirePrincipal(ctx);
-    return toProjectType(ctx, await renameProject(ctx.ds, user.id, id, name));
+    return toProjectType(ctx, await renameProject(ctx.ds, requireCaller(ctx), id, name));
   }
 
   @Mutation(() => ProjectType, {
@@ -51,14 +50,14 @@ export class ProjectResolver {
     @Arg('input', () => ProjectPrivacyInput) input: ProjectPrivacyInput,
     @Ctx() ctx: Context,
   ): Promise<ProjectType> {
-    const { user } = requirePrincipal(ctx);
-    const project = await updateProjectPrivacy(ctx.ds, user.id, id, {
+    const caller = requireCaller(ctx);
+    const project = await updateProjectPrivacy(ctx.ds, caller, id, {
       scrubDefaults: input.scrubDefaults ?? undefined,
       sensitiveFields: input.sensitiveFields ?? undefined,
       scrubIpAddresses: input.scrubIpAddresses ?? undefined,
     });
     ctx.onProjectChanged?.(project.id);
-    ctx.log?.info({ userId: user.id, projectId: project.id, privacy: input }, 'project privacy settings changed');
+    ctx.log?.info({ userId: caller.userId, projectId: project.id, privacy: input }, 'project privacy settings changed');
     return toProjectType(ctx, project);
   }
 
@@ -67,9 +66,9 @@ export class ProjectResolver {
       'Owners and admins. Deletes the project and everything in it (issues, events, releases, keys, tokens, alert rules).',
   })
   async deleteProject(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
-    const { user } = requirePrincipal(ctx);
-    const project = await deleteProject(ctx.ds, user.id, id);
-    ctx.log?.info({ userId: user.id, projectId: project.id }, 'project deleted');
+    const caller = requireCaller(ctx);
+    const project = await deleteProject(ctx.ds, caller, id);
+    ctx.log?.info({ userId: caller.userId, projectId: project.id }, 'project deleted');
     return true;
   }
 
@@ -91,8 +90,7 @@ export class ProjectResolver {
     @Arg('keepOldKeys', () => Boolean, { defaultValue: false }) keepOldKeys: boolean,
     @Ctx() ctx: Context,
   ): Promise<ProjectKeyType> {
-    const { user } = requirePrincipal(ctx);
-    return toProjectKeyType(ctx, await rotateProjectKeyForUser(ctx.ds, user.id, projectId, { keepOldKeys }));
+    return toProjectKeyType(ctx, await rotateProjectKeyForUser(ctx.ds, requireCaller(ctx), projectId, { keepOldKeys }));
   }
 
   @Mutation(() => ProjectKeyType, {
@@ -103,7 +101,7 @@ export class ProjectResolver {
     @Arg('keyId', () => ID) keyId: string,
     @Ctx() ctx: Context,
   ): Promise<ProjectKeyType> {
-    const { user } = requirePrincipal(ctx);
-    return toProjectKeyType(ctx, await disableProjectKeyForUser(ctx.ds, user.id, projectId, keyId));
+    const key = await disableProjectKeyForUser(ctx.ds, { caller: requireCaller(ctx), projectId, keyId });
+    return toProjectKeyType(ctx, key);
   }
 }
