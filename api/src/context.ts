@@ -1,7 +1,7 @@
-import type { Config, Principal, UsageReader } from '@tracker/core';
+import type { Caller, Config, Principal, UsageReader } from '@tracker/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { AppError, createDatabaseUsageReader } from '@tracker/core';
+import { AppError, callerOf, createDatabaseUsageReader } from '@tracker/core';
 import { createLoaders, type Loaders } from './loaders';
 
 export interface ApiDeps {
@@ -51,6 +51,11 @@ export function requirePrincipal(ctx: Context): Principal {
     throw new AppError('UNAUTHENTICATED', ctx.authProblem ?? 'Sign in first: send Authorization: Bearer <token>');
   }
   return ctx.principal;
+}
+
+/** The signed-in caller, as core's access checks take it (UNAUTHENTICATED when signed out). */
+export function requireCaller(ctx: Context): Caller {
+  return callerOf(requirePrincipal(ctx));
 }
 
 /** For what only a person at the dashboard may do (scope checks are in auth/scope-guard.ts). */

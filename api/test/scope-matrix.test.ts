@@ -5,7 +5,7 @@
  * when scope-policy.ts says the token may not run it (and then nothing changes); otherwise the
  * scope guard lets it through, whatever the resolver then answers about the made-up arguments.
  * A field added later is covered without touching this file. Role checks (owner, admin, member)
- * are the resolvers' and are tested with each module (accounts, members, issues).
+ * are core's access rule, walked with scopes in access-walk.test.ts and tested with each module.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 
+export * from './access';
 export * from './accounts';
 export * from './alerts';
 export * from './config';

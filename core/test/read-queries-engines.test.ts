@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { sessionCaller } from '../src/access';
 import { openDatabase, type Database } from '../src/db';
 import { persistFeedback, persistLogs, persistVitals } from '../src/events';
 import { listFeedback } from '../src/feedback';
@@ -15,6 +16,8 @@ import { createTempDir, createTestPostgres, type TempDir, type TestPostgres } fr
 import { resolveVitalsQuery, summarizeVitals, summarizeVitalsByUrl, vitalsSeries } from '../src/vitals';
 
 const PROJECT = randomUUID();
+/** A member of the project's organization: every read goes through its access check. */
+const VIEWER = sessionCaller(randomUUID());
 const T0 = Date.parse('2026-06-01T00:00:00.000Z');
 const HOUR = 3_600_000;
 
@@ -22,6 +25,13 @@ async function seed(db: Database): Promise<void> {
   const org = randomUUID();
   await db.ds.query(`INSERT INTO organizations (id, name, slug, plan) VALUES ($1, 'O', 'o', 'free')`, [org]);
   await db.ds.query(`INSERT INTO projects (id, organization_id, name) VALUES ($1, $2, 'P')`, [PROJECT, org]);
+  await db.ds.query(`INSERT INTO users (id, email, password_hash) VALUES ($1, 'viewer@example.com', 'x')`, [
+    VIEWER.userId,
+  ]);
+  await db.ds.query(`INSERT INTO memberships (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [
+    org,
+    VIEWER.userId,
+  ]);
   let x = 7;
   const next = () => (x = (x * 48271) % 2147483647) / 2147483647;
   await db.ds.transaction(async (em) => {
@@ -85,17 +95,17 @@ async function answers(db: Database): Promise<unknown> {
   const logPages = [];
   let after: string | null = null;
   do {
-    const page = await searchLogs(db.ds, { projectId: PROJECT, text: 'timeout', first: 7, after });
+    const page = await searchLogs(db.ds, VIEWER, { projectId: PROJECT, text: 'timeout', first: 7, after });
     logPages.push(page);
     after = page.hasNextPage ? page.cursors.at(-1)! : null;
   } while (after);
-  const fb1 = await listFeedback(db.ds, { projectId: PROJECT, first: 5 });
-  const fb2 = await listFeedback(db.ds, { projectId: PROJECT, first: 10, after: fb1.cursors.at(-1) });
+  const fb1 = await listFeedback(db.ds, VIEWER, { projectId: PROJECT, first: 5 });
+  const fb2 = await listFeedback(db.ds, VIEWER, { projectId: PROJECT, first: 10, after: fb1.cursors.at(-1) });
   return {
-    summary: await summarizeVitals(db.ds, q),
-    byUrl: await summarizeVitalsByUrl(db.ds, prod, 10),
-    hourly: await vitalsSeries(db.ds, prod, 'hour'),
-    daily: await vitalsSeries(db.ds, q, 'day'),
+    summary: await summarizeVitals(db.ds, VIEWER, q),
+    byUrl: await summarizeVitalsByUrl(db.ds, VIEWER, prod, 10),
+    hourly: await vitalsSeries(db.ds, VIEWER, prod, 'hour'),
+    daily: await vitalsSeries(db.ds, VIEWER, q, 'day'),
     logPages,
     feedback: [fb1, fb2],
   };

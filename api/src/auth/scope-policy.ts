@@ -2,8 +2,8 @@ import type { ApiScope } from '@tracker/core';
 
 /**
  * Which API-token scope each root field needs: the one table to read when auditing what a
- * token can do. Sessions have every scope; roles (owner, admin, member) are checked on top,
- * by the resolvers. Defaults: every Query needs `read`, every Mutation needs `write`, so a
+ * token can do. Sessions have every scope; roles (owner, admin, member) are checked on top, by
+ * core's access rule (core/src/access), which checks the scope again. Defaults: every Query needs `read`, every Mutation needs `write`, so a
  * mutation added without an entry here is already closed to `read` tokens.
  */
 export const DEFAULT_SCOPE = { query: 'read', mutation: 'write' } as const satisfies Record<string, ApiScope>;

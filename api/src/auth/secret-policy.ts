@@ -1,43 +1,16 @@
+import { SECRET_FIELDS } from '@tracker/core';
+
+export { isMaskedUrl, maskSecret, maskUrl } from '@tracker/core';
+
 /**
- * Which output fields carry a secret, and how callers who may not see it get it: the one table
- * to read when auditing what a member or a read-only token can learn. Enforced by
- * secret-guard.ts for every field of every type. Full values go to owners and admins of the
- * object's organization calling with a session or an `admin`-scope API token (the ones who can
- * also change them); everyone else (members, `read` and `write` tokens) gets the mask.
+ * Which GraphQL output fields show a secret column, by core's field rules (core/src/access/
+ * field-rules.ts says which columns are secret and how they are masked; access/rules.ts who sees
+ * them in full: owners and admins of the object's organization calling with a session or an
+ * `admin`-scope API token). Enforced by secret-guard.ts for every field of every type.
  *
  * api/test/secret-fields.test.ts fails when the schema gains a field whose name looks secret
  * (token, secret, key, url, dsn, link, password…) that is in neither table below.
  */
-
-/** `whsec_Ab3…` → `whsec_…a1b2`: the prefix says what it is, the last 4 characters which one. */
-export function maskSecret(value: string): string {
-  const prefix = /^[A-Za-z]+_/.exec(value)?.[0] ?? '';
-  const rest = value.slice(prefix.length);
-  // A short secret would give away a large share of itself in 4 characters.
-  return rest.length >= 16 ? `${prefix}…${rest.slice(-4)}` : `${prefix}…`;
-}
-
-/**
- * `https://hooks.slack.com/services/T0/B0/XYZ` → `https://hooks.slack.com/…`: where alerts go,
- * without the path and query that hold the capability (or the user-info that holds a password).
- */
-export function maskUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return '…';
-  }
-  return url.protocol === 'http:' || url.protocol === 'https:' ? `${url.origin}/…` : '…';
-}
-
-/**
- * True for a value that is exactly what maskUrl shows: sending it back as a channel URL would
- * replace the real target with the mask, so the mutations refuse it.
- */
-export function isMaskedUrl(value: string): boolean {
-  return value.endsWith('/…') && maskUrl(value) === value;
-}
 
 export interface SensitiveField {
   /** What a caller without the right sees instead of the value. */
@@ -48,13 +21,17 @@ export interface SensitiveField {
 
 const projectIdOf = (parent: unknown): string => (parent as { projectId: string }).projectId;
 
+/** The core rule for `Entity.column`: the API names no mask of its own. */
+function secretColumn(name: string): SensitiveField['mask'] {
+  const rule = SECRET_FIELDS.get(name);
+  if (!rule) throw new Error(`${name} is not in core's SECRET_FIELDS`);
+  return (value) => rule.mask(value);
+}
+
 /** `Type.field` → its masking. Every value here is masked unless the caller may manage it. */
 export const SENSITIVE_FIELDS: ReadonlyMap<string, SensitiveField> = new Map([
-  // The webhook signing secret: whoever holds it can forge alerts to the receiver.
-  ['AlertRule.secret', { mask: maskSecret, projectOf: projectIdOf }],
-  // Slack incoming-webhook URLs (and many webhook URLs) are bearer capabilities: posting to them
-  // needs nothing else.
-  ['AlertChannel.url', { mask: maskUrl, projectOf: projectIdOf }],
+  ['AlertRule.secret', { mask: secretColumn('AlertRule.secret'), projectOf: projectIdOf }],
+  ['AlertChannel.url', { mask: secretColumn('AlertRule.url'), projectOf: projectIdOf }],
 ]);
 
 /**

@@ -1,5 +1,14 @@
 import type { DataSource } from 'typeorm';
 import {
+  assertAllowed,
+  findProjectAccess,
+  isMaskedUrl,
+  isUuid,
+  needOf,
+  requireProjectAccess,
+  type Caller,
+} from '../access';
+import {
   AlertDelivery,
   AlertRule,
   ALERT_CHANNEL_TYPES,
@@ -39,10 +48,14 @@ function channelColumns(
   return { channelType: channel.type, url, email: null };
 }
 
+/** Owners and admins: a new rule (a webhook gets a signing secret). Private and loopback URLs are refused. */
 export async function createAlertRule(
   ds: DataSource,
+  caller: Caller,
   input: { projectId: string; kind: AlertKind; channel: AlertChannelInput; allowPrivateTargets: boolean },
 ): Promise<AlertRule> {
+  await requireProjectAccess(ds, caller, input.projectId, 'admin', MANAGE);
+  refuseMaskedUrl(input.channel);
   if (!ALERT_KINDS.includes(input.kind)) throw new AppError('BAD_USER_INPUT', 'kind: unknown alert kind');
   const columns = channelColumns(input.channel, input.allowPrivateTargets);
   return ds.manager.save(
@@ -56,18 +69,38 @@ export async function createAlertRule(
   );
 }
 
-export async function listAlertRules(ds: DataSource, projectId: string): Promise<AlertRule[]> {
+/** The project's rules, oldest first. NOT_FOUND unless the caller may read the project. */
+export async function listAlertRules(ds: DataSource, caller: Caller, projectId: string): Promise<AlertRule[]> {
+  await requireProjectAccess(ds, caller, projectId, 'read', 'see alert rules');
   return ds.manager.find(AlertRule, { where: { projectId }, order: { createdAt: 'ASC' } });
 }
 
-export async function findAlertRule(ds: DataSource, id: string): Promise<AlertRule | null> {
-  return ds.manager.findOneBy(AlertRule, { id });
+const MANAGE = 'manage alert rules';
+
+/**
+ * The rule when the caller may manage it: another tenant's rule answers exactly like a missing
+ * one (NOT_FOUND); members of its project get FORBIDDEN.
+ */
+async function requireManagedRule(ds: DataSource, caller: Caller, id: string): Promise<AlertRule> {
+  const rule = isUuid(id) ? await ds.manager.findOneBy(AlertRule, { id }) : null;
+  const access = rule && (await findProjectAccess(ds, caller, rule.projectId));
+  if (!rule || !access) throw new AppError('NOT_FOUND', 'Alert rule not found');
+  assertAllowed(caller, access.role, needOf('admin'), MANAGE);
+  return rule;
 }
 
-/** Changes what is given; a webhook keeps its secret unless it stops being a webhook. */
+/** A client that shows masked URLs must not save the mask over the real target. */
+function refuseMaskedUrl(channel: AlertChannelInput | null | undefined): void {
+  if (channel?.url && isMaskedUrl(channel.url.trim())) {
+    throw new AppError('BAD_USER_INPUT', 'channel.url: this is the masked form of a URL; send the full URL');
+  }
+}
+
+/** Owners and admins: changes what is given; a webhook keeps its secret unless it stops being a webhook. */
 export async function updateAlertRule(
   ds: DataSource,
-  rule: AlertRule,
+  caller: Caller,
+  id: string,
   patch: {
     kind?: AlertKind | null;
     channel?: AlertChannelInput | null;
@@ -75,6 +108,8 @@ export async function updateAlertRule(
     allowPrivateTargets: boolean;
   },
 ): Promise<AlertRule> {
+  const rule = await requireManagedRule(ds, caller, id);
+  refuseMaskedUrl(patch.channel);
   if (patch.kind) {
     if (!ALERT_KINDS.includes(patch.kind)) throw new AppError('BAD_USER_INPUT', 'kind: unknown alert kind');
     rule.kind = patch.kind;
@@ -89,7 +124,9 @@ export async function updateAlertRule(
   return ds.manager.save(rule);
 }
 
-export async function deleteAlertRule(ds: DataSource, rule: AlertRule): Promise<void> {
+/** Owners and admins: deletes the rule with its delivery log. */
+export async function deleteAlertRule(ds: DataSource, caller: Caller, id: string): Promise<void> {
+  const rule = await requireManagedRule(ds, caller, id);
   await ds.manager.delete(AlertRule, { id: rule.id });
 }
 

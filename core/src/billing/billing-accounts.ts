@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { BillingConfig } from '../config';
 import { queryRows } from '../db/query-rows';
-import type { PlanId, Role } from '../entities';
+import type { PlanId } from '../entities';
 import { AppError } from '../errors';
-import { isUuid } from '../projects/find-project';
+import { requireOrganizationAccess, type AccessNeed, type Caller } from '../access';
 import { graceEnd } from './subscription-plan';
 
 export interface BillingOrganization {
@@ -14,31 +14,18 @@ export interface BillingOrganization {
 }
 
 /**
- * The organization when the user belongs to it with one of `roles`. Anyone outside it gets
- * NOT_FOUND, as if it did not exist; a member without the role gets FORBIDDEN.
+ * The organization when the caller belongs to it with a role and credential `need` admits.
+ * Anyone outside it gets NOT_FOUND, as if it did not exist; a member without the role FORBIDDEN.
  */
 export async function requireOrganizationRole(
   ds: DataSource,
-  userId: string,
+  caller: Caller,
   organizationId: string,
-  roles: readonly Role[] | 'any',
+  need: AccessNeed,
   action: string,
 ): Promise<BillingOrganization> {
-  const rows = isUuid(organizationId)
-    ? await queryRows<BillingOrganization & { role: Role }>(
-        ds,
-        `SELECT o.id, o.name, o.slug, o.plan, m.role FROM organizations o
-         JOIN memberships m ON m.organization_id = o.id AND m.user_id = $2
-         WHERE o.id = $1`,
-        [organizationId, userId],
-      )
-    : [];
-  const row = rows[0];
-  if (!row) throw new AppError('NOT_FOUND', 'Organization not found');
-  if (roles !== 'any' && !roles.includes(row.role)) {
-    throw new AppError('FORBIDDEN', `Only ${roles.join(' and ')}s can ${action}`);
-  }
-  return { id: row.id, name: row.name, slug: row.slug, plan: row.plan };
+  const { organization } = await requireOrganizationAccess(ds, caller, organizationId, need, action);
+  return { id: organization.id, name: organization.name, slug: organization.slug, plan: organization.plan };
 }
 
 export interface BillingState {

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { queryRows } from '../db/query-rows';
 import { AppError } from '../errors';
 import type { Feedback } from '../entities';
-import { isUuid } from '../projects/find-project';
+import { isUuid, requireProjectAccess, type Caller } from '../access';
 
 export const MAX_FEEDBACK_PAGE = 100;
 
@@ -23,10 +23,11 @@ export interface FeedbackPage {
 
 /**
  * The User feedback page: newest first, keyset-paginated on (received_at, id). An issue id of
- * another project (or tenant) matches nothing, like a missing one. The caller has already
- * checked that the user may see the project.
+ * another project (or tenant) matches nothing, like a missing one. NOT_FOUND unless the caller
+ * may read the project (access/).
  */
-export async function listFeedback(ds: DataSource, input: ListFeedbackInput): Promise<FeedbackPage> {
+export async function listFeedback(ds: DataSource, caller: Caller, input: ListFeedbackInput): Promise<FeedbackPage> {
+  await requireProjectAccess(ds, caller, input.projectId, 'read', 'see feedback');
   const first = input.first ?? 25;
   if (!Number.isInteger(first) || first < 1 || first > MAX_FEEDBACK_PAGE) {
     throw new AppError('BAD_USER_INPUT', `first: must be between 1 and ${MAX_FEEDBACK_PAGE}`);

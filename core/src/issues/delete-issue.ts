@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { AppError } from '../errors';
-import { lockIssuesWithRole } from './lock-issues';
+import { lockIssuesForCaller, requireLockedIssue, type Caller } from '../access';
 
 /**
  * Deletes an issue with its events, users, releases, environments and feedback (all cascade
@@ -8,13 +7,10 @@ import { lockIssuesWithRole } from './lock-issues';
  * grouping key starts a new issue (this is "delete", not "delete and discard").
  * Returns the deleted id.
  */
-export async function deleteIssue(ds: DataSource, userId: string, issueId: string): Promise<string> {
+export async function deleteIssue(ds: DataSource, caller: Caller, issueId: string): Promise<string> {
   return ds.transaction(async (em) => {
-    const [issue] = await lockIssuesWithRole(em, userId, [issueId]);
-    if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
-    if (issue.role !== 'owner' && issue.role !== 'admin') {
-      throw new AppError('FORBIDDEN', 'Only owners and admins can delete issues');
-    }
+    const locked = await lockIssuesForCaller(em, caller, [issueId], 'admin', 'delete issues');
+    const issue = requireLockedIssue(caller, locked[0], 'admin', 'delete issues');
     await em.query('DELETE FROM issues WHERE id = $1', [issue.id]);
     return issue.id;
   });

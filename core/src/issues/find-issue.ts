@@ -1,18 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../db/query-rows';
-import { Issue, type Event } from '../entities';
-import { isUuid } from '../projects';
+import { findIssueAccess, type Caller } from '../access';
+import type { Event, Issue } from '../entities';
 import { eventFromRow, type EventRow } from './issue-events';
 
-/** The issue if the user belongs to its project's organization; null otherwise. */
-export async function findIssueForUser(ds: DataSource, userId: string, issueId: string): Promise<Issue | null> {
-  if (!isUuid(issueId)) return null;
-  return ds.manager
-    .createQueryBuilder(Issue, 'i')
-    .innerJoin('projects', 'p', 'p.id = i.project_id')
-    .innerJoin('memberships', 'm', 'm.organization_id = p.organization_id AND m.user_id = :userId', { userId })
-    .where('i.id = :issueId', { issueId })
-    .getOne();
+/** The issue when the caller may read it; null when it is missing or another tenant's. */
+export async function findIssue(ds: DataSource, caller: Caller, issueId: string): Promise<Issue | null> {
+  return (await findIssueAccess(ds, caller, issueId))?.issue ?? null;
 }
 
 /**

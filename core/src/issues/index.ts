@@ -1,8 +1,9 @@
 export { deleteIssue } from './delete-issue';
-export { findIssueForUser, findLatestEvents } from './find-issue';
+export { findEvent } from './find-event';
+export { findIssue, findLatestEvents } from './find-issue';
 export { issueFromRow } from './issue-row';
 export type { IssueRow } from './issue-row';
-export { findEventForUser, findHourlySeries, listIssueEvents, MAX_EVENTS_PAGE, MAX_SERIES_HOURS } from './issue-events';
+export { findHourlySeries, listIssueEvents, MAX_EVENTS_PAGE, MAX_SERIES_HOURS } from './issue-events';
 export type { EventPage, SeriesPoint } from './issue-events';
 export { findIssueEnvironments, findTagBreakdown, TAG_SAMPLE_EVENTS, TOP_TAG_VALUES } from './issue-facets';
 export type { TagBreakdown } from './issue-facets';

@@ -125,17 +125,6 @@ export function eventFromRow(r: EventRow): Event {
   });
 }
 
-/** The event if the user belongs to its project's organization; null otherwise. */
-export async function findEventForUser(ds: DataSource, userId: string, id: string): Promise<Event | null> {
-  if (!/^\d{1,18}$/.test(id)) return null;
-  return ds.manager
-    .createQueryBuilder(Event, 'e')
-    .innerJoin('projects', 'p', 'p.id = e.project_id')
-    .innerJoin('memberships', 'm', 'm.organization_id = p.organization_id AND m.user_id = :userId', { userId })
-    .where('e.id = :id', { id })
-    .getOne();
-}
-
 export const MAX_SERIES_HOURS = 24 * 30;
 
 export interface SeriesPoint {

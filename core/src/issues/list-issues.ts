@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { queryRows } from '../db/query-rows';
 import { AppError } from '../errors';
 import type { Issue, IssueStatus, Level } from '../entities';
-import { isUuid } from '../projects/find-project';
+import { isUuid, requireProjectAccess, type Caller } from '../access';
 import { issueFromRow, type IssueRow } from './issue-row';
 
 export const MAX_PAGE_SIZE = 100;
@@ -52,9 +52,10 @@ export interface IssuePage {
  *
  * The page and `totalCount` come from one statement, so they read one snapshot: two statements
  * (or two in parallel on two connections) could disagree when the worker commits in between.
- * The caller has already checked that the user may see the project.
+ * NOT_FOUND unless the caller may read the project (access/).
  */
-export async function listIssues(ds: DataSource, input: ListIssuesInput): Promise<IssuePage> {
+export async function listIssues(ds: DataSource, caller: Caller, input: ListIssuesInput): Promise<IssuePage> {
+  await requireProjectAccess(ds, caller, input.projectId, 'read', 'see issues');
   const first = input.first ?? 25;
   if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
     throw new AppError('BAD_USER_INPUT', `first: must be between 1 and ${MAX_PAGE_SIZE}`);

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Issue } from '../entities';
 import { AppError } from '../errors';
-import { lockIssuesWithRole } from './lock-issues';
+import { lockIssuesForCaller, type Caller } from '../access';
 
 /**
  * Merges `sourceId` into `targetId` (same project), in one transaction:
@@ -15,11 +15,15 @@ import { lockIssuesWithRole } from './lock-issues';
  * Chosen over keeping the source as a hidden "merged" row: every issue query would then need
  * to filter it out, and the worker would still need a redirect. Not undoable (no unmerge).
  * The caller sees NOT_FOUND for an issue of another organization, as for a missing one.
+ * Named ids: two issue ids in a row could be swapped silently.
  */
-export async function mergeIssues(ds: DataSource, userId: string, targetId: string, sourceId: string): Promise<Issue> {
+export async function mergeIssues(
+  ds: DataSource,
+  { caller, targetId, sourceId }: { caller: Caller; targetId: string; sourceId: string },
+): Promise<Issue> {
   if (targetId === sourceId) throw new AppError('BAD_USER_INPUT', 'sourceId: must differ from targetId');
   const merged = await ds.transaction(async (em) => {
-    const locked = await lockIssuesWithRole(em, userId, [targetId, sourceId]);
+    const locked = await lockIssuesForCaller(em, caller, [targetId, sourceId], 'write', 'merge issues');
     const target = locked.find((i) => i.id === targetId);
     const source = locked.find((i) => i.id === sourceId);
     if (!target || !source) throw new AppError('NOT_FOUND', 'Issue not found');

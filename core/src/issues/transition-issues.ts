@@ -3,7 +3,7 @@ import { queryRows } from '../db/query-rows';
 import { Issue } from '../entities';
 import { AppError } from '../errors';
 import { reopen, resolve, snooze, type LifecycleState, type ReleaseRecord } from '../lifecycle';
-import { isUuid } from '../projects';
+import { isUuid, lockIssuesForCaller, type Caller } from '../access';
 import { findNewestRelease } from '../releases';
 
 /** At most this many issues in one bulk resolve: one transaction must stay short. */
@@ -23,22 +23,21 @@ interface LockedIssueRow {
 }
 
 /**
- * Locks the user's issues among `ids` (in id order, so concurrent bulk calls cannot deadlock)
- * and returns their lifecycle state. Issues the user cannot see are simply absent.
+ * Locks the caller's issues among `ids` (access/ decides which: the others are simply absent)
+ * and returns their lifecycle state, read after the lock so no concurrent change is lost.
  */
-async function lockIssuesForUser(em: EntityManager, userId: string, ids: string[]): Promise<LockedIssueRow[]> {
+async function lockIssuesForTransition(em: EntityManager, caller: Caller, ids: string[]): Promise<LockedIssueRow[]> {
+  const locked = await lockIssuesForCaller(em, caller, ids, 'write', 'change issues');
+  if (locked.length === 0) return [];
   return queryRows<LockedIssueRow>(
     em,
     `SELECT i.id, i.project_id, i.status, i.is_regression, i.resolved_at, i.snoozed_until,
             r.id AS r_id, r.version AS r_version, r.environment AS r_environment, r.deployed_at AS r_deployed_at
        FROM issues i
-       JOIN projects p ON p.id = i.project_id
-       JOIN memberships m ON m.organization_id = p.organization_id AND m.user_id = $1
        LEFT JOIN releases r ON r.id = i.resolved_in_release_id
-      WHERE i.id = ANY($2::uuid[])
-      ORDER BY i.id
-      FOR UPDATE OF i`,
-    [userId, ids],
+      WHERE i.id = ANY($1::uuid[])
+      ORDER BY i.id`,
+    [locked.map((i) => i.id)],
   );
 }
 
@@ -93,13 +92,13 @@ function checkIds(ids: string[]): string[] {
 
 async function transition(
   ds: DataSource,
-  userId: string,
+  caller: Caller,
   ids: string[],
   apply: (em: EntityManager, row: LockedIssueRow, state: LifecycleState) => Promise<LifecycleState>,
 ): Promise<Issue[]> {
   const valid = checkIds(ids);
   const changed = await ds.transaction(async (em) => {
-    const rows = await lockIssuesForUser(em, userId, valid);
+    const rows = await lockIssuesForTransition(em, caller, valid);
     for (const row of rows) {
       const before = lifecycleStateOf(row);
       const after = await apply(em, row, before);
@@ -120,28 +119,30 @@ async function transition(
  * Resolves the user's issues among `ids`; each records the project's newest release as
  * "resolved in". Issues that are missing or not the user's are left out of the result.
  */
-export async function resolveIssues(ds: DataSource, userId: string, ids: string[], now = new Date()): Promise<Issue[]> {
+export async function resolveIssues(
+  ds: DataSource,
+  { caller, ids, now = new Date() }: { caller: Caller; ids: string[]; now?: Date },
+): Promise<Issue[]> {
   const newest = new Map<string, ReleaseRecord | null>();
-  return transition(ds, userId, ids, async (em, row, state) => {
+  return transition(ds, caller, ids, async (em, row, state) => {
     if (!newest.has(row.project_id)) newest.set(row.project_id, await findNewestRelease(em, row.project_id));
     return resolve(state, { now, newestRelease: newest.get(row.project_id)! });
   });
 }
 
+/** Snoozes one of the caller's issues until `until`; NOT_FOUND when it is missing or not theirs. */
 export async function snoozeIssue(
   ds: DataSource,
-  userId: string,
-  id: string,
-  until: Date,
-  now = new Date(),
+  { caller, id, until, now = new Date() }: { caller: Caller; id: string; until: Date; now?: Date },
 ): Promise<Issue> {
-  const [issue] = await transition(ds, userId, [id], async (_em, _row, state) => snooze(state, { now, until }));
+  const [issue] = await transition(ds, caller, [id], async (_em, _row, state) => snooze(state, { now, until }));
   if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
   return issue;
 }
 
-export async function reopenIssue(ds: DataSource, userId: string, id: string): Promise<Issue> {
-  const [issue] = await transition(ds, userId, [id], async (_em, _row, state) => reopen(state));
+/** Reopens one of the caller's issues; NOT_FOUND when it is missing or not theirs. */
+export async function reopenIssue(ds: DataSource, { caller, id }: { caller: Caller; id: string }): Promise<Issue> {
+  const [issue] = await transition(ds, caller, [id], async (_em, _row, state) => reopen(state));
   if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
   return issue;
 }

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { requireProjectAccess, type Caller } from '../access';
 import { queryRows } from '../db/query-rows';
 import { AppError } from '../errors';
 import { LOG_LEVELS, type LogLevel } from '../events/log.schema';
@@ -53,9 +54,10 @@ interface Row {
  * fast deep in the list as on page one (indexes on project, [level,] timestamp DESC, id DESC).
  * Text search is an ILIKE over the message: it walks the project's logs newest first until a
  * page is full, so a rare string over a long range scans much of it (no trigram index: PGlite
- * would need pg_trgm loaded). The caller has already checked that the user may see the project.
+ * would need pg_trgm loaded). NOT_FOUND unless the caller may read the project (access/).
  */
-export async function searchLogs(ds: DataSource, input: SearchLogsInput): Promise<LogPage> {
+export async function searchLogs(ds: DataSource, caller: Caller, input: SearchLogsInput): Promise<LogPage> {
+  await requireProjectAccess(ds, caller, input.projectId, 'read', 'see logs');
   const first = input.first ?? 50;
   if (!Number.isInteger(first) || first < 1 || first > MAX_LOGS_PAGE) {
     throw new AppError('BAD_USER_INPUT', `first: must be between 1 and ${MAX_LOGS_PAGE}`);

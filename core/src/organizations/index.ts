@@ -1,5 +1,4 @@
-export { findOrganizationAccess, findOrganizationForUser, requireOrganizationAccess } from './access';
-export type { OrganizationAccess } from './access';
+export { findOrganization } from './find-organization';
 export { invitationLink, renderInvitationEmail } from './invitation-email';
 export type { InvitationEmail } from './invitation-email';
 export {

@@ -5,9 +5,9 @@ import { normalizeEmail } from '../accounts/normalize-email';
 import { queryRows } from '../db/query-rows';
 import { Invitation, Membership, Organization, User, type Role } from '../entities';
 import { AppError } from '../errors';
-import { isUuid } from '../projects/find-project';
+import { isUuid } from '../access/is-uuid';
 import { generateToken, hashPassword, hashToken } from '../security';
-import { requireOrganizationAccess } from './access';
+import { requireOrganizationAccess, type Caller } from '../access';
 import { MANAGERS, parseRole } from './roles';
 
 export const INVITATION_PREFIX = 'eti_';
@@ -42,14 +42,14 @@ export interface CreatedInvitation {
  */
 export async function inviteMember(
   ds: DataSource,
-  actorId: string,
+  caller: Caller,
   input: { organizationId: string; email: string; role: string },
   now = new Date(),
 ): Promise<CreatedInvitation> {
   const role = parseRole(input.role);
   const email = normalizeEmail(input.email);
   return ds.transaction(async (em) => {
-    const access = await requireOrganizationAccess(em, actorId, input.organizationId, MANAGERS, 'invite members', {
+    const access = await requireOrganizationAccess(em, caller, input.organizationId, 'admin', 'invite members', {
       lock: true,
     });
     if (role === 'owner' && access.role !== 'owner') throw new AppError('FORBIDDEN', 'Only owners can invite owners');
@@ -88,14 +88,14 @@ export async function inviteMember(
         email,
         role,
         tokenHash: hashToken(token),
-        invitedBy: actorId,
+        invitedBy: caller.userId,
         expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
         acceptedAt: null,
         acceptedBy: null,
         revokedAt: null,
       }),
     );
-    const inviter = await em.findOneByOrFail(User, { id: actorId });
+    const inviter = await em.findOneByOrFail(User, { id: caller.userId });
     return { token, invitation, organization: access.organization, inviter };
   });
 }
@@ -103,11 +103,18 @@ export async function inviteMember(
 /** Pending invitations of the organization, newest first. Owners and admins. */
 export async function listInvitations(
   ds: DataSource,
-  actorId: string,
+  caller: Caller,
   organizationId: string,
   now = new Date(),
 ): Promise<Invitation[]> {
-  const access = await requireOrganizationAccess(ds, actorId, organizationId, MANAGERS, 'see invitations');
+  // A read (any token scope may list), but only managers see who was invited and with which link.
+  const access = await requireOrganizationAccess(
+    ds,
+    caller,
+    organizationId,
+    { roles: MANAGERS, scope: 'read' },
+    'see invitations',
+  );
   return ds.manager
     .createQueryBuilder(Invitation, 'i')
     .where('i.organization_id = :org AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > :now', {
@@ -123,12 +130,12 @@ export async function listInvitations(
  * Withdraws an invitation (its link stops working). Owners and admins of its organization;
  * anyone else gets NOT_FOUND, as for an id that does not exist. Revoking twice is harmless.
  */
-export async function revokeInvitation(ds: DataSource, actorId: string, invitationId: string): Promise<Invitation> {
+export async function revokeInvitation(ds: DataSource, caller: Caller, invitationId: string): Promise<Invitation> {
   const invitation = isUuid(invitationId) ? await ds.manager.findOneBy(Invitation, { id: invitationId }) : null;
   // Whether the caller may know it exists is decided before anything else is said about it.
   if (!invitation) throw new AppError('NOT_FOUND', 'Invitation not found');
   try {
-    await requireOrganizationAccess(ds, actorId, invitation.organizationId, MANAGERS, 'revoke invitations');
+    await requireOrganizationAccess(ds, caller, invitation.organizationId, 'admin', 'revoke invitations');
   } catch (err) {
     if (err instanceof AppError && err.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', 'Invitation not found');
     throw err;

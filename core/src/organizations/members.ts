@@ -2,9 +2,9 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../db/query-rows';
 import { Membership, type Role } from '../entities';
 import { AppError } from '../errors';
-import { isUuid } from '../projects/find-project';
-import { requireOrganizationAccess } from './access';
-import { MANAGERS, parseRole } from './roles';
+import { isUuid } from '../access/is-uuid';
+import { requireOrganizationAccess, type Caller } from '../access';
+import { parseRole, ROLES_BY_RANK } from './roles';
 
 export interface MemberRecord {
   userId: string;
@@ -51,8 +51,8 @@ async function countOwners(em: EntityManager, organizationId: string): Promise<n
 const LAST_OWNER = 'An organization needs at least one owner: make another member owner first';
 
 /** Any member sees the members: owners first, then admins, then members, oldest first. */
-export async function listMembers(ds: DataSource, userId: string, organizationId: string): Promise<MemberRecord[]> {
-  await requireOrganizationAccess(ds, userId, organizationId, 'any', 'see members');
+export async function listMembers(ds: DataSource, caller: Caller, organizationId: string): Promise<MemberRecord[]> {
+  await requireOrganizationAccess(ds, caller, organizationId, 'read', 'see members');
   const rows = await queryRows<MemberRow>(
     ds,
     `SELECT m.user_id, u.email, m.role, m.created_at
@@ -71,14 +71,16 @@ export async function listMembers(ds: DataSource, userId: string, organizationId
  */
 export async function updateMemberRole(
   ds: DataSource,
-  actorId: string,
-  organizationId: string,
-  targetUserId: string,
-  newRole: string,
+  {
+    caller,
+    organizationId,
+    userId: targetUserId,
+    role: newRole,
+  }: { caller: Caller; organizationId: string; userId: string; role: string },
 ): Promise<MemberRecord> {
   const role = parseRole(newRole);
   return ds.transaction(async (em) => {
-    const access = await requireOrganizationAccess(em, actorId, organizationId, MANAGERS, 'change roles', {
+    const access = await requireOrganizationAccess(em, caller, organizationId, 'admin', 'change roles', {
       lock: true,
     });
     const target = await findMember(em, organizationId, targetUserId);
@@ -103,17 +105,16 @@ export async function updateMemberRole(
  */
 export async function removeMember(
   ds: DataSource,
-  actorId: string,
-  organizationId: string,
-  targetUserId: string,
+  { caller, organizationId, userId: targetUserId }: { caller: Caller; organizationId: string; userId: string },
 ): Promise<MemberRecord> {
   return ds.transaction(async (em) => {
-    const self = actorId === targetUserId;
+    const self = caller.userId === targetUserId;
     const access = await requireOrganizationAccess(
       em,
-      actorId,
+      caller,
       organizationId,
-      self ? 'any' : MANAGERS,
+      // Leaving is every member's right; removing someone else is an admin's.
+      self ? { roles: ROLES_BY_RANK, scope: 'admin' } : 'admin',
       'remove members',
       { lock: true },
     );

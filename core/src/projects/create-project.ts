@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { AppError } from '../errors';
-import { Membership, Project, ProjectKey } from '../entities';
+import { requireOrganizationAccess, sessionCaller } from '../access';
+import { Project, ProjectKey } from '../entities';
+import { MANAGERS } from '../organizations/roles';
 import { generateDsnKey } from '../security';
 
 export interface CreatedProject {
@@ -17,10 +19,15 @@ export async function createProject(
 ): Promise<CreatedProject> {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw new AppError('BAD_USER_INPUT', 'name: must be 1 to 100 characters');
-  const membership = await ds.manager.findOneBy(Membership, { organizationId, userId });
-  // Same answer as a missing organization: ids of other tenants must not be probeable.
-  if (!membership) throw new AppError('NOT_FOUND', 'Organization not found');
-  if (membership.role === 'member') throw new AppError('FORBIDDEN', 'Only owners and admins can create projects');
+  // A user id, not a Caller: sign-up, the CLI and the benches create projects too (the API's scope
+  // guard holds tokens to `write`). Strangers get NOT_FOUND, as for a missing organization.
+  await requireOrganizationAccess(
+    ds,
+    sessionCaller(userId),
+    organizationId,
+    { roles: MANAGERS, scope: 'write' },
+    'create projects',
+  );
   return ds.transaction(async (em) => {
     const project = await em.save(em.create(Project, { organizationId, name: trimmed }));
     const key = await em.save(em.create(ProjectKey, { projectId: project.id, publicKey: generateDsnKey() }));

@@ -3,18 +3,6 @@ export type { CreatedProject } from './create-project';
 export { formatDsn } from './dsn';
 export { findKeyInfo } from './find-key';
 export type { KeyInfo } from './find-key';
-export {
-  findPrimaryKeys,
-  findProjectForUser,
-  isUuid,
-  listProjects,
-  requireProjectAdmin,
-  requireProjectForUser,
-} from './find-project';
+export { findPrimaryKeys, findProject, isUuid, listProjects } from './find-project';
 export { deleteProject, renameProject, updateProjectPrivacy } from './manage-project';
-export {
-  disableProjectKeyForUser,
-  listProjectKeysForUser,
-  MAX_ENABLED_KEYS,
-  rotateProjectKeyForUser,
-} from './project-keys';
+export { disableProjectKeyForUser, listProjectKeys, MAX_ENABLED_KEYS, rotateProjectKeyForUser } from './project-keys';

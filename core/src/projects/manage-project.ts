@@ -2,13 +2,21 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../errors';
 import { Project } from '../entities';
 import { MAX_SENSITIVE_FIELD_CHARS, MAX_SENSITIVE_FIELDS, type PrivacySettings } from '../privacy';
-import { requireProjectAdmin } from './find-project';
+import { requireProjectAccess, type Caller } from '../access';
+import { MANAGERS } from '../organizations/roles';
 
 /** Owners and admins rename; members get FORBIDDEN, strangers NOT_FOUND. */
-export async function renameProject(ds: DataSource, userId: string, projectId: string, name: string): Promise<Project> {
+export async function renameProject(ds: DataSource, caller: Caller, projectId: string, name: string): Promise<Project> {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw new AppError('BAD_USER_INPUT', 'name: must be 1 to 100 characters');
-  const project = await requireProjectAdmin(ds, userId, projectId, 'rename projects');
+  const { project } = await requireProjectAccess(
+    ds,
+    caller,
+    projectId,
+    // Owners and admins, but a `write` token will do: renaming loses nothing.
+    { roles: MANAGERS, scope: 'write' },
+    'rename projects',
+  );
   await ds.manager.update(Project, { id: project.id }, { name: trimmed });
   return Object.assign(project, { name: trimmed });
 }
@@ -19,8 +27,8 @@ export async function renameProject(ds: DataSource, userId: string, projectId: s
  * cached a key keeps accepting events for up to its cache TTL (docs/accounts.md); the worker
  * then cannot store them (the project is gone) and dead-letters them.
  */
-export async function deleteProject(ds: DataSource, userId: string, projectId: string): Promise<Project> {
-  const project = await requireProjectAdmin(ds, userId, projectId, 'delete projects');
+export async function deleteProject(ds: DataSource, caller: Caller, projectId: string): Promise<Project> {
+  const { project } = await requireProjectAccess(ds, caller, projectId, 'admin', 'delete projects');
   await ds.manager.delete(Project, { id: project.id });
   return project;
 }
@@ -33,7 +41,7 @@ export async function deleteProject(ds: DataSource, userId: string, projectId: s
  */
 export async function updateProjectPrivacy(
   ds: DataSource,
-  userId: string,
+  caller: Caller,
   projectId: string,
   changes: Partial<PrivacySettings>,
 ): Promise<Project> {
@@ -41,7 +49,7 @@ export async function updateProjectPrivacy(
   if (changes.scrubDefaults !== undefined) update.scrubDefaults = changes.scrubDefaults;
   if (changes.scrubIpAddresses !== undefined) update.scrubIpAddresses = changes.scrubIpAddresses;
   if (changes.sensitiveFields !== undefined) update.sensitiveFields = sensitiveFieldNames(changes.sensitiveFields);
-  const project = await requireProjectAdmin(ds, userId, projectId, 'change privacy settings');
+  const { project } = await requireProjectAccess(ds, caller, projectId, 'admin', 'change privacy settings');
   if (Object.keys(update).length > 0) await ds.manager.update(Project, { id: project.id }, update);
   return Object.assign(project, update);
 }
@@ -52,7 +60,10 @@ function sensitiveFieldNames(names: readonly string[]): string[] {
   for (const raw of names) {
     const name = raw.trim();
     if (!name || name.length > MAX_SENSITIVE_FIELD_CHARS) {
-      throw new AppError('BAD_USER_INPUT', `sensitiveFields: each must be 1 to ${MAX_SENSITIVE_FIELD_CHARS} characters`);
+      throw new AppError(
+        'BAD_USER_INPUT',
+        `sensitiveFields: each must be 1 to ${MAX_SENSITIVE_FIELD_CHARS} characters`,
+      );
     }
     if (seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());

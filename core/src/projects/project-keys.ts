@@ -2,14 +2,15 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../errors';
 import { ProjectKey } from '../entities';
 import { generateDsnKey } from '../security';
-import { isUuid, requireProjectAdmin, requireProjectForUser } from './find-project';
+import { requireProjectAccess, type Caller } from '../access';
+import { isUuid } from './find-project';
 
 /** Enabled keys one project may have at once (rotation with `keepOldKeys` adds one each time). */
 export const MAX_ENABLED_KEYS = 10;
 
 /** A project's DSN keys, newest first, disabled ones included. Any member (the DSN is no secret). */
-export async function listProjectKeysForUser(ds: DataSource, userId: string, projectId: string): Promise<ProjectKey[]> {
-  const project = await requireProjectForUser(ds, userId, projectId);
+export async function listProjectKeys(ds: DataSource, caller: Caller, projectId: string): Promise<ProjectKey[]> {
+  const { project } = await requireProjectAccess(ds, caller, projectId, 'read', 'see DSN keys');
   return ds.manager.find(ProjectKey, { where: { projectId: project.id }, order: { createdAt: 'DESC', id: 'DESC' } });
 }
 
@@ -20,11 +21,11 @@ export async function listProjectKeysForUser(ds: DataSource, userId: string, pro
  */
 export async function rotateProjectKeyForUser(
   ds: DataSource,
-  userId: string,
+  caller: Caller,
   projectId: string,
   options: { keepOldKeys?: boolean } = {},
 ): Promise<ProjectKey> {
-  const project = await requireProjectAdmin(ds, userId, projectId, 'rotate DSN keys');
+  const { project } = await requireProjectAccess(ds, caller, projectId, 'admin', 'rotate DSN keys');
   return ds.transaction(async (em) => {
     if (options.keepOldKeys) {
       const enabled = await em
@@ -57,11 +58,9 @@ export async function rotateProjectKeyForUser(
  */
 export async function disableProjectKeyForUser(
   ds: DataSource,
-  userId: string,
-  projectId: string,
-  keyId: string,
+  { caller, projectId, keyId }: { caller: Caller; projectId: string; keyId: string },
 ): Promise<ProjectKey> {
-  const project = await requireProjectAdmin(ds, userId, projectId, 'disable DSN keys');
+  const { project } = await requireProjectAccess(ds, caller, projectId, 'admin', 'disable DSN keys');
   const key = isUuid(keyId) ? await ds.manager.findOneBy(ProjectKey, { id: keyId, projectId: project.id }) : null;
   if (!key) throw new AppError('NOT_FOUND', 'Key not found');
   if (!key.disabledAt) {

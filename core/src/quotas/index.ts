@@ -27,3 +27,4 @@ export {
   type UsageWarningThreshold,
 } from './usage-warnings';
 export { billingPageLink, renderUsageWarningEmail, type UsageWarningEmail } from './usage-warning-email';
+export { readMemberUsage } from './read-member-usage';

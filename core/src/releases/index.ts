@@ -2,3 +2,4 @@ export * from './releases';
 export * from './source-maps';
 export * from './upload-tokens';
 export * from './release-health';
+export * from './mark-release';

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { requireProjectAccess, type Caller } from '../access';
 import { queryRows } from '../db/query-rows';
 import { Organization, Project, Release } from '../entities';
 import { AppError } from '../errors';
@@ -55,12 +56,14 @@ export async function registerRelease(
   });
 }
 
-/** Newest first by deploy time; optionally one environment. */
+/** Newest first by deploy time; optionally one environment. NOT_FOUND unless the caller may read the project. */
 export async function listReleases(
   ds: DataSource,
+  caller: Caller,
   projectId: string,
   options: { environment?: string | null; first?: number } = {},
 ): Promise<Release[]> {
+  await requireProjectAccess(ds, caller, projectId, 'read', 'see releases');
   const qb = ds.manager
     .createQueryBuilder(Release, 'r')
     .where('r.project_id = :projectId', { projectId })

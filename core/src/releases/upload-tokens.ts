@@ -1,18 +1,24 @@
 import type { DataSource } from 'typeorm';
 import { UploadToken } from '../entities';
 import { AppError } from '../errors';
-import { isUuid } from '../projects/find-project';
+import { isUuid, requireProjectAccess, type Caller } from '../access';
+import { MANAGERS } from '../organizations/roles';
 import { generateToken, hashToken } from '../security';
 
 const TOKEN_PATTERN = /^etu_[A-Za-z0-9_-]{43}$/;
 /** `etu_` and 4 characters: recognisable in a list, useless to an attacker. */
 const PREFIX_LENGTH = 8;
 
-/** Creates an upload token; the secret is returned here once and only its hash is kept. */
+/**
+ * Owners and admins: creates an upload token; the secret is returned here once and only its
+ * hash is kept.
+ */
 export async function createUploadToken(
   ds: DataSource,
-  input: { projectId: string; name: string; createdBy: string | null },
+  caller: Caller,
+  input: { projectId: string; name: string },
 ): Promise<{ token: string; record: UploadToken }> {
+  await requireProjectAccess(ds, caller, input.projectId, 'admin', 'create upload tokens');
   const name = input.name.trim();
   if (name.length === 0 || name.length > 100) throw new AppError('BAD_USER_INPUT', 'name: must be 1 to 100 characters');
   const token = generateToken('etu_');
@@ -22,7 +28,7 @@ export async function createUploadToken(
       name,
       tokenPrefix: token.slice(0, PREFIX_LENGTH),
       tokenHash: hashToken(token),
-      createdBy: input.createdBy,
+      createdBy: caller.userId,
       lastUsedAt: null,
       revokedAt: null,
     }),
@@ -30,13 +36,21 @@ export async function createUploadToken(
   return { token, record };
 }
 
-/** Newest first, revoked ones included (with `revokedAt`), so the list is an audit trail. */
-export async function listUploadTokens(ds: DataSource, projectId: string): Promise<UploadToken[]> {
+/**
+ * Newest first, revoked ones included (with `revokedAt`), so the list is an audit trail. Owners
+ * and admins: who can upload to a project is theirs to see.
+ */
+export async function listUploadTokens(ds: DataSource, caller: Caller, projectId: string): Promise<UploadToken[]> {
+  await requireProjectAccess(ds, caller, projectId, { roles: MANAGERS, scope: 'read' }, 'see upload tokens');
   return ds.manager.find(UploadToken, { where: { projectId }, order: { createdAt: 'DESC' } });
 }
 
-/** Revokes a token of the project; revoking twice keeps the first time. */
-export async function revokeUploadToken(ds: DataSource, projectId: string, tokenId: string): Promise<UploadToken> {
+/** Owners and admins: revokes a token of the project; revoking twice keeps the first time. */
+export async function revokeUploadToken(
+  ds: DataSource,
+  { caller, projectId, tokenId }: { caller: Caller; projectId: string; tokenId: string },
+): Promise<UploadToken> {
+  await requireProjectAccess(ds, caller, projectId, 'admin', 'revoke upload tokens');
   const token = isUuid(tokenId) ? await ds.manager.findOneBy(UploadToken, { id: tokenId, projectId }) : null;
   if (!token) throw new AppError('NOT_FOUND', 'Upload token not found');
   if (!token.revokedAt) {

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { requireProjectAccess, type Caller } from '../access';
 import { queryRows } from '../db/query-rows';
 import {
   METRIC_STATS_SQL,
@@ -20,7 +21,8 @@ export interface VitalsSummary {
  * views: one statement, one pass over the project's reports in the range (index on project,
  * [environment,] received_at).
  */
-export async function summarizeVitals(ds: DataSource, q: VitalsQuery): Promise<VitalsSummary> {
+export async function summarizeVitals(ds: DataSource, caller: Caller, q: VitalsQuery): Promise<VitalsSummary> {
+  await requireProjectAccess(ds, caller, q.projectId, 'read', 'see web vitals');
   const where = vitalsWhere(q);
   const [row] = await queryRows<MetricStatsRow>(
     ds,
@@ -41,7 +43,13 @@ export interface PageVitals extends VitalsSummary {
  * page's table. At most MAX_VITALS_PAGES. Two statements: counting every URL is cheap (a hash
  * aggregate); the percentiles are computed for the chosen pages only.
  */
-export async function summarizeVitalsByUrl(ds: DataSource, q: VitalsQuery, first: number): Promise<PageVitals[]> {
+export async function summarizeVitalsByUrl(
+  ds: DataSource,
+  caller: Caller,
+  q: VitalsQuery,
+  first: number,
+): Promise<PageVitals[]> {
+  await requireProjectAccess(ds, caller, q.projectId, 'read', 'see web vitals');
   const where = vitalsWhere(q);
   const n = where.params.length;
   const top = await queryRows<{ url: string; n: number }>(

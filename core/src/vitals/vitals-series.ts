@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { requireProjectAccess, type Caller } from '../access';
 import { queryRows } from '../db/query-rows';
 import { AppError } from '../errors';
 import { VITAL_NAMES, type VitalName } from '../events/vitals.schema';
@@ -24,7 +25,13 @@ export interface VitalsBucket {
  * ones with zero page views and null values) so a chart needs no gap-filling. Same
  * percentile definition as `summarizeVitals` (percentile_cont).
  */
-export async function vitalsSeries(ds: DataSource, q: VitalsQuery, interval: VitalsInterval): Promise<VitalsBucket[]> {
+export async function vitalsSeries(
+  ds: DataSource,
+  caller: Caller,
+  q: VitalsQuery,
+  interval: VitalsInterval,
+): Promise<VitalsBucket[]> {
+  await requireProjectAccess(ds, caller, q.projectId, 'read', 'see web vitals');
   const seconds = VITALS_INTERVAL_SECONDS[interval];
   const spanMs = q.range.to.getTime() - q.range.from.getTime();
   const count = Math.ceil(spanMs / (seconds * 1000));

@@ -11,7 +11,7 @@ import {
 } from '@tracker/core';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { stripeFor } from '../../billing/stripe';
-import { requirePrincipal, type Context } from '../../context';
+import { requireCaller, requirePrincipal, type Context } from '../../context';
 import { BillingSessionType, BillingType, toBillingType } from './billing.type';
 
 function requireConfigured(billing: BillingConfig): void {
@@ -32,8 +32,7 @@ function billingPageUrl(publicUrl: string, organizationId: string, extra = ''): 
 export class BillingResolver {
   @Query(() => BillingType, { description: 'Any member. Answers with configured: false when Stripe is not set up.' })
   async billing(@Arg('organizationId', () => ID) organizationId: string, @Ctx() ctx: Context): Promise<BillingType> {
-    const { user } = requirePrincipal(ctx);
-    const org = await requireOrganizationRole(ctx.ds, user.id, organizationId, 'any', 'see billing');
+    const org = await requireOrganizationRole(ctx.ds, requireCaller(ctx), organizationId, 'read', 'see billing');
     return toBillingType(ctx.config.billing, await getBillingState(ctx.ds, org.id, ctx.config.billing.graceDays));
   }
 
@@ -48,7 +47,13 @@ export class BillingResolver {
     const { user } = requirePrincipal(ctx);
     const billing = ctx.config.billing;
     requireConfigured(billing);
-    const org = await requireOrganizationRole(ctx.ds, user.id, organizationId, ['owner'], 'change the plan');
+    const org = await requireOrganizationRole(
+      ctx.ds,
+      requireCaller(ctx),
+      organizationId,
+      { roles: ['owner'], scope: 'admin' },
+      'change the plan',
+    );
     if (!(PAID_PLAN_IDS as readonly string[]).includes(plan)) {
       throw new AppError('BAD_USER_INPUT', `plan: must be one of ${PAID_PLAN_IDS.join(', ')}`);
     }
@@ -92,10 +97,16 @@ export class BillingResolver {
     @Arg('organizationId', () => ID) organizationId: string,
     @Ctx() ctx: Context,
   ): Promise<BillingSessionType> {
-    const { user } = requirePrincipal(ctx);
+    requirePrincipal(ctx);
     const billing = ctx.config.billing;
     requireConfigured(billing);
-    const org = await requireOrganizationRole(ctx.ds, user.id, organizationId, ['owner'], 'manage billing');
+    const org = await requireOrganizationRole(
+      ctx.ds,
+      requireCaller(ctx),
+      organizationId,
+      { roles: ['owner'], scope: 'admin' },
+      'manage billing',
+    );
     const state = await getBillingState(ctx.ds, org.id, billing.graceDays);
     if (!state.stripeCustomerId) {
       throw new AppError(

@@ -1,6 +1,6 @@
-import { listFeedback, requireProjectForUser } from '@tracker/core';
+import { listFeedback } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
-import { requirePrincipal, type Context } from '../../context';
+import { requireCaller, type Context } from '../../context';
 import { FeedbackType, toFeedbackType } from '../issue/feedback.type';
 import { EventType, toEventType } from '../issue/event.type';
 import { IssueType, toIssueType } from '../issue/issue.type';
@@ -20,9 +20,7 @@ export class FeedbackResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Ctx() ctx: Context,
   ): Promise<FeedbackConnection> {
-    const { user } = requirePrincipal(ctx);
-    await requireProjectForUser(ctx.ds, user.id, projectId);
-    const page = await listFeedback(ctx.ds, { projectId, issueId, first, after });
+    const page = await listFeedback(ctx.ds, requireCaller(ctx), { projectId, issueId, first, after });
     const nodes = page.feedback.map(toFeedbackType);
     return {
       nodes,

@@ -1,6 +1,6 @@
-import { AppError, findEventForUser, findTagBreakdown, listIssueEvents, MAX_SERIES_HOURS } from '@tracker/core';
+import { AppError, findEvent, findTagBreakdown, listIssueEvents, MAX_SERIES_HOURS } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
-import { requirePrincipal, type Context } from '../../context';
+import { requireCaller, type Context } from '../../context';
 import { EventConnection, IssueEnvironmentType, SeriesPointType, TagBreakdownType } from './issue-detail.type';
 import { EventType, toEventType } from './event.type';
 import { IssueType } from './issue.type';
@@ -13,8 +13,7 @@ export class IssueDetailResolver {
     description: 'One event by its `id` (not the SDK `eventId`). Null when missing or not yours.',
   })
   async event(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<EventType | null> {
-    const { user } = requirePrincipal(ctx);
-    const event = await findEventForUser(ctx.ds, user.id, id);
+    const event = await findEvent(ctx.ds, requireCaller(ctx), id);
     return event ? toEventType(event) : null;
   }
 

@@ -1,27 +1,19 @@
 import {
   AppError,
   deleteIssue,
-  findIssueForUser,
+  findIssue,
   listIssues,
   mergeIssues,
   reopenIssue,
-  requireProjectForUser,
   resolveIssues,
   snoozeIssue,
 } from '@tracker/core';
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { requirePrincipal, type Context } from '../../context';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { requireCaller, type Context } from '../../context';
+import { IssuesArgs } from './issue.inputs';
 import { FeedbackType, toFeedbackType } from './feedback.type';
 import { ReleaseType, toReleaseType } from '../release/release.type';
-import {
-  IssueConnection,
-  IssueReleaseType,
-  IssueSortEnum,
-  IssueStatusEnum,
-  LevelEnum,
-  IssueType,
-  toIssueType,
-} from './issue.type';
+import { IssueConnection, IssueReleaseType, IssueStatusEnum, IssueType, toIssueType } from './issue.type';
 import { EventType, toEventType } from './event.type';
 
 @Resolver(() => IssueType)
@@ -32,49 +24,21 @@ export class IssueResolver {
       'Times are ISO 8601; ranges include their start and exclude their end. `totalCount` counts every issue ' +
       'matching the filters, read in the same snapshot as the page.',
   })
-  async issues(
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('status', () => IssueStatusEnum, { nullable: true }) status: IssueStatusEnum | null,
-    @Arg('first', () => Int, { defaultValue: 25 }) first: number,
-    @Arg('after', () => String, { nullable: true, description: 'An endCursor or edge cursor of the same sort.' })
-    after: string | null,
-    @Arg('environment', () => String, { nullable: true, description: 'Issues with events in this environment.' })
-    environment: string | null,
-    @Arg('release', () => String, {
-      nullable: true,
-      description: 'Issues with events carrying this release (in `environment`, when given).',
-    })
-    release: string | null,
-    @Arg('level', () => LevelEnum, { nullable: true }) level: LevelEnum | null,
-    @Arg('firstSeenFrom', () => String, { nullable: true }) firstSeenFrom: string | null,
-    @Arg('firstSeenTo', () => String, { nullable: true }) firstSeenTo: string | null,
-    @Arg('lastSeenFrom', () => String, { nullable: true }) lastSeenFrom: string | null,
-    @Arg('lastSeenTo', () => String, { nullable: true }) lastSeenTo: string | null,
-    @Arg('search', () => String, {
-      nullable: true,
-      description:
-        "Case-insensitive text in the title or in any of the issue's event messages (at most 200 characters).",
-    })
-    search: string | null,
-    @Arg('sort', () => IssueSortEnum, { defaultValue: IssueSortEnum.LAST_SEEN }) sort: IssueSortEnum,
-    @Ctx() ctx: Context,
-  ): Promise<IssueConnection> {
-    const { user } = requirePrincipal(ctx);
-    await requireProjectForUser(ctx.ds, user.id, projectId);
-    const page = await listIssues(ctx.ds, {
-      projectId,
-      status: status ?? undefined,
-      first,
-      after,
-      environment,
-      release,
-      level,
-      firstSeenFrom: parseTime('firstSeenFrom', firstSeenFrom),
-      firstSeenTo: parseTime('firstSeenTo', firstSeenTo),
-      lastSeenFrom: parseTime('lastSeenFrom', lastSeenFrom),
-      lastSeenTo: parseTime('lastSeenTo', lastSeenTo),
-      search,
-      sort,
+  async issues(@Args(() => IssuesArgs) args: IssuesArgs, @Ctx() ctx: Context): Promise<IssueConnection> {
+    const page = await listIssues(ctx.ds, requireCaller(ctx), {
+      projectId: args.projectId,
+      status: args.status ?? undefined,
+      first: args.first,
+      after: args.after,
+      environment: args.environment,
+      release: args.release,
+      level: args.level,
+      firstSeenFrom: parseTime('firstSeenFrom', args.firstSeenFrom),
+      firstSeenTo: parseTime('firstSeenTo', args.firstSeenTo),
+      lastSeenFrom: parseTime('lastSeenFrom', args.lastSeenFrom),
+      lastSeenTo: parseTime('lastSeenTo', args.lastSeenTo),
+      search: args.search,
+      sort: args.sort,
     });
     const nodes = page.issues.map(toIssueType);
     return {
@@ -87,8 +51,7 @@ export class IssueResolver {
 
   @Query(() => IssueType, { nullable: true, description: 'Null when missing or not yours.' })
   async issue(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<IssueType | null> {
-    const { user } = requirePrincipal(ctx);
-    const issue = await findIssueForUser(ctx.ds, user.id, id);
+    const issue = await findIssue(ctx.ds, requireCaller(ctx), id);
     return issue ? toIssueType(issue) : null;
   }
 
@@ -130,8 +93,7 @@ export class IssueResolver {
 
   @Mutation(() => IssueType, { description: "Resolved in the project's newest release. Already resolved: unchanged." })
   async resolveIssue(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<IssueType> {
-    const { user } = requirePrincipal(ctx);
-    const [issue] = await resolveIssues(ctx.ds, user.id, [id]);
+    const [issue] = await resolveIssues(ctx.ds, { caller: requireCaller(ctx), ids: [id] });
     if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
     return toIssueType(issue);
   }
@@ -140,8 +102,7 @@ export class IssueResolver {
     description: 'Bulk resolve (at most 100). Issues not found or not yours are left out.',
   })
   async resolveIssues(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: Context): Promise<IssueType[]> {
-    const { user } = requirePrincipal(ctx);
-    return (await resolveIssues(ctx.ds, user.id, ids)).map(toIssueType);
+    return (await resolveIssues(ctx.ds, { caller: requireCaller(ctx), ids })).map(toIssueType);
   }
 
   @Mutation(() => IssueType, {
@@ -152,12 +113,12 @@ export class IssueResolver {
     @Arg('until', () => String) until: string,
     @Ctx() ctx: Context,
   ): Promise<IssueType> {
-    const { user } = requirePrincipal(ctx);
+    const caller = requireCaller(ctx);
     const time = new Date(until);
     if (!/^\d{4}-\d{2}-\d{2}T/.test(until) || Number.isNaN(time.getTime())) {
       throw new AppError('BAD_USER_INPUT', 'until: must be an ISO 8601 date-time');
     }
-    return toIssueType(await snoozeIssue(ctx.ds, user.id, id, time));
+    return toIssueType(await snoozeIssue(ctx.ds, { caller, id, until: time }));
   }
 
   @Mutation(() => ID, {
@@ -166,8 +127,7 @@ export class IssueResolver {
       'A later event with the same grouping key starts a new issue.',
   })
   async deleteIssue(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<string> {
-    const { user } = requirePrincipal(ctx);
-    return deleteIssue(ctx.ds, user.id, id);
+    return deleteIssue(ctx.ds, requireCaller(ctx), id);
   }
 
   @Mutation(() => IssueType, {
@@ -181,14 +141,12 @@ export class IssueResolver {
     @Arg('sourceId', () => ID) sourceId: string,
     @Ctx() ctx: Context,
   ): Promise<IssueType> {
-    const { user } = requirePrincipal(ctx);
-    return toIssueType(await mergeIssues(ctx.ds, user.id, targetId, sourceId));
+    return toIssueType(await mergeIssues(ctx.ds, { caller: requireCaller(ctx), targetId, sourceId }));
   }
 
   @Mutation(() => IssueType, { description: 'Back to open (not a regression).' })
   async reopenIssue(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<IssueType> {
-    const { user } = requirePrincipal(ctx);
-    return toIssueType(await reopenIssue(ctx.ds, user.id, id));
+    return toIssueType(await reopenIssue(ctx.ds, { caller: requireCaller(ctx), id }));
   }
 }
 

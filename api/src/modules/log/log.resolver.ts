@@ -1,6 +1,6 @@
-import { requireProjectForUser, searchLogs } from '@tracker/core';
+import { searchLogs } from '@tracker/core';
 import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
-import { requirePrincipal, type Context } from '../../context';
+import { requireCaller, type Context } from '../../context';
 import { LogConnection, LogFilterInput, toLogEntryType } from './log.type';
 
 @Resolver()
@@ -13,9 +13,7 @@ export class LogResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Ctx() ctx: Context,
   ): Promise<LogConnection> {
-    const { user } = requirePrincipal(ctx);
-    await requireProjectForUser(ctx.ds, user.id, projectId);
-    const page = await searchLogs(ctx.ds, { projectId, ...filter, first, after });
+    const page = await searchLogs(ctx.ds, requireCaller(ctx), { projectId, ...filter, first, after });
     const nodes = page.logs.map(toLogEntryType);
     return {
       nodes,

@@ -12,7 +12,7 @@ import {
   updateMemberRole,
 } from '@tracker/core';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { requirePrincipal, requireSession, type Context } from '../../context';
+import { requireCaller, requireSession, type Context } from '../../context';
 import { adoptSession } from '../auth/auth.resolver';
 import { AuthPayload, toUserType } from '../auth/auth.type';
 import { OrganizationType, toOrganizationType } from '../organization/organization.type';
@@ -32,8 +32,7 @@ import {
 export class MemberResolver {
   @Query(() => [MemberType], { description: 'Any member. Owners first, then admins, then members.' })
   async members(@Arg('organizationId', () => ID) organizationId: string, @Ctx() ctx: Context): Promise<MemberType[]> {
-    const { user } = requirePrincipal(ctx);
-    return (await listMembers(ctx.ds, user.id, organizationId)).map(toMemberType);
+    return (await listMembers(ctx.ds, requireCaller(ctx), organizationId)).map(toMemberType);
   }
 
   @Query(() => [InvitationType], { description: 'Owners and admins. Pending invitations, newest first.' })
@@ -41,8 +40,7 @@ export class MemberResolver {
     @Arg('organizationId', () => ID) organizationId: string,
     @Ctx() ctx: Context,
   ): Promise<InvitationType[]> {
-    const { user } = requirePrincipal(ctx);
-    return (await listInvitations(ctx.ds, user.id, organizationId)).map(toInvitationType);
+    return (await listInvitations(ctx.ds, requireCaller(ctx), organizationId)).map(toInvitationType);
   }
 
   @Query(() => InvitationPreviewType, {
@@ -75,8 +73,7 @@ export class MemberResolver {
     @Arg('role', () => MemberRoleEnum, { defaultValue: MemberRoleEnum.MEMBER }) role: MemberRoleEnum,
     @Ctx() ctx: Context,
   ): Promise<InvitationResultType> {
-    const { user } = requirePrincipal(ctx);
-    const created = await inviteMember(ctx.ds, user.id, { organizationId, email, role });
+    const created = await inviteMember(ctx.ds, requireCaller(ctx), { organizationId, email, role });
     const link = invitationLink(ctx.config.publicUrl, created.token);
     let emailSent = false;
     if (ctx.config.smtp) {
@@ -103,8 +100,7 @@ export class MemberResolver {
 
   @Mutation(() => InvitationType, { description: 'Owners and admins. The link stops working.' })
   async revokeInvitation(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<InvitationType> {
-    const { user } = requirePrincipal(ctx);
-    return toInvitationType(await revokeInvitation(ctx.ds, user.id, id));
+    return toInvitationType(await revokeInvitation(ctx.ds, requireCaller(ctx), id));
   }
 
   @Mutation(() => OrganizationType, {
@@ -138,8 +134,8 @@ export class MemberResolver {
     @Arg('role', () => MemberRoleEnum) role: MemberRoleEnum,
     @Ctx() ctx: Context,
   ): Promise<MemberType> {
-    const { user } = requirePrincipal(ctx);
-    return toMemberType(await updateMemberRole(ctx.ds, user.id, organizationId, userId, role));
+    const caller = requireCaller(ctx);
+    return toMemberType(await updateMemberRole(ctx.ds, { caller, organizationId, userId, role }));
   }
 
   @Mutation(() => Boolean, {
@@ -150,8 +146,7 @@ export class MemberResolver {
     @Arg('userId', () => ID) userId: string,
     @Ctx() ctx: Context,
   ): Promise<boolean> {
-    const { user } = requirePrincipal(ctx);
-    await removeMember(ctx.ds, user.id, organizationId, userId);
+    await removeMember(ctx.ds, { caller: requireCaller(ctx), organizationId, userId });
     return true;
   }
 }

@@ -1,6 +1,6 @@
-import { findOrganizationForUser } from '@tracker/core';
+import { findOrganization } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import { requirePrincipal, type Context } from '../../context';
+import { requireCaller, type Context } from '../../context';
 import { ProjectType, toProjectType } from '../project/project.type';
 import { OrganizationType, toOrganizationType } from './organization.type';
 
@@ -8,8 +8,7 @@ import { OrganizationType, toOrganizationType } from './organization.type';
 export class OrganizationResolver {
   @Query(() => OrganizationType, { nullable: true, description: 'Null when missing or not yours.' })
   async organization(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<OrganizationType | null> {
-    const { user } = requirePrincipal(ctx);
-    const org = await findOrganizationForUser(ctx.ds, user.id, id);
+    const org = await findOrganization(ctx.ds, requireCaller(ctx), id);
     return org ? toOrganizationType(org) : null;
   }
 

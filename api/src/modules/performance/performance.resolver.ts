@@ -1,15 +1,13 @@
 import {
   AppError,
   MAX_VITALS_PAGES,
-  requireProjectForUser,
   resolveVitalsQuery,
   summarizeVitals,
   summarizeVitalsByUrl,
   vitalsSeries,
-  type VitalsQuery,
 } from '@tracker/core';
 import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
-import { requirePrincipal, type Context } from '../../context';
+import { requireCaller, type Context } from '../../context';
 import {
   PageVitalsType,
   toPageVitalsType,
@@ -21,7 +19,10 @@ import {
   VitalsTimeSeriesType,
 } from './vitals.type';
 
-/** Web Vitals (the Performance page): thin over core/src/vitals, which holds the SQL. */
+/**
+ * Web Vitals (the Performance page): thin over core/src/vitals, which holds the SQL and checks
+ * access (NOT_FOUND for another tenant's project, after the filter is validated).
+ */
 @Resolver()
 export class PerformanceResolver {
   @Query(() => VitalsSummaryType, { description: 'p50/p75/p95 and rating shares of each Web Vital, over all pages.' })
@@ -30,8 +31,8 @@ export class PerformanceResolver {
     @Arg('filter', () => VitalsFilterInput, { nullable: true }) filter: VitalsFilterInput | null,
     @Ctx() ctx: Context,
   ): Promise<VitalsSummaryType> {
-    const q = await this.query(ctx, projectId, filter);
-    return toVitalsSummaryType(await summarizeVitals(ctx.ds, q), q.range);
+    const q = resolveVitalsQuery(projectId, filter ?? {});
+    return toVitalsSummaryType(await summarizeVitals(ctx.ds, requireCaller(ctx), q), q.range);
   }
 
   @Query(() => [PageVitalsType], { description: 'Per page URL, most page views first. At most 100.' })
@@ -41,11 +42,11 @@ export class PerformanceResolver {
     @Arg('first', () => Int, { defaultValue: 20 }) first: number,
     @Ctx() ctx: Context,
   ): Promise<PageVitalsType[]> {
-    const q = await this.query(ctx, projectId, filter);
+    const q = resolveVitalsQuery(projectId, filter ?? {});
     if (first < 1 || first > MAX_VITALS_PAGES) {
       throw new AppError('BAD_USER_INPUT', `first: must be between 1 and ${MAX_VITALS_PAGES}`);
     }
-    return (await summarizeVitalsByUrl(ctx.ds, q, first)).map(toPageVitalsType);
+    return (await summarizeVitalsByUrl(ctx.ds, requireCaller(ctx), q, first)).map(toPageVitalsType);
   }
 
   @Query(() => VitalsTimeSeriesType, { description: 'p75 of each metric per hour or day, for charts.' })
@@ -55,20 +56,13 @@ export class PerformanceResolver {
     @Arg('interval', () => VitalsIntervalEnum, { defaultValue: VitalsIntervalEnum.HOUR }) interval: VitalsIntervalEnum,
     @Ctx() ctx: Context,
   ): Promise<VitalsTimeSeriesType> {
-    const q = await this.query(ctx, projectId, filter);
-    const buckets = await vitalsSeries(ctx.ds, q, interval);
+    const q = resolveVitalsQuery(projectId, filter ?? {});
+    const buckets = await vitalsSeries(ctx.ds, requireCaller(ctx), q, interval);
     return {
       interval,
       from: q.range.from.toISOString(),
       to: q.range.to.toISOString(),
       buckets: buckets.map(toVitalsBucketType),
     };
-  }
-
-  /** Access first (another tenant's project answers NOT_FOUND like a missing one), then the filter. */
-  private async query(ctx: Context, projectId: string, filter: VitalsFilterInput | null): Promise<VitalsQuery> {
-    const { user } = requirePrincipal(ctx);
-    await requireProjectForUser(ctx.ds, user.id, projectId);
-    return resolveVitalsQuery(projectId, filter ?? {});
   }
 }

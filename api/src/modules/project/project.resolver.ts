@@ -2,22 +2,21 @@ import {
   createProject,
   deleteProject,
   disableProjectKeyForUser,
-  findProjectForUser,
-  listProjectKeysForUser,
+  findProject,
+  listProjectKeys,
   renameProject,
   rotateProjectKeyForUser,
   updateProjectPrivacy,
 } from '@tracker/core';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { requirePrincipal, type Context } from '../../context';
+import { requireCaller, requirePrincipal, type Context } from '../../context';
 import { ProjectKeyType, ProjectPrivacyInput, ProjectType, toProjectKeyType, toProjectType } from './project.type';
 
 @Resolver(() => ProjectType)
 export class ProjectResolver {
   @Query(() => ProjectType, { nullable: true, description: 'Null when missing or not yours.' })
   async project(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ProjectType | null> {
-    const { user } = requirePrincipal(ctx);
-    const project = await findProjectForUser(ctx.ds, user.id, id);
+    const project = await findProject(ctx.ds, requireCaller(ctx), id);
     return project ? toProjectType(ctx, project) : null;
   }
 
@@ -38,8 +37,7 @@ export class ProjectResolver {
     @Arg('name', () => String) name: string,
     @Ctx() ctx: Context,
   ): Promise<ProjectType> {
-    const { user } = requirePrincipal(ctx);
-    return toProjectType(ctx, await renameProject(ctx.ds, user.id, id, name));
+    return toProjectType(ctx, await renameProject(ctx.ds, requireCaller(ctx), id, name));
   }
 
   @Mutation(() => ProjectType, {
@@ -52,14 +50,14 @@ export class ProjectResolver {
     @Arg('input', () => ProjectPrivacyInput) input: ProjectPrivacyInput,
     @Ctx() ctx: Context,
   ): Promise<ProjectType> {
-    const { user } = requirePrincipal(ctx);
-    const project = await updateProjectPrivacy(ctx.ds, user.id, id, {
+    const caller = requireCaller(ctx);
+    const project = await updateProjectPrivacy(ctx.ds, caller, id, {
       scrubDefaults: input.scrubDefaults ?? undefined,
       sensitiveFields: input.sensitiveFields ?? undefined,
       scrubIpAddresses: input.scrubIpAddresses ?? undefined,
     });
     ctx.onProjectChanged?.(project.id);
-    ctx.log?.info({ userId: user.id, projectId: project.id, privacy: input }, 'project privacy settings changed');
+    ctx.log?.info({ userId: caller.userId, projectId: project.id, privacy: input }, 'project privacy settings changed');
     return toProjectType(ctx, project);
   }
 
@@ -68,9 +66,9 @@ export class ProjectResolver {
       'Owners and admins. Deletes the project and everything in it (issues, events, releases, keys, tokens, alert rules).',
   })
   async deleteProject(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
-    const { user } = requirePrincipal(ctx);
-    const project = await deleteProject(ctx.ds, user.id, id);
-    ctx.log?.info({ userId: user.id, projectId: project.id }, 'project deleted');
+    const caller = requireCaller(ctx);
+    const project = await deleteProject(ctx.ds, caller, id);
+    ctx.log?.info({ userId: caller.userId, projectId: project.id }, 'project deleted');
     return true;
   }
 
@@ -78,8 +76,8 @@ export class ProjectResolver {
     description: "Any member. The project's DSN keys, newest first, disabled ones included.",
   })
   async projectKeys(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: Context): Promise<ProjectKeyType[]> {
-    const { user } = requirePrincipal(ctx);
-    return Promise.all((await listProjectKeysForUser(ctx.ds, user.id, projectId)).map((k) => toProjectKeyType(ctx, k)));
+    const keys = await listProjectKeys(ctx.ds, requireCaller(ctx), projectId);
+    return Promise.all(keys.map((k) => toProjectKeyType(ctx, k)));
   }
 
   @Mutation(() => ProjectKeyType, {
@@ -92,8 +90,7 @@ export class ProjectResolver {
     @Arg('keepOldKeys', () => Boolean, { defaultValue: false }) keepOldKeys: boolean,
     @Ctx() ctx: Context,
   ): Promise<ProjectKeyType> {
-    const { user } = requirePrincipal(ctx);
-    return toProjectKeyType(ctx, await rotateProjectKeyForUser(ctx.ds, user.id, projectId, { keepOldKeys }));
+    return toProjectKeyType(ctx, await rotateProjectKeyForUser(ctx.ds, requireCaller(ctx), projectId, { keepOldKeys }));
   }
 
   @Mutation(() => ProjectKeyType, {
@@ -104,7 +101,7 @@ export class ProjectResolver {
     @Arg('keyId', () => ID) keyId: string,
     @Ctx() ctx: Context,
   ): Promise<ProjectKeyType> {
-    const { user } = requirePrincipal(ctx);
-    return toProjectKeyType(ctx, await disableProjectKeyForUser(ctx.ds, user.id, projectId, keyId));
+    const key = await disableProjectKeyForUser(ctx.ds, { caller: requireCaller(ctx), projectId, keyId });
+    return toProjectKeyType(ctx, key);
   }
 }

@@ -1,16 +1,6 @@
-import {
-  AppError,
-  createUploadToken,
-  listReleases,
-  listUploadTokens,
-  registerRelease,
-  requireProjectAdmin,
-  requireProjectForUser,
-  requireReleaseHealth,
-  revokeUploadToken,
-} from '@tracker/core';
+import { createUploadToken, listReleases, listUploadTokens, markRelease, revokeUploadToken } from '@tracker/core';
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { requirePrincipal, type Context } from '../../context';
+import { requireCaller, type Context } from '../../context';
 import { CreatedUploadTokenType, ReleaseType, toReleaseType, toUploadTokenType, UploadTokenType } from './release.type';
 
 @Resolver()
@@ -22,9 +12,7 @@ export class ReleaseResolver {
     @Arg('first', () => Int, { defaultValue: 100 }) first: number,
     @Ctx() ctx: Context,
   ): Promise<ReleaseType[]> {
-    const { user } = requirePrincipal(ctx);
-    await requireProjectForUser(ctx.ds, user.id, projectId);
-    return (await listReleases(ctx.ds, projectId, { environment, first })).map(toReleaseType);
+    return (await listReleases(ctx.ds, requireCaller(ctx), projectId, { environment, first })).map(toReleaseType);
   }
 
   @Mutation(() => ReleaseType, {
@@ -36,21 +24,12 @@ export class ReleaseResolver {
     @Arg('environment', () => String, { nullable: true }) environment: string | null,
     @Ctx() ctx: Context,
   ): Promise<ReleaseType> {
-    const { user } = requirePrincipal(ctx);
-    await requireProjectForUser(ctx.ds, user.id, projectId);
-    const v = version.trim();
-    if (!v || v.length > 200) throw new AppError('BAD_USER_INPUT', 'version: must be 1 to 200 characters');
-    await requireReleaseHealth(ctx.ds, projectId);
-    return toReleaseType(
-      await registerRelease(ctx.ds, { projectId, version: v, environment: environment?.trim() || null }),
-    );
+    return toReleaseType(await markRelease(ctx.ds, requireCaller(ctx), { projectId, version, environment }));
   }
 
   @Query(() => [UploadTokenType], { description: 'Newest first, revoked ones included. Owners and admins.' })
   async uploadTokens(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: Context): Promise<UploadTokenType[]> {
-    const { user } = requirePrincipal(ctx);
-    await requireProjectAdmin(ctx.ds, user.id, projectId, 'see upload tokens');
-    return (await listUploadTokens(ctx.ds, projectId)).map(toUploadTokenType);
+    return (await listUploadTokens(ctx.ds, requireCaller(ctx), projectId)).map(toUploadTokenType);
   }
 
   @Mutation(() => CreatedUploadTokenType, { description: 'Owners and admins. The secret is in the answer, once.' })
@@ -59,9 +38,7 @@ export class ReleaseResolver {
     @Arg('name', () => String) name: string,
     @Ctx() ctx: Context,
   ): Promise<CreatedUploadTokenType> {
-    const { user } = requirePrincipal(ctx);
-    await requireProjectAdmin(ctx.ds, user.id, projectId, 'create upload tokens');
-    const { token, record } = await createUploadToken(ctx.ds, { projectId, name, createdBy: user.id });
+    const { token, record } = await createUploadToken(ctx.ds, requireCaller(ctx), { projectId, name });
     return { token, uploadToken: toUploadTokenType(record) };
   }
 
@@ -71,8 +48,7 @@ export class ReleaseResolver {
     @Arg('id', () => ID) id: string,
     @Ctx() ctx: Context,
   ): Promise<UploadTokenType> {
-    const { user } = requirePrincipal(ctx);
-    await requireProjectAdmin(ctx.ds, user.id, projectId, 'revoke upload tokens');
-    return toUploadTokenType(await revokeUploadToken(ctx.ds, projectId, id));
+    const token = await revokeUploadToken(ctx.ds, { caller: requireCaller(ctx), projectId, tokenId: id });
+    return toUploadTokenType(token);
   }
 }

@@ -1,6 +1,6 @@
-import { readOrganizationUsage, requireOrganizationAccess } from '@tracker/core';
+import { readMemberUsage } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import { requirePrincipal, type Context } from '../../context';
+import { requireCaller, type Context } from '../../context';
 import { OrganizationType } from '../organization/organization.type';
 import { toUsageType, UsageType } from './usage.type';
 
@@ -11,9 +11,7 @@ export class UsageResolver {
     description: "Any member. The organization's usage this month against its plan; NOT_FOUND for anyone else.",
   })
   async usage(@Arg('organizationId', () => ID) organizationId: string, @Ctx() ctx: Context): Promise<UsageType> {
-    const { user } = requirePrincipal(ctx);
-    const { organization } = await requireOrganizationAccess(ctx.ds, user.id, organizationId, 'any', 'see usage');
-    return toUsageType(await readOrganizationUsage(ctx.usage, organization));
+    return toUsageType(await readMemberUsage(ctx.ds, ctx.usage, requireCaller(ctx), organizationId));
   }
 
   // Checked again here: an organization can reach the caller in a payload before or after their

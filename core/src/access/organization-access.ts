@@ -1,14 +1,17 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../db/query-rows';
-import { ROLES_BY_RANK } from './roles';
 import type { Organization, PlanId, Role } from '../entities';
 import { AppError } from '../errors';
-import { isUuid } from '../projects/find-project';
+import type { Caller } from './caller';
+import { isUuid } from './is-uuid';
+import { assertAllowed, canSeeSecrets, type AccessNeed, needOf } from './rules';
 
 export interface OrganizationAccess {
   organization: Organization;
   /** The caller's role in it. */
   role: Role;
+  /** Whether the caller sees its secrets in full (rules.ts `canSeeSecrets`). */
+  seesSecrets: boolean;
 }
 
 interface Row {
@@ -27,7 +30,7 @@ interface Row {
  */
 export async function findOrganizationAccess(
   on: DataSource | EntityManager,
-  userId: string,
+  caller: Caller,
   organizationId: string,
   options: { lock?: boolean } = {},
 ): Promise<OrganizationAccess | null> {
@@ -39,7 +42,7 @@ export async function findOrganizationAccess(
          FROM organizations o
          JOIN memberships m ON m.organization_id = o.id AND m.user_id = $2
         WHERE o.id = $1`,
-      [organizationId, userId],
+      [organizationId, caller.userId],
     );
   let row = (await read())[0];
   if (!row) return null;
@@ -53,35 +56,24 @@ export async function findOrganizationAccess(
   return {
     organization: { id: row.id, name: row.name, slug: row.slug, plan: row.plan, createdAt: new Date(row.created_at) },
     role: row.role,
+    seesSecrets: canSeeSecrets(caller, row.role),
   };
 }
 
 /**
  * Like `findOrganizationAccess`, but throws: NOT_FOUND for a non-member (exactly as for an id
- * that does not exist), FORBIDDEN for a member whose role is not in `roles`.
+ * that does not exist), FORBIDDEN for a member whose role or token scope does not allow `action`.
  */
 export async function requireOrganizationAccess(
   on: DataSource | EntityManager,
-  userId: string,
+  caller: Caller,
   organizationId: string,
-  roles: readonly Role[] | 'any',
+  need: AccessNeed,
   action: string,
   options: { lock?: boolean } = {},
 ): Promise<OrganizationAccess> {
-  const access = await findOrganizationAccess(on, userId, organizationId, options);
+  const access = await findOrganizationAccess(on, caller, organizationId, options);
   if (!access) throw new AppError('NOT_FOUND', 'Organization not found');
-  if (roles !== 'any' && !roles.includes(access.role)) {
-    const names = ROLES_BY_RANK.filter((r) => roles.includes(r)).map((r) => `${r}s`);
-    throw new AppError('FORBIDDEN', `Only ${names.join(' and ')} can ${action}`);
-  }
+  assertAllowed(caller, access.role, needOf(need), action);
   return access;
-}
-
-/** The organization when the user is a member; null when it is missing or not theirs. */
-export async function findOrganizationForUser(
-  ds: DataSource,
-  userId: string,
-  organizationId: string,
-): Promise<Organization | null> {
-  return (await findOrganizationAccess(ds, userId, organizationId))?.organization ?? null;
 }

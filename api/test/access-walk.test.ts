@@ -1,0 +1,536 @@
+/**
+ * The access rule, walked over the whole schema (issue 18): every root Query and Mutation is
+ * called with arguments naming organization A's objects by
+ *   - B's owner (another tenant), with a session and with API tokens of each scope;
+ *   - a plain member of A, with a session and with an `admin`-scope token (a role short of
+ *     owner and admin must not be lifted by a token's scope);
+ *   - A's owner with `read` and `write` tokens (a scope short of what the field needs).
+ * Each answer must be exactly what FIELDS says (an error code, null, an empty list, or a normal
+ * answer), and none may contain what the caller must not learn: for B, any id or secret of A;
+ * for A's member and A's low-scope tokens, A's secrets (webhook secret and URL, upload and API
+ * tokens, invitation links, sessions).
+ *
+ * FIELDS must name exactly the schema's root fields: a field added without a row fails here.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { ApolloServer } from '@apollo/server';
+import {
+  authenticateBearer,
+  createApiToken,
+  hasScope,
+  loadConfig,
+  openDatabase,
+  type ApiScope,
+  type Database,
+} from '@tracker/core';
+import { createTestPostgres, type TestPostgres } from '@tracker/core/testing';
+import { getNamedType, isNonNullType, isObjectType, type GraphQLField, type GraphQLObjectType } from 'graphql';
+import { createApollo } from '../src/api.plugin';
+import { requiredScope, SESSION_ONLY_MUTATIONS } from '../src/auth/scope-policy';
+import { createContext, type Context } from '../src/context';
+import { getSchema } from '../src/schema';
+
+const PASSWORD = 'correct horse battery';
+/** The capability lives in the path and query: a mask keeps the origin only. */
+const WEBHOOK = { type: 'WEBHOOK', url: 'https://hooks.example.com/tracker/walkSecretPath?sig=walkCapability' };
+
+/** What a call must answer: an error code, null, an empty list, or a normal answer ('ok'). */
+type Outcome =
+  'NOT_FOUND' | 'FORBIDDEN' | 'null' | 'empty' | 'ok' | 'BAD_USER_INPUT' | 'BILLING_NOT_CONFIGURED' | 'UNAUTHENTICATED';
+
+/** A's objects. Secrets are what its plain member and low-scope tokens must never see. */
+interface Tenant {
+  organization: string;
+  project: string;
+  projectKey: string;
+  issue: string;
+  issue2: string;
+  event: string;
+  alertRule: string;
+  uploadToken: string;
+  apiToken: string;
+  invitation: string;
+  ownerId: string;
+  ownerEmail: string;
+  member: string;
+  memberEmail: string;
+  secrets: string[];
+}
+
+interface Make {
+  /** A fresh open issue of A (for calls that a member may make and that change it). */
+  issue(): Promise<string>;
+}
+
+interface Row {
+  /** Arguments naming A's objects (or, for fields about the caller, harmless ones). */
+  args(a: Tenant, make: Make): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** What B's owner gets (with a session, or a token whose scope admits the field). */
+  outsider: Outcome;
+  /** What A's plain member gets (with a session, or a token whose scope admits the field). */
+  member: Outcome;
+  /** Ends the caller's session: run with a fresh one. */
+  endsSession?: boolean;
+}
+
+const ISSUE = (a: Tenant) => ({ id: a.issue });
+
+/** Every root field. Keep in schema order: Query first, then Mutation. */
+const FIELDS: Record<string, Row> = {
+  // Query
+  alertRules: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  viewer: { args: () => ({}), outsider: 'ok', member: 'ok' },
+  issues: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  issue: { args: ISSUE, outsider: 'null', member: 'ok' },
+  event: { args: (a) => ({ id: a.event }), outsider: 'null', member: 'ok' },
+  organization: { args: (a) => ({ id: a.organization }), outsider: 'null', member: 'ok' },
+  project: { args: (a) => ({ id: a.project }), outsider: 'null', member: 'ok' },
+  projectKeys: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  releases: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  uploadTokens: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  billing: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'ok' },
+  plans: { args: () => ({}), outsider: 'ok', member: 'ok' },
+  members: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'ok' },
+  invitations: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  // The token is the capability: without it, nothing.
+  invitation: { args: () => ({ token: `eti_${randomUUID()}` }), outsider: 'null', member: 'null' },
+  apiTokens: { args: () => ({}), outsider: 'ok', member: 'ok' },
+  usage: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'ok' },
+  vitals: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  vitalsByUrl: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  vitalsTimeSeries: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  logs: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  feedback: { args: (a) => ({ projectId: a.project, issueId: a.issue }), outsider: 'NOT_FOUND', member: 'ok' },
+
+  // Mutation: alert rules (they send data to outside URLs: owners and admins)
+  createAlertRule: {
+    args: (a) => ({ projectId: a.project, kind: 'NEW_ISSUE', channel: WEBHOOK }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  updateAlertRule: { args: (a) => ({ id: a.alertRule, enabled: false }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  deleteAlertRule: { args: (a) => ({ id: a.alertRule }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+
+  // Mutation: accounts (about the caller; A's data must not come back)
+  signup: {
+    args: () => ({ email: `walk-${randomUUID()}@example.com`, password: PASSWORD, organizationName: 'W' }),
+    outsider: 'ok',
+    member: 'ok',
+  },
+  login: {
+    args: (a) => ({ email: a.ownerEmail, password: 'not the password' }),
+    outsider: 'UNAUTHENTICATED',
+    member: 'UNAUTHENTICATED',
+  },
+  logout: { args: () => ({}), outsider: 'ok', member: 'ok', endsSession: true },
+  changePassword: {
+    args: () => ({ currentPassword: 'not the password', newPassword: 'another long password' }),
+    outsider: 'BAD_USER_INPUT',
+    member: 'BAD_USER_INPUT',
+  },
+
+  // Mutation: issues (triage is every member's; deleting is owners' and admins')
+  resolveIssue: { args: async (_a, m) => ({ id: await m.issue() }), outsider: 'NOT_FOUND', member: 'ok' },
+  resolveIssues: {
+    args: async (_a, m) => ({ ids: [await m.issue(), await m.issue()] }),
+    outsider: 'empty',
+    member: 'ok',
+  },
+  snoozeIssue: {
+    args: async (_a, m) => ({ id: await m.issue(), until: '2999-01-01T00:00:00Z' }),
+    outsider: 'NOT_FOUND',
+    member: 'ok',
+  },
+  deleteIssue: { args: ISSUE, outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  mergeIssues: {
+    args: async (_a, m) => ({ targetId: await m.issue(), sourceId: await m.issue() }),
+    outsider: 'NOT_FOUND',
+    member: 'ok',
+  },
+  reopenIssue: { args: async (_a, m) => ({ id: await m.issue() }), outsider: 'NOT_FOUND', member: 'ok' },
+
+  // Mutation: projects and keys
+  createProject: {
+    args: (a) => ({ organizationId: a.organization, name: 'walk' }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  renameProject: { args: (a) => ({ id: a.project, name: 'renamed' }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  updateProjectPrivacy: {
+    args: (a) => ({ id: a.project, input: { scrubIpAddresses: false } }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  deleteProject: { args: (a) => ({ id: a.project }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  rotateProjectKey: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  disableProjectKey: {
+    args: (a) => ({ projectId: a.project, keyId: a.projectKey }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+
+  // Mutation: releases and upload tokens
+  markRelease: { args: (a) => ({ projectId: a.project, version: '9.9.9' }), outsider: 'NOT_FOUND', member: 'ok' },
+  createUploadToken: {
+    args: (a) => ({ projectId: a.project, name: 'ci' }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  revokeUploadToken: {
+    args: (a) => ({ projectId: a.project, id: a.uploadToken }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+
+  // Mutation: billing (without Stripe both answer before looking at the id; billing.test.ts covers roles)
+  createCheckoutSession: {
+    args: (a) => ({ organizationId: a.organization, plan: 'pro' }),
+    outsider: 'BILLING_NOT_CONFIGURED',
+    member: 'BILLING_NOT_CONFIGURED',
+  },
+  createBillingPortalSession: {
+    args: (a) => ({ organizationId: a.organization }),
+    outsider: 'BILLING_NOT_CONFIGURED',
+    member: 'BILLING_NOT_CONFIGURED',
+  },
+
+  // Mutation: members and invitations
+  inviteMember: {
+    args: (a) => ({ organizationId: a.organization, email: `walk-${randomUUID()}@example.com` }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  revokeInvitation: { args: (a) => ({ id: a.invitation }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  acceptInvitation: { args: () => ({ token: `eti_${randomUUID()}` }), outsider: 'NOT_FOUND', member: 'NOT_FOUND' },
+  signupWithInvitation: {
+    args: () => ({ token: `eti_${randomUUID()}`, password: PASSWORD }),
+    outsider: 'NOT_FOUND',
+    member: 'NOT_FOUND',
+  },
+  updateMemberRole: {
+    args: (a) => ({ organizationId: a.organization, userId: a.ownerId, role: 'MEMBER' }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  removeMember: {
+    args: (a) => ({ organizationId: a.organization, userId: a.ownerId }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+
+  // Mutation: API tokens (the caller's own only)
+  createApiToken: { args: () => ({ name: 'walk', scopes: ['READ'] }), outsider: 'ok', member: 'ok' },
+  revokeApiToken: { args: (a) => ({ id: a.apiToken }), outsider: 'NOT_FOUND', member: 'NOT_FOUND' },
+};
+
+/** Fields of a type, two levels deep, without required arguments: enough to show any leak. */
+function selection(type: GraphQLObjectType, depth: number): string {
+  const parts: string[] = ['__typename'];
+  for (const f of Object.values(type.getFields())) {
+    if (f.args.some((a) => isNonNullType(a.type) && a.defaultValue === undefined)) continue;
+    const named = getNamedType(f.type);
+    if (!isObjectType(named)) parts.push(f.name);
+    else if (depth > 0) parts.push(`${f.name} { ${selection(named, depth - 1)} }`);
+  }
+  return parts.join(' ');
+}
+
+function operation(kind: 'query' | 'mutation', field: GraphQLField<unknown, unknown>, args: Record<string, unknown>) {
+  const used = field.args.filter((a) => a.name in args);
+  const defs = used.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
+  const uses = used.map((a) => `${a.name}: $${a.name}`).join(', ');
+  const named = getNamedType(field.type);
+  const sel = isObjectType(named) ? ` { ${selection(named, 2)} }` : '';
+  return `${kind}${defs ? `(${defs})` : ''} { ${field.name}${uses ? `(${uses})` : ''}${sel} }`;
+}
+
+interface WalkCaller {
+  name: string;
+  /** Whose rules apply: B's owner, or A's plain member. */
+  as: 'outsider' | 'member' | 'owner';
+  /** Null for a session. */
+  scope: ApiScope | null;
+  token: string;
+  /** To sign in again for a field that ends the session. */
+  email: string;
+}
+
+describe('access rule walked over every root field (issue 18)', () => {
+  let pg: TestPostgres;
+  let db: Database;
+  let apollo: ApolloServer<Context>;
+  const config = loadConfig({ TRACKER_PUBLIC_URL: 'https://tracker.example.com' });
+  let A: Tenant;
+  /** Every id of A: none may reach B. */
+  let idsOfA: string[];
+  const callers: WalkCaller[] = [];
+
+  async function run(source: string, variables: Record<string, unknown>, token: string) {
+    const auth = await authenticateBearer(db.ds, token);
+    const response = await apollo.executeOperation(
+      { query: source, variables },
+      { contextValue: createContext({ ds: db.ds, config }, auth.principal) },
+    );
+    return JSON.parse(JSON.stringify((response.body as { singleResult: unknown }).singleResult));
+  }
+  async function ok(source: string, variables: Record<string, unknown>, token: string) {
+    const r = await run(source, variables, token);
+    assert.equal(r.errors, undefined, `${source}: ${JSON.stringify(r.errors)}`);
+    return r.data;
+  }
+  async function signup(email: string) {
+    const d = await ok(
+      `mutation($e: String!, $p: String!) { signup(email: $e, password: $p, organizationName: "Org") { token user { id } organization { id } } }`,
+      { e: email, p: PASSWORD },
+      '',
+    );
+    return {
+      token: d.signup.token as string,
+      userId: d.signup.user.id as string,
+      org: d.signup.organization.id as string,
+    };
+  }
+  async function login(email: string): Promise<string> {
+    const d = await ok(
+      `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }`,
+      { e: email, p: PASSWORD },
+      '',
+    );
+    return d.login.token;
+  }
+
+  const make: Make = {
+    async issue() {
+      const rows: Array<{ id: string }> = await db.ds.query(
+        `INSERT INTO issues (project_id, fingerprint, title, type, level, first_seen, last_seen, event_count)
+         VALUES ($1, $2, 'TypeError: fresh', 'TypeError', 'error', now(), now(), 1) RETURNING id`,
+        [A.project, randomUUID()],
+      );
+      return rows[0].id;
+    },
+  };
+
+  before(async () => {
+    pg = await createTestPostgres();
+    db = await openDatabase({ databaseUrl: pg.url, dataDir: '' }, { migrate: true });
+    apollo = await createApollo();
+
+    const ownerEmail = `walk-owner-${randomUUID()}@example.com`;
+    const owner = await signup(ownerEmail);
+    await db.ds.query(`UPDATE organizations SET plan = 'pro' WHERE id = $1`, [owner.org]);
+    const project = await ok(
+      `mutation($o: ID!) { createProject(organizationId: $o, name: "walk") { id } }`,
+      { o: owner.org },
+      owner.token,
+    );
+    const projectId = project.createProject.id as string;
+    const keys = await ok(`query($p: ID!) { projectKeys(projectId: $p) { id } }`, { p: projectId }, owner.token);
+    const issues: Array<{ id: string }> = await db.ds.query(
+      `INSERT INTO issues (project_id, fingerprint, title, type, level, first_seen, last_seen, event_count)
+       VALUES ($1, 'fp-1', 'TypeError: a', 'TypeError', 'error', now(), now(), 1),
+              ($1, 'fp-2', 'TypeError: b', 'TypeError', 'error', now(), now(), 1)
+       RETURNING id`,
+      [projectId],
+    );
+    const events: Array<{ id: string }> = await db.ds.query(
+      `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment)
+       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production') RETURNING id::text AS id`,
+      [projectId, issues[0].id, randomUUID()],
+    );
+    await ok(
+      `mutation($p: ID!) { markRelease(projectId: $p, version: "0.1.0") { version } }`,
+      { p: projectId },
+      owner.token,
+    );
+    const rule = await ok(
+      `mutation($p: ID!, $c: AlertChannelInput!) { createAlertRule(projectId: $p, kind: NEW_ISSUE, channel: $c) { id secret } }`,
+      { p: projectId, c: WEBHOOK },
+      owner.token,
+    );
+    const upload = await ok(
+      `mutation($p: ID!) { createUploadToken(projectId: $p, name: "ci") { token uploadToken { id } } }`,
+      { p: projectId },
+      owner.token,
+    );
+    const apiToken = await ok(
+      `mutation { createApiToken(name: "mine", scopes: [READ]) { token apiToken { id } } }`,
+      {},
+      owner.token,
+    );
+    const invite = await ok(
+      `mutation($o: ID!) { inviteMember(organizationId: $o, email: "someone@example.com") { link invitation { id } } }`,
+      { o: owner.org },
+      owner.token,
+    );
+    const memberEmail = `walk-member-${randomUUID()}@example.com`;
+    const member = await signup(memberEmail);
+    await db.ds.query(`INSERT INTO memberships (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [
+      owner.org,
+      member.userId,
+    ]);
+
+    const ownerTokens = {} as Record<ApiScope, string>;
+    for (const scope of ['read', 'write', 'admin'] as const) {
+      ownerTokens[scope] = (await createApiToken(db.ds, owner.userId, { name: scope, scopes: [scope] })).token;
+    }
+    const memberAdminToken = (await createApiToken(db.ds, member.userId, { name: 'm', scopes: ['admin'] })).token;
+
+    A = {
+      organization: owner.org,
+      project: projectId,
+      projectKey: keys.projectKeys[0].id,
+      issue: issues[0].id,
+      issue2: issues[1].id,
+      event: events[0].id,
+      alertRule: rule.createAlertRule.id,
+      uploadToken: upload.createUploadToken.uploadToken.id,
+      apiToken: apiToken.createApiToken.apiToken.id,
+      invitation: invite.inviteMember.invitation.id,
+      ownerId: owner.userId,
+      ownerEmail,
+      member: member.userId,
+      memberEmail,
+      secrets: [
+        rule.createAlertRule.secret,
+        'walkSecretPath',
+        'walkCapability',
+        upload.createUploadToken.token,
+        apiToken.createApiToken.token,
+        invite.inviteMember.link,
+        decodeURIComponent(invite.inviteMember.link.split('/').at(-1)),
+        owner.token,
+        member.token,
+        ...Object.values(ownerTokens),
+        memberAdminToken,
+      ],
+    };
+    // Not the event id: a small integer as text would match any count.
+    idsOfA = [A.organization, A.project, A.projectKey, A.issue, A.issue2, A.alertRule, A.uploadToken, A.apiToken];
+    idsOfA.push(A.invitation, A.ownerId, A.member);
+
+    const outsiderEmail = `walk-outsider-${randomUUID()}@example.com`;
+    const outsider = await signup(outsiderEmail);
+    callers.push({
+      name: "B's owner (session)",
+      as: 'outsider',
+      scope: null,
+      token: outsider.token,
+      email: outsiderEmail,
+    });
+    for (const scope of ['read', 'write', 'admin'] as const) {
+      const token = (await createApiToken(db.ds, outsider.userId, { name: scope, scopes: [scope] })).token;
+      callers.push({ name: `B's owner (${scope} token)`, as: 'outsider', scope, token, email: outsiderEmail });
+    }
+    callers.push({ name: "A's member (session)", as: 'member', scope: null, token: member.token, email: memberEmail });
+    callers.push({
+      name: "A's member (admin token)",
+      as: 'member',
+      scope: 'admin',
+      token: memberAdminToken,
+      email: memberEmail,
+    });
+    for (const scope of ['read', 'write'] as const) {
+      callers.push({
+        name: `A's owner (${scope} token)`,
+        as: 'owner',
+        scope,
+        token: ownerTokens[scope],
+        email: ownerEmail,
+      });
+    }
+  });
+  after(async () => {
+    await apollo?.stop();
+    await db?.close();
+    await pg?.drop();
+  });
+
+  function rootFields(schema: Awaited<ReturnType<typeof getSchema>>) {
+    return [
+      ...Object.values(schema.getQueryType()!.getFields()).map((f) => ({ kind: 'query' as const, field: f })),
+      ...Object.values(schema.getMutationType()!.getFields()).map((f) => ({ kind: 'mutation' as const, field: f })),
+    ];
+  }
+
+  test('FIELDS names exactly the root fields of the schema', async () => {
+    const names = rootFields(await getSchema()).map((f) => f.field.name);
+    assert.deepEqual(
+      names.filter((n) => !FIELDS[n]),
+      [],
+      'add a row to FIELDS in api/test/access-walk.test.ts for each new field',
+    );
+    assert.deepEqual(
+      Object.keys(FIELDS).filter((n) => !names.includes(n)),
+      [],
+      'FIELDS names fields the schema no longer has',
+    );
+  });
+
+  /** What the caller must get: a scope refusal first, then the row's rule for who they are. */
+  function expected(kind: 'query' | 'mutation', name: string, caller: WalkCaller): Outcome | 'skip' {
+    if (caller.scope) {
+      const sessionOnly = kind === 'mutation' && SESSION_ONLY_MUTATIONS.has(name);
+      if (sessionOnly || !hasScope([caller.scope], requiredScope(kind, name))) return 'FORBIDDEN';
+    }
+    const row = FIELDS[name];
+    if (caller.as === 'outsider') return row.outsider;
+    if (caller.as === 'member') return row.member;
+    // A's own owner with enough scope: their data; only reads are checked (for masked secrets).
+    return kind === 'query' ? 'ok' : 'skip';
+  }
+
+  function check(outcome: Outcome, answer: any, name: string, what: string): void {
+    const code = answer.errors?.[0]?.extensions?.code;
+    const value = answer.data?.[name];
+    switch (outcome) {
+      case 'ok':
+        assert.equal(answer.errors, undefined, `${what}: ${JSON.stringify(answer.errors)}`);
+        break;
+      case 'null':
+        assert.equal(answer.errors, undefined, `${what}: ${JSON.stringify(answer.errors)}`);
+        assert.equal(value, null, `${what}: expected null`);
+        break;
+      case 'empty':
+        assert.equal(answer.errors, undefined, `${what}: ${JSON.stringify(answer.errors)}`);
+        assert.deepEqual(value, [], `${what}: expected an empty list`);
+        break;
+      default:
+        assert.equal(
+          code,
+          outcome,
+          `${what}: expected ${outcome}, got ${JSON.stringify(answer.errors ?? answer.data).slice(0, 300)}`,
+        );
+        assert.ok(value === undefined || value === null, `${what}: data came back with the error`);
+    }
+  }
+
+  test('every caller gets exactly its answer, and never what is not theirs', async (t) => {
+    const schema = await getSchema();
+    let calls = 0;
+    for (const { kind, field } of rootFields(schema)) {
+      const row = FIELDS[field.name];
+      if (!row) continue; // reported by the test above
+      await t.test(`${kind} ${field.name}`, async () => {
+        for (const caller of callers) {
+          const outcome = expected(kind, field.name, caller);
+          if (outcome === 'skip') continue;
+          const token = row.endsSession && !caller.scope ? await login(caller.email) : caller.token;
+          const args = await row.args(A, make);
+          const answer = await run(operation(kind, field, args), args, token);
+          calls += 1;
+          const what = `${field.name} as ${caller.name}`;
+          check(outcome, answer, field.name, what);
+          const text = JSON.stringify(answer);
+          const hidden = caller.as === 'outsider' ? [...idsOfA, ...A.secrets] : A.secrets;
+          const leaked = hidden.filter((s) => text.includes(s));
+          assert.deepEqual(leaked, [], `${what}: the answer contains what the caller must not see`);
+        }
+      });
+    }
+    // 56 fields × 9 callers, less the owner's own mutations: a walk that silently skipped would be short.
+    assert.ok(calls >= 400, `only ${calls} calls`);
+    t.diagnostic(`${calls} calls over ${rootFields(schema).length} fields and ${callers.length} callers`);
+  });
+});

@@ -1,0 +1,24 @@
+import type { Principal } from '../accounts/authenticate';
+import { ALL_SCOPES } from '../accounts/scopes';
+import type { ApiScope } from '../entities';
+
+/**
+ * Who is asking: the person, and what their credential allows on top of their roles. Every
+ * core function that reads or writes tenant data takes one, so the membership, role and scope
+ * checks happen in one place (access/) rather than in each edge.
+ */
+export interface Caller {
+  userId: string;
+  /** A session has every scope; an API token the ones it was granted. */
+  scopes: readonly ApiScope[];
+}
+
+/** The caller behind an authenticated request. */
+export function callerOf(principal: Pick<Principal, 'user' | 'scopes'>): Caller {
+  return { userId: principal.user.id, scopes: principal.scopes };
+}
+
+/** A signed-in person at the dashboard (every scope): for jobs and tests acting as a user. */
+export function sessionCaller(userId: string): Caller {
+  return { userId, scopes: ALL_SCOPES };
+}
