@@ -33,6 +33,7 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
     config: options.config,
     usage: options.usage ?? createDatabaseUsageReader(options.ds),
     onProjectChanged: options.onProjectChanged,
+    clock: options.clock,
   };
   const limiter = options.rateLimiter ?? createMemoryRateLimiter(options.config.graphqlRateLimit);
   const refusals = createRefusalLog();

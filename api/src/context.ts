@@ -1,7 +1,7 @@
-import type { Caller, Config, Principal, UsageReader } from '@tracker/core';
+import type { Caller, Clock, Config, Principal, UsageReader } from '@tracker/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { AppError, callerOf, createDatabaseUsageReader } from '@tracker/core';
+import { AppError, callerOf, createDatabaseUsageReader, systemClock } from '@tracker/core';
 import { createLoaders, type Loaders } from './loaders';
 
 export interface ApiDeps {
@@ -18,6 +18,8 @@ export interface ApiDeps {
    * other ingest processes see it when their cached keys expire (a minute).
    */
   onProjectChanged?: (projectId: string) => void;
+  /** What time-dependent rules read as now (snooze in the future, charts, release health); tests hold it. */
+  clock?: Clock;
 }
 
 /** Per request: who is calling, and request-scoped DataLoaders. */
@@ -27,6 +29,7 @@ export interface Context extends ApiDeps {
   /** Why the request's bearer token was refused (unknown, revoked, expired), if it was. */
   authProblem: string | null;
   loaders: Loaders;
+  clock: Clock;
   /** The request's logger (carrying `apiTokenId` when an API token made the request); absent in tests. */
   log: FastifyBaseLogger | null;
 }
@@ -41,7 +44,8 @@ export function createContext(
     usage: deps.usage ?? createDatabaseUsageReader(deps.ds),
     principal,
     authProblem: extra.authProblem ?? null,
-    loaders: createLoaders(deps.ds),
+    clock: deps.clock ?? systemClock,
+    loaders: createLoaders(deps.ds, deps.clock ?? systemClock),
     log: extra.log ?? null,
   };
 }
@@ -65,4 +69,9 @@ export function requireSession(ctx: Context): Principal & { sessionId: string } 
     throw new AppError('FORBIDDEN', 'This needs a signed-in session: API tokens cannot do it');
   }
   return principal as Principal & { sessionId: string };
+}
+
+/** Now, by the context's clock. */
+export function nowOf(ctx: Context): Date {
+  return new Date(ctx.clock());
 }

@@ -12,6 +12,7 @@ import {
   Organization,
   Release,
   type Event,
+  type Clock,
   type Feedback,
   type PlanId,
   Project,
@@ -45,11 +46,11 @@ export interface Loaders {
   releaseHealth: DataLoader<string, ReleaseHealth | null>;
 }
 
-export function createLoaders(ds: DataSource): Loaders {
+export function createLoaders(ds: DataSource, clock: Clock): Loaders {
   // The statement also computes the deploy before each release (for "against the previous
   // release"): primed, so asking for it next costs no second query.
   const releaseHealth: Loaders['releaseHealth'] = new DataLoader(async (ids) => {
-    const found = await findReleaseHealth(ds, ids);
+    const found = await findReleaseHealth(ds, ids, new Date(clock()));
     for (const [id, health] of found) if (!ids.includes(id)) releaseHealth.prime(id, health);
     return ids.map((id) => found.get(id) ?? null);
   });
@@ -88,7 +89,7 @@ export function createLoaders(ds: DataSource): Loaders {
       return ids.map((id) => rows.filter((r) => r.issueId === id));
     }),
     seriesByIssue: new DataLoader(async (keys) => {
-      const now = new Date();
+      const now = new Date(clock());
       const byHours = new Map<number, string[]>();
       for (const key of keys) {
         const [hours, id] = key.split(':');

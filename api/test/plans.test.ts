@@ -29,7 +29,7 @@ describe('plans: the catalogue from core', () => {
       plans.map((p: Plan) => p.id),
       ['free', 'pro', 'business'],
     );
-    // DESIGN §6, as a sanity check on the table itself.
+    // The plan table of docs/quotas.md, as a sanity check on the table itself.
     assert.deepEqual(
       plans.map((p: Plan) => [p.eventsPerMonth, p.retentionDays, p.releaseHealth]),
       [

@@ -12,7 +12,7 @@ function problem(body: unknown): string {
   return describeZodError(result.error);
 }
 
-describe('errorEventSchema fingerprint (DESIGN §4: a string or an array of strings)', () => {
+describe('errorEventSchema fingerprint (docs/wire.md: a string or an array of strings)', () => {
   test('a string becomes the one-entry array', () => {
     assert.deepEqual(errorEventSchema.parse({ ...base, fingerprint: 'checkout' }).fingerprint, ['checkout']);
   });

@@ -29,7 +29,7 @@ const resolvedIn = (r: ReleaseRecord | null, at = 10): LifecycleState =>
   resolve(OPEN_STATE, { now: t(at), newestRelease: r });
 
 // The pure rules; the same rows run end to end through ingest and the worker in server/test/lifecycle.test.ts.
-describe('issue lifecycle (DESIGN §5) as pure functions', () => {
+describe('issue lifecycle (docs/releases-and-lifecycle.md) as pure functions', () => {
   test('resolve records the newest release (or none) and the time; resolving again changes nothing', () => {
     const s = resolvedIn(rel('1.0', 5));
     assert.equal(s.status, 'resolved');

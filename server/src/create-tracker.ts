@@ -244,7 +244,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   let keys: KeyCache | undefined;
   if (roles.has('ingest')) {
     keys = new KeyCache((key) => findKeyInfo(db.ds, key), { clock: options.clock });
-    // Quotas and rate limits (DESIGN §6): counted in Redis when there is one, else in the database.
+    // Quotas and rate limits (docs/quotas.md): counted in Redis when there is one, else in the database.
     if (options.quota !== false) {
       const quota = { clock: options.clock, ...options.quota };
       gate = config.redisUrl
@@ -287,6 +287,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       rateLimiter,
       // With the ingest role here too, a project's new privacy settings apply to its next event.
       onProjectChanged: (projectId) => keys?.invalidateProject(projectId),
+      clock: options.clock,
     });
   }
   if (roles.has('web')) {
@@ -335,7 +336,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         clock: options.clock,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
-      // Retention (DESIGN §6): hourly, a minute after start; one process at a time purges.
+      // Retention (docs/quotas.md): hourly, a minute after start; one process at a time purges.
       const purge = () => {
         purging = purgeExpired(db.ds)
           .then((r) => {

@@ -78,7 +78,8 @@ for (const mode of MODES) {
         const u = new URL(req.url ?? '/', 'http://site');
         if (u.pathname === '/tracker.min.js')
           return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(BROWSER_BUNDLE));
-        if (u.pathname === '/shop.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(SHOP_JS);
+        if (u.pathname === '/shop.js')
+          return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(SHOP_JS);
         if (u.pathname === '/shop.html')
           return void res
             .writeHead(200, { 'content-type': 'text/html' })
@@ -164,8 +165,18 @@ for (const mode of MODES) {
     test('errors sent with that DSN show up as issues, event text rendered as text', async () => {
       const { page } = owner;
       const key = new URL(dsn).username;
-      const hostile = { type: 'Error', message: `bad input ${HOSTILE}`, environment: 'production', stack: chromeStack('renderName', 7) };
-      const plain = { type: 'TypeError', message: 'x is undefined', environment: 'production', stack: chromeStack('loadUser', 10) };
+      const hostile = {
+        type: 'Error',
+        message: `bad input ${HOSTILE}`,
+        environment: 'production',
+        stack: chromeStack('renderName', 7),
+      };
+      const plain = {
+        type: 'TypeError',
+        message: 'x is undefined',
+        environment: 'production',
+        stack: chromeStack('loadUser', 10),
+      };
       for (const body of [
         { ...hostile, user: { id: 'u1' } },
         { ...plain, user: { id: 'u1' } },
@@ -231,7 +242,10 @@ for (const mode of MODES) {
       try {
         const { page } = other;
         await signUp(page, newEmail(), `Rival ${mode}`);
-        for (const path of [`/projects/${encodeURIComponent(projectId)}`, `/projects/${encodeURIComponent(projectId)}/issues`]) {
+        for (const path of [
+          `/projects/${encodeURIComponent(projectId)}`,
+          `/projects/${encodeURIComponent(projectId)}/issues`,
+        ]) {
           const res = await page.goto(path);
           assert.equal(res?.status(), 404, path);
           await page.getByRole('heading', { name: 'Not found' }).waitFor();
@@ -276,7 +290,12 @@ for (const mode of MODES) {
       await page.goto(shopIssuePath);
       return {
         status: (await page.locator('.status-line .status').innerText()).trim(),
-        events: (await page.locator('dt', { hasText: /^Events$/ }).locator('xpath=following-sibling::dd[1]').innerText()).trim(),
+        events: (
+          await page
+            .locator('dt', { hasText: /^Events$/ })
+            .locator('xpath=following-sibling::dd[1]')
+            .innerText()
+        ).trim(),
       };
     }
 
@@ -332,7 +351,7 @@ for (const mode of MODES) {
       assert.equal(registered.status, 200, await registered.text());
 
       // Not a regression: the same error from a tab still on the old release, which was never
-      // registered (DESIGN §5), is counted and the issue stays resolved.
+      // registered (docs/releases-and-lifecycle.md), is counted and the issue stays resolved.
       await throwInShop('shop@1.0.0');
       await waitFor('the second event, counted', async () => (await issueState(page)).events === '2');
       assert.equal((await issueState(page)).status, 'Resolved');

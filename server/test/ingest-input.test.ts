@@ -80,7 +80,7 @@ describe('ingest refuses bad input with the right status and an error body, and 
     expectError(await sendError(url, key, { ...valid, fingerprint: [] }), 400, 'BAD_USER_INPUT', /^fingerprint:/);
     // A wrong type is not "is required" (zod 4 reports no input by default).
     expectError(await sendError(url, key, { ...valid, message: 7 }), 400, 'BAD_USER_INPUT', /^message: .*number/);
-    // DESIGN §4 types fingerprint as a string; an array is accepted too.
+    // The wire contract (docs/wire.md) types fingerprint as a string; an array is accepted too.
     assert.equal((await sendError(url, key, { ...valid, fingerprint: 'checkout' })).status, 202);
     assert.equal((await sendError(url, key, { ...valid, fingerprint: ['checkout', 'eu'] })).status, 202);
   });

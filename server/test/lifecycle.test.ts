@@ -6,6 +6,7 @@ import { RedisStreamQueue, startWorker } from '@tracker/ingest';
 import type { Tracker } from '../src';
 import {
   createTestEnv,
+  gql,
   gqlOk,
   MODES,
   sendError,
@@ -19,7 +20,7 @@ const ISSUE = `query($id: ID!) { issue(id: $id) { id status isRegression eventCo
   resolvedInRelease { version environment } releases { version environment eventCount } } }`;
 
 /**
- * Every row of DESIGN §5 as its own test, through the real ingest edge, queue and worker, and
+ * Every row of the lifecycle table (docs/releases-and-lifecycle.md) as its own test, through the real ingest edge, queue and worker, and
  * the GraphQL mutations. Each test gets a fresh Pro project, so release records never leak
  * between rows.
  */
@@ -286,6 +287,27 @@ for (const mode of MODES) {
       assert.equal(ended.status, 'OPEN');
       assert.equal(ended.isRegression, true);
       assert.equal(await p.alerts('REGRESSED_ISSUE'), 1);
+    });
+
+    test("snooze: 'in the future' is judged by the tracker's clock, not the wall clock", async () => {
+      const p = await project();
+      await p.event();
+      const issue = await p.issue();
+      const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+      aheadMs = 2 * 3_600_000;
+      let refused;
+      try {
+        refused = await gql(
+          url,
+          `mutation($id: ID!, $u: String!) { snoozeIssue(id: $id, until: $u) { status } }`,
+          { id: issue.id, u: inAnHour },
+          p.token,
+        );
+      } finally {
+        aheadMs = 0;
+      }
+      assert.equal(refused.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', JSON.stringify(refused));
+      assert.match(refused.errors![0].message, /future/);
     });
 
     test('reopen: back to open, not a regression; releases are listed per environment', async () => {

@@ -42,7 +42,7 @@ const viewer: NonNullable<Api.ViewerQuery['viewer']> = {
 const projects = [project, proProject];
 
 /**
- * The API's plan catalogue (core's table). Deliberately not DESIGN's exact figures for logs, so
+ * The API's plan catalogue (core's table). Deliberately not the plan table's exact figures (docs/quotas.md) for logs, so
  * a page that printed its own copy instead of this answer would show in the assertions.
  */
 const plans: Api.PlanFieldsFragment[] = [

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   AppError,
   applyStripeEvent,
   expireBillingGrace,
@@ -72,7 +73,7 @@ export async function stripeWebhookPlugin(scope: FastifyInstance, options: Strip
       // Verifies the HMAC over the raw bytes and that the timestamp is at most 5 minutes old.
       event = stripe.webhooks.constructEvent(request.body, signature, billing.webhookSecret);
     } catch (err) {
-      return sendError(reply, 'BAD_USER_INPUT', `invalid Stripe signature: ${(err as Error).message}`);
+      return sendError(reply, 'BAD_USER_INPUT', `invalid Stripe signature: ${errorMessage(err)}`);
     }
     if (!isHandledStripeEvent(event.type)) return { received: true, handled: false };
     const result = await applyStripeEvent(ds, refsOf(event), { billing, retrieveSubscription });

@@ -52,7 +52,7 @@ export class Issue {
   @Column('timestamptz', { name: 'resolved_at', nullable: true })
   resolvedAt: Date | null;
 
-  /** The project's newest release record when the issue was resolved (DESIGN §5). */
+  /** The project's newest release record when the issue was resolved (docs/releases-and-lifecycle.md). */
   @Column('uuid', { name: 'resolved_in_release_id', nullable: true })
   resolvedInReleaseId: string | null;
 

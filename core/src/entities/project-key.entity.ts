@@ -16,7 +16,7 @@ export class ProjectKey {
   @Column('text', { name: 'public_key' })
   publicKey: string;
 
-  /** Events per second; null = no limit (DESIGN §6). */
+  /** Events per second; null = no limit (docs/quotas.md). */
   @Column('integer', { name: 'rate_limit_per_second', nullable: true })
   rateLimitPerSecond: number | null;
 

@@ -17,7 +17,7 @@ export interface LifecycleEvent {
 }
 
 /**
- * Applies DESIGN §5 to the issues a batch touched, records the releases each issue appeared
+ * Applies the issue lifecycle (docs/releases-and-lifecycle.md) to the issues a batch touched, records the releases each issue appeared
  * in, and returns what should fire alerts. Runs in the batch's transaction after the issues
  * were upserted, which locked their rows: a concurrent worker with events for the same issue
  * waits, then sees the state this one committed, so one regression makes one transition and

@@ -30,7 +30,7 @@ function fingerprintField() {
   );
 }
 
-/** `POST /ingest/error` body (DESIGN §4). The worker re-reads jobs with the same schema. */
+/** `POST /ingest/error` body (docs/wire.md). The worker re-reads jobs with the same schema. */
 export const errorEventSchema = z.object({
   eventId: opt(wireFields.uuid()),
   message: truncated(MAX_EVENT_MESSAGE_CHARS),

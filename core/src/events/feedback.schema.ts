@@ -4,7 +4,7 @@ import { opt, wireFields } from './wire-fields';
 export const MAX_FEEDBACK_CHARS = 8_192;
 
 /**
- * `POST /ingest/feedback` body (DESIGN §4). `email` is whatever the user typed into a
+ * `POST /ingest/feedback` body (docs/wire.md). `email` is whatever the user typed into a
  * feedback form, so it is kept as given rather than refused for its format.
  */
 export const feedbackSchema = z.object({

@@ -7,7 +7,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const MAX_LOG_MESSAGE_CHARS = 8_192;
 
 /**
- * `POST /ingest/log` body (DESIGN §4). `environment` defaults to `production` as in the SDKs;
+ * `POST /ingest/log` body (docs/wire.md). `environment` defaults to `production` as in the SDKs;
  * `warning` is read as `warn` because error levels spell it that way and SDKs mix the two.
  * `id` is optional: given, it makes a retried request idempotent; absent, ingest assigns one.
  */

@@ -62,7 +62,7 @@ export async function persistEvents(
   await linkWaitingFeedback(em, waiting);
 
   const newIssueIds = [...issueIds.values()].filter((i) => i.created).map((i) => i.id);
-  // The lifecycle (DESIGN §5) and its alerts, after the counters so alerts carry this batch's
+  // The lifecycle (docs/releases-and-lifecycle.md) and its alerts, after the counters so alerts carry this batch's
   // counts, and under the row locks the issue upsert took.
   const triggers = await applyLifecycle(
     em,

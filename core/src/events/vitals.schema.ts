@@ -8,7 +8,7 @@ export type VitalName = (typeof VITAL_NAMES)[number];
 const metric = z.number().nonnegative('must be a number ≥ 0');
 
 /**
- * `POST /ingest/vitals` body (DESIGN §4): one report per page view, milliseconds except CLS.
+ * `POST /ingest/vitals` body (docs/wire.md): one report per page view, milliseconds except CLS.
  * The URL is stored without query and hash even when a client sends them: those carry
  * tokens and personal data, and would split one page into thousands.
  */

@@ -121,7 +121,7 @@ export interface GroupingInput {
   frames: StackFrame[];
   /**
    * The event's own fingerprint; replaces the computed key when non-empty. A string is the
-   * one-entry array (the wire accepts both, DESIGN §4), so `"x"` and `["x"]` group together.
+   * one-entry array (the wire accepts both, docs/wire.md), so `"x"` and `["x"]` group together.
    */
   fingerprint?: string | string[] | null;
 }

@@ -2,7 +2,7 @@ import { AppError } from '../errors';
 import type { IssueStatus } from '../entities/issue.entity';
 
 /**
- * The issue lifecycle of DESIGN §5 as pure functions: the worker (events) and the API
+ * The issue lifecycle (docs/releases-and-lifecycle.md) as pure functions: the worker (events) and the API
  * (resolve, snooze, reopen) both apply these, so the rules live in one place and are tested
  * without a database. Callers hold the issue's row lock while they apply a transition, which
  * is what makes "one transition, one alert" hold under concurrent workers.
@@ -65,7 +65,7 @@ function regress(): EventOutcome {
   return { state: { ...OPEN_STATE, isRegression: true }, regressed: true };
 }
 
-/** The rows of DESIGN §5 for a resolved issue, in order. */
+/** The rows of the lifecycle table (docs/releases-and-lifecycle.md) for a resolved issue, in order. */
 function isRegression(state: LifecycleState, event: EventFacts): boolean {
   if (!event.projectHasReleases) return true;
   const record = event.releaseRecord;
@@ -74,7 +74,7 @@ function isRegression(state: LifecycleState, event: EventFacts): boolean {
   if (state.resolvedIn) {
     return record.version !== state.resolvedIn.version && record.deployedAt > state.resolvedIn.deployedAt;
   }
-  // Resolved while the project had no releases; it has some now (our decision, DESIGN §5).
+  // Resolved while the project had no releases; it has some now (our decision, docs/releases-and-lifecycle.md).
   return state.resolvedAt !== null && record.deployedAt > state.resolvedAt;
 }
 

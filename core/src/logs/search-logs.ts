@@ -4,7 +4,7 @@ import { queryRows } from '../db/query-rows';
 import { AppError } from '../errors';
 import { LOG_LEVELS, type LogLevel } from '../events/log.schema';
 import type { PreparedLog } from '../events/prepare-log';
-import { parseInstant } from '../time/time-range';
+import { parseClientTime } from '../time/parse-client-time';
 
 export const MAX_LOGS_PAGE = 100;
 const MAX_SEARCH_CHARS = 200;
@@ -90,8 +90,8 @@ export async function searchLogs(ds: DataSource, caller: Caller, input: SearchLo
     }
     add((n) => `l.${field} = $${n}`, value);
   }
-  const from = input.from ? parseInstant('from', input.from) : null;
-  const to = input.to ? parseInstant('to', input.to) : null;
+  const from = input.from ? parseClientTime('from', input.from) : null;
+  const to = input.to ? parseClientTime('to', input.to) : null;
   if (from && to && from.getTime() >= to.getTime()) throw new AppError('BAD_USER_INPUT', 'from: must be before to');
   if (from) add((n) => `l.timestamp >= $${n}`, from.toISOString());
   if (to) add((n) => `l.timestamp < $${n}`, to.toISOString());

@@ -1,6 +1,6 @@
 import type { PlanId } from '../entities/organization.entity';
 
-/** What a plan includes (DESIGN §6). Stripe prices map onto these ids; limits live here only. */
+/** What a plan includes (docs/quotas.md). Stripe prices map onto these ids; limits live here only. */
 export interface Plan {
   id: PlanId;
   name: string;
@@ -8,7 +8,7 @@ export interface Plan {
   eventsPerMonth: number;
   /**
    * Structured log entries per calendar month (UTC). Logs are many and small, so they have a cap
-   * of their own instead of eating the event quota (DESIGN §6 leaves this open; see docs/quotas.md).
+   * of their own instead of eating the event quota (the plan table leaves this open; docs/quotas.md).
    */
   logsPerMonth: number;
   retentionDays: number;
@@ -17,9 +17,30 @@ export interface Plan {
 }
 
 export const PLANS: Readonly<Record<PlanId, Plan>> = {
-  free: { id: 'free', name: 'Free', eventsPerMonth: 5_000, logsPerMonth: 50_000, retentionDays: 30, releaseHealth: false },
-  pro: { id: 'pro', name: 'Pro', eventsPerMonth: 100_000, logsPerMonth: 1_000_000, retentionDays: 90, releaseHealth: true },
-  business: { id: 'business', name: 'Business', eventsPerMonth: 1_000_000, logsPerMonth: 10_000_000, retentionDays: 365, releaseHealth: true },
+  free: {
+    id: 'free',
+    name: 'Free',
+    eventsPerMonth: 5_000,
+    logsPerMonth: 50_000,
+    retentionDays: 30,
+    releaseHealth: false,
+  },
+  pro: {
+    id: 'pro',
+    name: 'Pro',
+    eventsPerMonth: 100_000,
+    logsPerMonth: 1_000_000,
+    retentionDays: 90,
+    releaseHealth: true,
+  },
+  business: {
+    id: 'business',
+    name: 'Business',
+    eventsPerMonth: 1_000_000,
+    logsPerMonth: 10_000_000,
+    retentionDays: 365,
+    releaseHealth: true,
+  },
 };
 
 export const PLAN_IDS: readonly PlanId[] = ['free', 'pro', 'business'];

@@ -7,7 +7,7 @@ export interface KeyInfo {
   projectId: string;
   /** The project's number (its DSN's last path segment): Sentry's endpoints are addressed by it. */
   projectNumber: number;
-  /** The project's organization: whose event quota the key's events count against (DESIGN §6). */
+  /** The project's organization: whose event quota the key's events count against (docs/quotas.md). */
   organizationId: string;
   rateLimitPerSecond: number | null;
   /**

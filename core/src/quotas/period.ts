@@ -1,4 +1,4 @@
-/** The quota period (DESIGN §6): the calendar month in UTC, as `YYYY-MM`. */
+/** The quota period (docs/quotas.md): the calendar month in UTC, as `YYYY-MM`. */
 export function quotaPeriod(now: Date = new Date()): string {
   return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
 }

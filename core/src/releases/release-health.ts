@@ -9,7 +9,7 @@ export interface ReleaseHealth {
   releaseId: string;
   /** Issues whose first event in this environment carried this release. */
   issuesIntroduced: number;
-  /** Issues this release reopened (DESIGN §5 regressions, snoozes that ended included). */
+  /** Issues this release reopened (docs/releases-and-lifecycle.md regressions, snoozes that ended included). */
   regressions: number;
   /** Distinct users (user.id, else user.email) named by the release's events. */
   usersSeen: number;

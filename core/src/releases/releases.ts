@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import type { ReleaseRecord } from '../lifecycle';
 import { planOf, releaseHealthPlanNames } from '../plans';
 
-/** A release registered without an environment is `production` (DESIGN §5). */
+/** A release registered without an environment is `production` (docs/releases-and-lifecycle.md). */
 export const DEFAULT_ENVIRONMENT = 'production';
 
 /**
@@ -31,7 +31,7 @@ export async function requireReleaseHealth(ds: DataSource | EntityManager, proje
 
 /**
  * Registers `version` for `environment`, or bumps its deploy time when it already is: a
- * redeploy of the same version counts as the newest deploy (DESIGN §5).
+ * redeploy of the same version counts as the newest deploy (docs/releases-and-lifecycle.md).
  */
 export async function registerRelease(
   ds: DataSource,

@@ -21,7 +21,7 @@ const TABLES = [
 
 /**
  * Deletes events, logs and vitals reports older than their organization's plan retention
- * (DESIGN §6). Issues keep their counts and first/last seen: only the rows go. Works in chunks of
+ * (docs/quotas.md). Issues keep their counts and first/last seen: only the rows go. Works in chunks of
  * `chunk` rows, each its own short transaction, so it never holds locks the worker waits on for
  * long. Only one process purges at a time (an advisory lock taken per chunk).
  */

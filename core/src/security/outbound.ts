@@ -1,5 +1,5 @@
 /**
- * The outbound-target rules of DESIGN §3, shared by the api (checking a URL when an alert rule
+ * The outbound-target rules (docs/alerts.md, `TRACKER_ALLOW_PRIVATE_TARGETS`), shared by the api (checking a URL when an alert rule
  * is saved) and the worker (checking it again, resolved, at every delivery: ingest/src/alerts/guard.ts).
  */
 import net from 'node:net';
@@ -131,4 +131,3 @@ export function assertPublicUrl(url: string | URL, allowPrivate: boolean): URL {
   if ('problem' in checked) throw new AppError('BAD_USER_INPUT', `Invalid alert target: ${checked.problem.message}`);
   return checked.url;
 }
-

@@ -1,4 +1,5 @@
 export { systemClock } from './clock';
 export type { Clock } from './clock';
-export { DAY_MS, parseInstant, resolveTimeRange } from './time-range';
+export { parseClientTime } from './parse-client-time';
+export { DAY_MS, resolveTimeRange } from './time-range';
 export type { TimeRange } from './time-range';

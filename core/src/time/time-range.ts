@@ -1,4 +1,5 @@
 import { AppError } from '../errors';
+import { parseClientTime } from './parse-client-time';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -9,18 +10,6 @@ export interface TimeRange {
 }
 
 /**
- * An ISO 8601 date-time from a client, or BAD_USER_INPUT naming the field. A bare date or a
- * number is refused: "2026-01-02" is midnight in which zone?
- */
-export function parseInstant(field: string, value: string): Date {
-  const time = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) || Number.isNaN(time.getTime())) {
-    throw new AppError('BAD_USER_INPUT', `${field}: must be an ISO 8601 date-time`);
-  }
-  return time;
-}
-
-/**
  * The range a client asked for, with defaults (`to` = now, `from` = `to` minus `defaultDays`)
  * and a ceiling on its length, because every read that takes one scans it.
  */
@@ -28,8 +17,8 @@ export function resolveTimeRange(
   input: { from?: string | null; to?: string | null },
   options: { defaultDays: number; maxDays: number; now?: Date },
 ): TimeRange {
-  const to = input.to ? parseInstant('to', input.to) : (options.now ?? new Date());
-  const from = input.from ? parseInstant('from', input.from) : new Date(to.getTime() - options.defaultDays * DAY_MS);
+  const to = input.to ? parseClientTime('to', input.to) : (options.now ?? new Date());
+  const from = input.from ? parseClientTime('from', input.from) : new Date(to.getTime() - options.defaultDays * DAY_MS);
   if (from.getTime() >= to.getTime()) throw new AppError('BAD_USER_INPUT', 'from: must be before to');
   if (to.getTime() - from.getTime() > options.maxDays * DAY_MS) {
     throw new AppError('BAD_USER_INPUT', `from: the range may span at most ${options.maxDays} days`);

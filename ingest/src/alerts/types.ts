@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import type { AlertKind, Clock } from '@tracker/core';
 
-/** Issue status as the GraphQL API spells it (DESIGN.md §7). */
+/** Issue status as the GraphQL API spells it (docs/api.md). */
 export type AlertIssueStatus = 'OPEN' | 'RESOLVED' | 'SNOOZED';
 
 /**

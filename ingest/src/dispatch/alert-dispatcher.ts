@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   claimAlertDelivery,
   markAttemptFailed,
   markDelivered,
@@ -86,7 +87,7 @@ export function startAlertDispatcher(options: AlertDispatcherOptions): RunningDi
         const messages = await queue.receive(concurrency, 1_000);
         if (messages.length > 0) await Promise.all(messages.map(handle));
       } catch (err) {
-        log('error', 'alert dispatcher receive failed', { error: (err as Error).message });
+        log('error', 'alert dispatcher receive failed', { error: errorMessage(err) });
         await sleep(1_000);
       }
     }
@@ -94,7 +95,7 @@ export function startAlertDispatcher(options: AlertDispatcherOptions): RunningDi
 
   let sweeping: Promise<void> = Promise.resolve();
   const sweeper = setInterval(() => {
-    sweeping = sweep().catch((err) => log('error', 'alert sweep failed', { error: (err as Error).message }));
+    sweeping = sweep().catch((err) => log('error', 'alert sweep failed', { error: errorMessage(err) }));
   }, sweepMs);
   sweeper.unref();
 
@@ -136,8 +137,8 @@ export function startAlertDispatcher(options: AlertDispatcherOptions): RunningDi
         retryInMs = Math.max(backoff(d.attempts), hinted);
       }
       if (giveUp) stats.gaveUp += 1;
-      await markAttemptFailed(ds, d.id, { error: (err as Error).message, status, retryInMs });
-      log('warn', 'alert delivery failed', { id: d.id, attempt: d.attempts, retryInMs, error: (err as Error).message });
+      await markAttemptFailed(ds, d.id, { error: errorMessage(err), status, retryInMs });
+      log('warn', 'alert delivery failed', { id: d.id, attempt: d.attempts, retryInMs, error: errorMessage(err) });
     }
   }
 

@@ -105,7 +105,7 @@ export function registerErrorRoute(
 }
 
 /**
- * Rate limit and quota (DESIGN §6), after validation (a 400 consumes nothing). A client id this
+ * Rate limit and quota (docs/quotas.md), after validation (a 400 consumes nothing). A client id this
  * process admitted lately is a retry of the same item: rate-limited, not counted again.
  */
 export function admitOnce(

@@ -21,7 +21,7 @@ export function registerFeedbackRoute(
     const key = await authenticateDsn(request, deps.keys);
     // Scrubbed before anything else sees it (docs/privacy.md).
     const body = scrubberFor(key.privacy).feedback(parseBody(feedbackSchema, request.body));
-    // Feedback does not count toward the event quota (DESIGN §6); the key's rate limit applies.
+    // Feedback does not count toward the event quota (docs/quotas.md); the key's rate limit applies.
     const admitted = deps.gate?.admit(key, null);
     if (admitted) await admitted;
     const feedback = { ...body, id: body.id ?? randomUUID() };

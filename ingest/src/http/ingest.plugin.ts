@@ -23,7 +23,7 @@ export interface IngestDeps {
   keys: KeyCache;
   /** For the upload-token routes (source maps, releases), which write synchronously. */
   ds: DataSource;
-  /** Rate limits and event quotas (DESIGN §6); without one, ingest admits everything. */
+  /** Rate limits and event quotas (docs/quotas.md); without one, ingest admits everything. */
   gate?: IngestGate;
   /** Refusals by code, for /metrics. */
   counters?: IngestCounters;
@@ -47,7 +47,7 @@ export async function ingestPlugin(app: FastifyInstance, deps: IngestDeps): Prom
   await app.register(
     async (scope) => {
       scope.setErrorHandler(ingestErrorHandler);
-      // JSON only (DESIGN §4): without this fastify would hand text/plain bodies over as strings.
+      // JSON only (docs/wire.md): without this fastify would hand text/plain bodies over as strings.
       scope.removeContentTypeParser('text/plain');
       // fastify's JSON parser, keeping the text too (`request.rawJsonBody`).
       registerJsonBodyParser(scope);

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { parseBody } from './parse-body';
 import { ingestErrorHandler, sendError } from './wire-errors';
 
-/** DESIGN §4: at most 50 files and 10 MB per source-map batch. */
+/** docs/wire.md: at most 50 files and 10 MB per source-map batch. */
 export const MAX_SOURCEMAP_FILES = 50;
 export const MAX_SOURCEMAP_BATCH_BYTES = 10 * 1024 * 1024;
 const RELEASE_BODY_BYTES = 16 * 1024;
@@ -56,7 +56,11 @@ export function registerUploadRoutes(app: FastifyInstance, deps: { ds: DataSourc
     { bodyLimit: MAX_SOURCEMAP_BATCH_BYTES, errorHandler: limitAwareErrorHandler('10 MB') },
     async (request, reply) => {
       const { projectId } = await authenticateUploadToken(deps.ds, request.headers.authorization);
-      if (isObject(request.body) && Array.isArray(request.body.files) && request.body.files.length > MAX_SOURCEMAP_FILES) {
+      if (
+        isObject(request.body) &&
+        Array.isArray(request.body.files) &&
+        request.body.files.length > MAX_SOURCEMAP_FILES
+      ) {
         throw new AppError(
           'PAYLOAD_TOO_LARGE',
           `files: at most ${MAX_SOURCEMAP_FILES} per request (got ${request.body.files.length}); send several batches`,
@@ -66,7 +70,8 @@ export function registerUploadRoutes(app: FastifyInstance, deps: { ds: DataSourc
       if (body.files.length === 0) throw new AppError('BAD_USER_INPUT', 'files: must contain at least one source map');
       const seen = new Set<string>();
       const files: SourceMapFile[] = body.files.map((f, i) => {
-        if (seen.has(f.filename)) throw new AppError('BAD_USER_INPUT', `files[${i}].filename: "${f.filename}" appears twice`);
+        if (seen.has(f.filename))
+          throw new AppError('BAD_USER_INPUT', `files[${i}].filename: "${f.filename}" appears twice`);
         seen.add(f.filename);
         const text = typeof f.map === 'string' ? f.map : JSON.stringify(f.map);
         // Every map is checked before any is stored: a batch is stored whole or not at all.
@@ -85,7 +90,11 @@ export function registerUploadRoutes(app: FastifyInstance, deps: { ds: DataSourc
       const { projectId } = await authenticateUploadToken(deps.ds, request.headers.authorization);
       const body = parseBody(releaseSchema, request.body);
       await requireReleaseHealth(deps.ds, projectId);
-      const release = await registerRelease(deps.ds, { projectId, version: body.version, environment: body.environment });
+      const release = await registerRelease(deps.ds, {
+        projectId,
+        version: body.version,
+        environment: body.environment,
+      });
       return reply.code(200).send({
         version: release.version,
         environment: release.environment,

@@ -17,7 +17,7 @@ export function registerVitalsRoute(
   app.post('/vitals', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
     const body = parseBody(vitalsSchema, request.body);
-    // Rate limit and event quota: vitals reports count (DESIGN §6).
+    // Rate limit and event quota: vitals reports count (docs/quotas.md).
     const admitted = deps.gate?.admit(key, 'events');
     if (admitted) await admitted; // most requests are decided synchronously: no extra turn
     const vitals = { ...body, id: body.id ?? randomUUID() };

@@ -1,7 +1,7 @@
 import { AppError, httpStatusFor, type AppErrorCode } from '@tracker/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
-/** The wire contract's error body (DESIGN §4): `{"error": {"code", "message"}}`. */
+/** The wire contract's error body (docs/wire.md): `{"error": {"code", "message"}}`. */
 export function sendError(reply: FastifyReply, code: AppErrorCode, message: string, retryAfter?: number): FastifyReply {
   if (retryAfter !== undefined) reply.header('retry-after', String(retryAfterSeconds(retryAfter)));
   return reply.code(httpStatusFor(code)).send({ error: { code, message } });

@@ -1,7 +1,7 @@
 import { AppError, type Clock, type KeyInfo, type UsageMeter } from '@tracker/core';
 
 /**
- * The ingest edge's admission check (DESIGN §6): the key's events-per-second limit, then the
+ * The ingest edge's admission check (docs/quotas.md): the key's events-per-second limit, then the
  * organization's monthly quota of the request's meter (`events` for errors, messages and vitals;
  * `logs` for log entries; `null` for what is never counted, such as feedback). Throws
  * `RATE_LIMITED` (429 with `Retry-After`) and consumes nothing when it refuses. Answers

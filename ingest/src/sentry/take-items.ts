@@ -75,7 +75,7 @@ export async function takeSentryItems(
           const body = scrubber.feedback(
             parseBody(feedbackSchema, mapSentryFeedback(payloadObject(item, what).value, item.type)),
           );
-          // Free of the event quota, as our own feedback is (DESIGN §6); the key's rate limit applies.
+          // Free of the event quota, as our own feedback is (docs/quotas.md); the key's rate limit applies.
           const admitted = deps.gate?.admit(key, null);
           if (admitted) await admitted;
           const feedback = { ...body, id: body.id ?? randomUUID() };

@@ -35,7 +35,7 @@ function delay(ms: number): Promise<void> {
  * - 429: the report is dropped and the URL paused for `Retry-After`; reports made during the
  *   pause are dropped rather than queued, since a queue would only replay the overload;
  * - any other 4xx: dropped at once, a retry cannot fix a rejected body or credential.
- * The pause is per URL because quotas differ per kind (feedback does not count; DESIGN §6).
+ * The pause is per URL because quotas differ per kind (feedback does not count; docs/quotas.md).
  */
 export function createTransport(options: TransportOptions): Transport {
   const { makeRequest, clock, stats, drops } = options;

@@ -9,7 +9,7 @@ export interface Endpoints {
 const ERROR_PATH = '/ingest/error';
 
 /**
- * DESIGN §4: logs and vitals go to the endpoint's origin (a proxy prefix is dropped, since
+ * docs/wire.md: logs and vitals go to the endpoint's origin (a proxy prefix is dropped, since
  * proxies are set up for the error path); feedback replaces the trailing `/ingest/error` and
  * keeps the prefix, because it belongs with the error it comments on.
  */

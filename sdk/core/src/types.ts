@@ -1,4 +1,4 @@
-/** Severity of an error event or message (DESIGN §4). */
+/** Severity of an error event or message (docs/wire.md). */
 export type Level = 'error' | 'warning' | 'info' | 'fatal';
 
 /** Severity of a structured log record; `warning` is accepted as an alias of `warn`. */

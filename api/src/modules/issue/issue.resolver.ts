@@ -3,13 +3,14 @@ import {
   deleteIssue,
   findIssue,
   listIssues,
+  parseClientTime,
   mergeIssues,
   reopenIssue,
   resolveIssues,
   snoozeIssue,
 } from '@tracker/core';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { requireCaller, type Context } from '../../context';
+import { nowOf, requireCaller, type Context } from '../../context';
 import { IssuesArgs } from './issue.inputs';
 import { FeedbackType, toFeedbackType } from './feedback.type';
 import { ReleaseType, toReleaseType } from '../release/release.type';
@@ -93,7 +94,7 @@ export class IssueResolver {
 
   @Mutation(() => IssueType, { description: "Resolved in the project's newest release. Already resolved: unchanged." })
   async resolveIssue(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<IssueType> {
-    const [issue] = await resolveIssues(ctx.ds, { caller: requireCaller(ctx), ids: [id] });
+    const [issue] = await resolveIssues(ctx.ds, { caller: requireCaller(ctx), ids: [id], now: nowOf(ctx) });
     if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
     return toIssueType(issue);
   }
@@ -102,7 +103,7 @@ export class IssueResolver {
     description: 'Bulk resolve (at most 100). Issues not found or not yours are left out.',
   })
   async resolveIssues(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: Context): Promise<IssueType[]> {
-    return (await resolveIssues(ctx.ds, { caller: requireCaller(ctx), ids })).map(toIssueType);
+    return (await resolveIssues(ctx.ds, { caller: requireCaller(ctx), ids, now: nowOf(ctx) })).map(toIssueType);
   }
 
   @Mutation(() => IssueType, {
@@ -114,11 +115,9 @@ export class IssueResolver {
     @Ctx() ctx: Context,
   ): Promise<IssueType> {
     const caller = requireCaller(ctx);
-    const time = new Date(until);
-    if (!/^\d{4}-\d{2}-\d{2}T/.test(until) || Number.isNaN(time.getTime())) {
-      throw new AppError('BAD_USER_INPUT', 'until: must be an ISO 8601 date-time');
-    }
-    return toIssueType(await snoozeIssue(ctx.ds, { caller, id, until: time }));
+    return toIssueType(
+      await snoozeIssue(ctx.ds, { caller, id, until: parseClientTime('until', until), now: nowOf(ctx) }),
+    );
   }
 
   @Mutation(() => ID, {
@@ -151,10 +150,5 @@ export class IssueResolver {
 }
 
 function parseTime(name: string, value: string | null | undefined): Date | null {
-  if (value == null) return null;
-  const time = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}(T|$)/.test(value) || Number.isNaN(time.getTime())) {
-    throw new AppError('BAD_USER_INPUT', `${name}: must be an ISO 8601 date or date-time`);
-  }
-  return time;
+  return value == null ? null : parseClientTime(name, value, { allowDate: true });
 }

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   acceptInvitation,
   invitationLink,
   inviteMember,
@@ -89,10 +90,7 @@ export class MemberResolver {
         emailSent = true;
       } catch (err) {
         // The link is returned instead; the error (never the link) goes to the log.
-        ctx.log?.warn(
-          { invitationId: created.invitation.id, error: (err as Error).message },
-          'invitation email not sent',
-        );
+        ctx.log?.warn({ invitationId: created.invitation.id, error: errorMessage(err) }, 'invitation email not sent');
       }
     }
     return { invitation: toInvitationType(created.invitation), emailSent, link: emailSent ? null : link };

@@ -3,7 +3,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 
 @ObjectType('PlanInfo', {
   simpleResolvers: true,
-  description: "One plan of the catalogue (DESIGN §6), as core's plan table defines it. Prices live in Stripe.",
+  description: "One plan of the catalogue (docs/quotas.md), as core's plan table defines it. Prices live in Stripe.",
 })
 export class PlanInfoType {
   @Field(() => ID, { description: 'The id organizations carry in `plan`: free, pro or business.' })

@@ -9,7 +9,7 @@ import { bodyOverheadBytes, planBatches, type PlannedFile } from './plan-batches
 import { postBatch } from './post-batch';
 import { dsnOrigin, resolveSettings, type Env } from './resolve-settings';
 
-/** The wire contract's limits for `POST /ingest/sourcemaps` (DESIGN §4): per request. */
+/** The wire contract's limits for `POST /ingest/sourcemaps` (docs/wire.md): per request. */
 export const MAX_FILES_PER_REQUEST = 50;
 /** 10 MB of JSON body, as the ingest edge counts it (MB = 1024 × 1024 bytes, as its 1 MB event limit). */
 export const MAX_BYTES_PER_REQUEST = 10 * 1024 * 1024;
@@ -172,7 +172,7 @@ async function deleteMaps(paths: string[], dir: string): Promise<number> {
     try {
       await rm(path, { force: true });
     } catch (error) {
-      failed.push(`${relative(dir, path)} (${(error as Error).message})`);
+      failed.push(`${relative(dir, path)} (${error instanceof Error ? error.message : String(error)})`);
     }
   }
   if (failed.length > 0) {
