@@ -12,6 +12,7 @@ import {
   semanticProblems,
   type LoadedDoc,
 } from './manifests';
+import { unknownFieldProblems } from './unknown-fields';
 
 const tracker = { roles: ROLES, envVars: envVarsTrackerReads(), loadConfig };
 const loaded = loadManifests();
@@ -39,6 +40,10 @@ describe('Kubernetes manifests (infra/k8s)', () => {
 
   test('every object is valid against the Kubernetes 1.36 schema, on a GA API', async () => {
     assert.deepEqual(await schemaProblems(loaded.docs), []);
+  });
+
+  test('no object has a field its Kubernetes type does not declare (a misspelt field)', () => {
+    assert.deepEqual(unknownFieldProblems(loaded.docs), []);
   });
 
   test("the variables Tracker reads are found in core's config (the list the next test checks against)", () => {
@@ -141,6 +146,22 @@ describe('Kubernetes manifests (infra/k8s)', () => {
         assert.match(problems, expected);
       });
     }
+
+    test('misspelt fields', () => {
+      const docs = copy();
+      const pod = find(docs, 'Deployment', 'tracker-web').spec.template.spec;
+      pod.securityContext.runAsNonroot = true;
+      pod.containers[0].readinesProbe = pod.containers[0].readinessProbe;
+      find(docs, 'Ingress', 'tracker').spec.rules[0].http.paths[0].backend.service.port.nmae = 'http';
+      const problems = unknownFieldProblems(docs).join('\n');
+      assert.match(problems, /tracker-web: Deployment\.spec\.template\.spec\.securityContext\.runAsNonroot is not a field of/);
+      assert.match(problems, /tracker-web: Deployment\.spec\.template\.spec\.containers\[0\]\.readinesProbe is not a field of/);
+      assert.match(problems, /Ingress tracker: Ingress\.spec\.rules\[0\]\.http\.paths\[0\]\.backend\.service\.port\.nmae is not a field of/);
+      // Maps take any key: a new label or ConfigMap entry is not a misspelt field.
+      find(docs, 'ConfigMap', 'tracker').data.ANY_KEY = 'x';
+      find(docs, 'Service', 'tracker-api').metadata.labels['example.com/team'] = 'x';
+      assert.equal(unknownFieldProblems(docs).length, 3);
+    });
 
     test('a field of the wrong type, a missing required field, a removed API', async () => {
       const docs = copy();
