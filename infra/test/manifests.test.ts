@@ -147,6 +147,12 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       });
     }
 
+    test('a container image the kustomization does not set', () => {
+      const docs = copy();
+      find(docs, 'Job', 'tracker-migrate').spec.template.spec.containers[0].image = 'tracker-server';
+      assert.match(kustomizationProblems(docs).join('\n'), /Job tracker-migrate: image tracker-server is not in kustomization.yaml's images/);
+    });
+
     test('misspelt fields', () => {
       const docs = copy();
       const pod = find(docs, 'Deployment', 'tracker-web').spec.template.spec;

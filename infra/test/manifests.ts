@@ -350,5 +350,10 @@ export function kustomizationProblems(docs: LoadedDoc[]): string[] {
   const present = readdirSync(BASE_DIR).filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml');
   for (const f of listed) if (!existsSync(join(BASE_DIR, f))) problems.push(`kustomization.yaml lists ${f}, which does not exist`);
   for (const f of present) if (!listed.includes(f)) problems.push(`kustomization.yaml does not list ${f}`);
+  // An overlay sets the real image through `images:`; a container whose image it does not name would keep a placeholder.
+  const imageNames = new Set((k.doc.images ?? []).map((i: Doc) => i.name));
+  for (const w of workloads(docs))
+    for (const c of w.podSpec.containers ?? [])
+      if (!imageNames.has(c.image)) problems.push(`${w.file}: ${w.kind} ${w.name}: image ${c.image} is not in kustomization.yaml's images`);
   return problems;
 }
