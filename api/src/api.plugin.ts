@@ -60,6 +60,9 @@ export async function createApollo(
     formatError,
     // Apollo adds stack traces unless NODE_ENV=production; internals never go to clients.
     includeStacktraceInErrorResponses: false,
+    // The server owns shutdown (drain, close, exit 0 within 10 s). Left on, Apollo stops itself
+    // on SIGTERM and re-sends the signal, killing an api-only process mid-request (exit 143).
+    stopOnTerminationSignals: false,
     introspection: options.introspection ?? true,
     // CSRF prevention is on by default in Apollo 5; said here so nobody turns it off by accident.
     csrfPrevention: true,

@@ -74,4 +74,23 @@ describe('the built server, as npm start runs it (embedded)', () => {
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 10_000))]);
     assert.equal(code, 0, server.output());
   });
+
+  test('the api role alone also exits cleanly on SIGTERM (Apollo must not take the signal over)', async () => {
+    // The all-roles server above has stopped; this one opens the same data folder. Apollo takes
+    // SIGTERM over unless NODE_ENV is `test`, so the environment is production's.
+    const api = await startChildServer({ TRACKER_DATA_DIR: dataDir, NODE_ENV: 'production' }, 'api', {
+      built: true,
+      startTimeoutMs: 120_000,
+    });
+    try {
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        api.proc.once('exit', (code, signal) => resolve({ code, signal })),
+      );
+      api.proc.kill('SIGTERM');
+      const result = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 10_000))]);
+      assert.deepEqual(result, { code: 0, signal: null }, api.output());
+    } finally {
+      await api.kill();
+    }
+  });
 });
