@@ -58,4 +58,8 @@ export class Issue {
 
   @Column('timestamptz', { name: 'snoozed_until', nullable: true })
   snoozedUntil: Date | null;
+
+  /** The member who owns the issue (issue 19); null when nobody does. */
+  @Column('uuid', { name: 'assignee_id', nullable: true })
+  assigneeId: string | null;
 }

@@ -13,6 +13,7 @@ import { IssueQueries1796150000000 } from './1796150000000-issue-queries';
 import { DeadLetters1796200000000 } from './1796200000000-dead-letters';
 import { ProjectPrivacy1796250000000 } from './1796250000000-project-privacy';
 import { ProjectNumbers1796300000000 } from './1796300000000-project-numbers';
+import { IssueAssignee1796350000000 } from './1796350000000-issue-assignee';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   DeadLetters1796200000000,
   ProjectPrivacy1796250000000,
   ProjectNumbers1796300000000,
+  IssueAssignee1796350000000,
 ];
