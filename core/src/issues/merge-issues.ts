@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { Issue } from '../entities';
 import { AppError } from '../errors';
 import { lockIssuesForCaller, type Caller } from '../access';
+import { recordIssueActivity } from '../activity/record-activity';
 
 /**
  * Merges `sourceId` into `targetId` (same project), in one transaction:
@@ -19,7 +20,7 @@ import { lockIssuesForCaller, type Caller } from '../access';
  */
 export async function mergeIssues(
   ds: DataSource,
-  { caller, targetId, sourceId }: { caller: Caller; targetId: string; sourceId: string },
+  { caller, targetId, sourceId, now = new Date() }: { caller: Caller; targetId: string; sourceId: string; now?: Date },
 ): Promise<Issue> {
   if (targetId === sourceId) throw new AppError('BAD_USER_INPUT', 'sourceId: must differ from targetId');
   const merged = await ds.transaction(async (em) => {
@@ -61,6 +62,19 @@ export async function mergeIssues(
     // The alert delivery log stays (its payloads are snapshots of the source at the time).
     await em.query('UPDATE alert_deliveries SET issue_id = $1 WHERE issue_id = $2', [t, s]);
     await em.query('UPDATE issue_aliases SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    // The source's timeline and comments join the target's (interleaved by time), then the merge itself.
+    await em.query('UPDATE issue_comments SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    await em.query('UPDATE issue_activity SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    const [src] = await em.query('SELECT title, event_count FROM issues WHERE id = $1', [s]);
+    await recordIssueActivity(em, {
+      issueId: t,
+      projectId: target.project_id,
+      kind: 'MERGED',
+      actorId: caller.userId,
+      message: `Merged ${String(src.title).slice(0, 200)} (${Number(src.event_count)} events) into this issue`,
+      data: { sourceId: s, sourceFingerprint: source.fingerprint, sourceTitle: src.title, sourceEventCount: Number(src.event_count) },
+      at: now,
+    });
     await em.query(
       `INSERT INTO issue_aliases (project_id, fingerprint, issue_id) VALUES ($1, $2, $3)
        ON CONFLICT (project_id, fingerprint) DO UPDATE SET issue_id = excluded.issue_id`,
