@@ -6,6 +6,7 @@ import {
   findReleaseHealth,
   findLatestEvents,
   findPrimaryKeys,
+  findUserRefs,
   listProjects,
   IssueRelease,
   Membership,
@@ -44,6 +45,8 @@ export interface Loaders {
   /** The plan of the project's organization (release health is gated on it). */
   planByProject: DataLoader<string, PlanId | null>;
   releaseHealth: DataLoader<string, ReleaseHealth | null>;
+  /** Id and email by user id (an issue's assignee). */
+  userRef: DataLoader<string, { id: string; email: string } | null>;
 }
 
 export function createLoaders(ds: DataSource, clock: Clock): Loaders {
@@ -122,6 +125,10 @@ export function createLoaders(ds: DataSource, clock: Clock): Loaders {
       return ids.map((id) => byId.get(id) ?? null);
     }),
     releaseHealth,
+    userRef: new DataLoader(async (ids) => {
+      const found = await findUserRefs(ds, ids);
+      return ids.map((id) => found.get(id) ?? null);
+    }),
     organizationsByUser: new DataLoader(async (userIds) => {
       const memberships = await ds.manager.find(Membership, {
         where: { userId: In([...userIds]) },

@@ -17,6 +17,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { ApolloServer } from '@apollo/server';
 import {
+  addComment,
+  sessionCaller,
   authenticateBearer,
   createApiToken,
   hasScope,
@@ -62,6 +64,8 @@ interface Tenant {
 interface Make {
   /** A fresh open issue of A (for calls that a member may make and that change it). */
   issue(): Promise<string>;
+  /** A fresh comment by A's owner on A's issue (only its author may edit or delete it). */
+  comment(): Promise<string>;
 }
 
 interface Row {
@@ -150,6 +154,21 @@ const FIELDS: Record<string, Row> = {
     member: 'ok',
   },
   reopenIssue: { args: async (_a, m) => ({ id: await m.issue() }), outsider: 'NOT_FOUND', member: 'ok' },
+
+  // Mutation: ownership and conversation (issue 19): any member assigns and comments; only a
+  // comment's author edits or deletes it.
+  assignIssue: {
+    args: async (a, m) => ({ id: await m.issue(), userId: a.ownerId }),
+    outsider: 'NOT_FOUND',
+    member: 'ok',
+  },
+  addComment: { args: (a) => ({ issueId: a.issue, body: 'walk comment' }), outsider: 'NOT_FOUND', member: 'ok' },
+  updateComment: {
+    args: async (_a, m) => ({ id: await m.comment(), body: 'edited by someone else' }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  deleteComment: { args: async (_a, m) => ({ id: await m.comment() }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
 
   // Mutation: projects and keys
   createProject: {
@@ -309,6 +328,15 @@ describe('access rule walked over every root field (issue 18)', () => {
         [A.project, randomUUID()],
       );
       return rows[0].id;
+    },
+    async comment() {
+      const c = await addComment(db.ds, {
+        caller: sessionCaller(A.ownerId),
+        issueId: A.issue,
+        body: 'by the owner',
+        now: new Date(),
+      });
+      return c.id;
     },
   };
 

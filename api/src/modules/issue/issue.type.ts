@@ -83,6 +83,7 @@ export class IssueType {
   snoozedUntil: string | null;
 
   resolvedInReleaseId: string | null;
+  assigneeId: string | null;
 }
 
 @ObjectType('IssueRelease', { simpleResolvers: true, description: 'A release an issue appeared in, per environment.' })
@@ -120,6 +121,7 @@ export function toIssueType(i: Issue): IssueType {
     resolvedAt: i.resolvedAt?.toISOString() ?? null,
     snoozedUntil: i.snoozedUntil?.toISOString() ?? null,
     resolvedInReleaseId: i.resolvedInReleaseId,
+    assigneeId: i.assigneeId ?? null,
   };
 }
 
