@@ -18,7 +18,10 @@ import { CommentType, IssueActivityType, toCommentType, toIssueActivityType, Use
 /** Ownership and conversation (issue 19): assignee, timeline, comments. */
 @Resolver(() => IssueType)
 export class ActivityResolver {
-  @FieldResolver(() => UserRefType, { nullable: true, description: 'The member who owns the issue; null when nobody does.' })
+  @FieldResolver(() => UserRefType, {
+    nullable: true,
+    description: 'The member who owns the issue; null when nobody does.',
+  })
   async assignee(@Root() issue: IssueType, @Ctx() ctx: Context): Promise<UserRefType | null> {
     return issue.assigneeId ? ctx.loaders.userRef.load(issue.assigneeId) : null;
   }
@@ -42,7 +45,7 @@ export class ActivityResolver {
 
   @Mutation(() => IssueType, {
     description:
-      "Assigns the issue to a member of its organization, or unassigns it (userId null). Any member. Someone outside the organization is BAD_USER_INPUT. The assignee is emailed when SMTP is configured (not when assigning oneself).",
+      'Assigns the issue to a member of its organization, or unassigns it (userId null). Any member. Someone outside the organization is BAD_USER_INPUT. The assignee is emailed when SMTP is configured (not when assigning oneself).',
   })
   async assignIssue(
     // Parameters last to first: the printed schema lists them in reverse (id, userId).

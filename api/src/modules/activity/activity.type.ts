@@ -38,7 +38,10 @@ export class UserRefType {
   email: string;
 }
 
-@ObjectType('Comment', { simpleResolvers: true, description: 'Plain text on an issue; only its author edits or deletes it.' })
+@ObjectType('Comment', {
+  simpleResolvers: true,
+  description: 'Plain text on an issue; only its author edits or deletes it.',
+})
 export class CommentType {
   @Field(() => ID)
   id: string;
