@@ -5,6 +5,7 @@ import {
   deleteComment,
   errorMessage,
   listIssueActivity,
+  listMembers,
   MAX_ACTIVITY_PAGE,
   renderAssignmentEmail,
   updateComment,
@@ -13,6 +14,8 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Resolver, Root } from 'type
 import { nowOf, requireCaller, type Context } from '../../context';
 import { IssueType, toIssueType } from '../issue/issue.type';
 import { sendInvitationEmail as sendEmail } from '../member/invitation-mailer';
+import { MemberType, toMemberType } from '../member/member.type';
+import { ProjectType } from '../project/project.type';
 import { CommentType, IssueActivityType, toCommentType, toIssueActivityType, UserRefType } from './activity.type';
 
 /** Ownership and conversation (issue 19): assignee, timeline, comments. */
@@ -99,5 +102,16 @@ export class ActivityResolver {
   @Mutation(() => ID, { description: 'Its author only; removes it from the timeline. Returns its id.' })
   async deleteComment(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<string> {
     return deleteComment(ctx.ds, { caller: requireCaller(ctx), id });
+  }
+}
+
+/** The people an issue of the project can be assigned to, in the issue page's one request. */
+@Resolver(() => ProjectType)
+export class ProjectMembersResolver {
+  @FieldResolver(() => [MemberType], {
+    description: "The members of the project's organization (who its issues can be assigned to); as `members`.",
+  })
+  async members(@Root() project: ProjectType, @Ctx() ctx: Context): Promise<MemberType[]> {
+    return (await listMembers(ctx.ds, requireCaller(ctx), project.organizationId)).map(toMemberType);
   }
 }
