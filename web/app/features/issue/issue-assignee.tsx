@@ -17,7 +17,7 @@ export function IssueAssignee({
   busy: boolean;
 }) {
   return (
-    <Form method="post" className="assignee-form" aria-label="Assignee">
+    <Form method="post" className="assignee-form" aria-label="Assign this issue">
       <label className="inline-field">
         <span>Assignee</span>
         <select name="userId" defaultValue={assignee?.id ?? ''} key={assignee?.id ?? ''}>
