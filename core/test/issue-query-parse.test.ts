@@ -1,13 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  AppError,
-  compileIssueQuery,
-  MAX_QUERY_CHARS,
-  MAX_QUERY_TERMS,
-  parseIssueQuery,
-  type QueryTerm,
-} from '../src';
+import { AppError, compileIssueQuery, MAX_QUERY_CHARS, MAX_QUERY_TERMS, parseIssueQuery, type QueryTerm } from '../src';
 
 /** The BAD_USER_INPUT message `fn` throws (fails when it throws nothing or something else). */
 function refusal(fn: () => unknown): string {
@@ -44,12 +37,52 @@ describe('parseIssueQuery', () => {
     const at = (raw: string) => query.indexOf(raw) + 1;
     assert.deepEqual(
       terms.map((t) => t.kind),
-      ['is', 'level', 'release', 'environment', 'assigned', 'user.email', 'user.id', 'tag', 'first-seen', 'last-seen', 'times-seen', 'message', 'type'],
+      [
+        'is',
+        'level',
+        'release',
+        'environment',
+        'assigned',
+        'user.email',
+        'user.id',
+        'tag',
+        'first-seen',
+        'last-seen',
+        'times-seen',
+        'message',
+        'type',
+      ],
     );
-    assert.deepEqual(terms[5], { position: at('user.email:'), raw: 'user.email:Ann@Example.com', negated: false, kind: 'user.email', value: 'ann@example.com' });
-    assert.deepEqual(terms[7], { position: at('browser.name'), raw: 'browser.name:Chrome', negated: false, kind: 'tag', key: 'browser.name', value: 'Chrome' });
-    assert.deepEqual(terms[8], { position: at('first-seen'), raw: 'first-seen:-24h', negated: false, kind: 'first-seen', time: { after: true, inclusive: true, agoMs: 86_400_000 } });
-    assert.deepEqual(terms[10], { position: at('times-seen'), raw: 'times-seen:>100', negated: false, kind: 'times-seen', op: '>', count: 100 });
+    assert.deepEqual(terms[5], {
+      position: at('user.email:'),
+      raw: 'user.email:Ann@Example.com',
+      negated: false,
+      kind: 'user.email',
+      value: 'ann@example.com',
+    });
+    assert.deepEqual(terms[7], {
+      position: at('browser.name'),
+      raw: 'browser.name:Chrome',
+      negated: false,
+      kind: 'tag',
+      key: 'browser.name',
+      value: 'Chrome',
+    });
+    assert.deepEqual(terms[8], {
+      position: at('first-seen'),
+      raw: 'first-seen:-24h',
+      negated: false,
+      kind: 'first-seen',
+      time: { after: true, inclusive: true, agoMs: 86_400_000 },
+    });
+    assert.deepEqual(terms[10], {
+      position: at('times-seen'),
+      raw: 'times-seen:>100',
+      negated: false,
+      kind: 'times-seen',
+      op: '>',
+      count: 100,
+    });
     assert.equal((terms[11] as { value: string }).value, 'card declined');
   });
 
@@ -74,8 +107,16 @@ describe('parseIssueQuery', () => {
     assert.deepEqual((me as { value: unknown }).value, { me: true });
     assert.deepEqual((none as { value: unknown }).value, { none: true });
     assert.deepEqual((email as { value: unknown }).value, { email: 'bob@example.com' });
-    assert.deepEqual((after as { time: unknown }).time, { after: true, inclusive: true, at: new Date('2026-01-01T00:00:00Z') });
-    assert.deepEqual((before as { time: unknown }).time, { after: false, inclusive: false, at: new Date('2026-02-01T10:00:00Z') });
+    assert.deepEqual((after as { time: unknown }).time, {
+      after: true,
+      inclusive: true,
+      at: new Date('2026-01-01T00:00:00Z'),
+    });
+    assert.deepEqual((before as { time: unknown }).time, {
+      after: false,
+      inclusive: false,
+      at: new Date('2026-02-01T10:00:00Z'),
+    });
   });
 
   it('answers an empty or blank query with no terms', () => {
@@ -84,32 +125,80 @@ describe('parseIssueQuery', () => {
   });
 
   it('names the term and its position for bad values', () => {
-    assert.match(refusal(() => parseIssueQuery('level:error is:unresolvd')), /"is:unresolvd" at character 13: is: takes unresolved, resolved, snoozed, regressed/);
-    assert.match(refusal(() => parseIssueQuery('level:loud')), /"level:loud" at character 1: level: takes fatal, error, warning, info/);
-    assert.match(refusal(() => parseIssueQuery('times-seen:lots')), /"times-seen:lots" at character 1: times-seen: takes a whole number/);
-    assert.match(refusal(() => parseIssueQuery('first-seen:yesterday')), /"first-seen:yesterday" at character 1: first-seen: takes -24h/);
-    assert.match(refusal(() => parseIssueQuery('first-seen:>1/2/2026')), /not an ISO 8601 date/);
-    assert.match(refusal(() => parseIssueQuery('first-seen:-99999999d')), /character 1/);
-    assert.match(refusal(() => parseIssueQuery('assigned:bob')), /assigned: takes me, none or a member's email address/);
-    assert.match(refusal(() => parseIssueQuery('release:')), /"release:" at character 1: no value after "release:"/);
-    assert.match(refusal(() => parseIssueQuery('a :x')), /":x" at character 3: a key is missing/);
-    assert.match(refusal(() => parseIssueQuery('ok ! level:error')), /Nothing follows "!" at character 4/);
-    assert.match(refusal(() => parseIssueQuery('a-very-long-tag-key-that-cannot-be-a-tag:1')), /is not a key: use is, level, release/);
+    assert.match(
+      refusal(() => parseIssueQuery('level:error is:unresolvd')),
+      /"is:unresolvd" at character 13: is: takes unresolved, resolved, snoozed, regressed/,
+    );
+    assert.match(
+      refusal(() => parseIssueQuery('level:loud')),
+      /"level:loud" at character 1: level: takes fatal, error, warning, info/,
+    );
+    assert.match(
+      refusal(() => parseIssueQuery('times-seen:lots')),
+      /"times-seen:lots" at character 1: times-seen: takes a whole number/,
+    );
+    assert.match(
+      refusal(() => parseIssueQuery('first-seen:yesterday')),
+      /"first-seen:yesterday" at character 1: first-seen: takes -24h/,
+    );
+    assert.match(
+      refusal(() => parseIssueQuery('first-seen:>1/2/2026')),
+      /not an ISO 8601 date/,
+    );
+    assert.match(
+      refusal(() => parseIssueQuery('first-seen:-99999999d')),
+      /character 1/,
+    );
+    assert.match(
+      refusal(() => parseIssueQuery('assigned:bob')),
+      /assigned: takes me, none or a member's email address/,
+    );
+    assert.match(
+      refusal(() => parseIssueQuery('release:')),
+      /"release:" at character 1: no value after "release:"/,
+    );
+    assert.match(
+      refusal(() => parseIssueQuery('a :x')),
+      /":x" at character 3: a key is missing/,
+    );
+    assert.match(
+      refusal(() => parseIssueQuery('ok ! level:error')),
+      /Nothing follows "!" at character 4/,
+    );
+    assert.match(
+      refusal(() => parseIssueQuery('a-very-long-tag-key-that-cannot-be-a-tag:1')),
+      /is not a key: use is, level, release/,
+    );
   });
 
   it('refuses unbalanced quotes, saying where the quote opened', () => {
-    assert.match(refusal(() => parseIssueQuery('message:"card declined')), /A quote opened at character 9 is never closed/);
-    assert.match(refusal(() => parseIssueQuery('"abc \\"')), /A quote opened at character 1 is never closed/);
+    assert.match(
+      refusal(() => parseIssueQuery('message:"card declined')),
+      /A quote opened at character 9 is never closed/,
+    );
+    assert.match(
+      refusal(() => parseIssueQuery('"abc \\"')),
+      /A quote opened at character 1 is never closed/,
+    );
   });
 
   it('caps the length, the number of terms and the length of a value', () => {
-    assert.match(refusal(() => parseIssueQuery('a'.repeat(MAX_QUERY_CHARS + 1))), /at most 1000 characters/);
-    assert.equal(parseIssueQuery(Array.from({ length: MAX_QUERY_TERMS }, (_, i) => `w${i}`).join(' ')).length, MAX_QUERY_TERMS);
+    assert.match(
+      refusal(() => parseIssueQuery('a'.repeat(MAX_QUERY_CHARS + 1))),
+      /at most 1000 characters/,
+    );
+    assert.equal(
+      parseIssueQuery(Array.from({ length: MAX_QUERY_TERMS }, (_, i) => `w${i}`).join(' ')).length,
+      MAX_QUERY_TERMS,
+    );
     assert.match(
       refusal(() => parseIssueQuery(Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, i) => `w${i}`).join(' '))),
       /Too many terms: at most 20 \(the search goes on at character 71\)/,
     );
-    assert.match(refusal(() => parseIssueQuery(`message:${'x'.repeat(201)}`)), /longer than 200 characters/);
+    assert.match(
+      refusal(() => parseIssueQuery(`message:${'x'.repeat(201)}`)),
+      /longer than 200 characters/,
+    );
   });
 
   it('reads hostile input in linear time', () => {
@@ -146,7 +235,9 @@ describe('parseIssueQuery', () => {
 describe('compileIssueQuery', () => {
   it('compiles each key to a parameterised condition', () => {
     const { sql, params } = compile(
-      parseIssueQuery('is:unresolved is:regressed level:fatal environment:prod release:v1 browser.name:Chrome user.id:7 times-seen:<=3'),
+      parseIssueQuery(
+        'is:unresolved is:regressed level:fatal environment:prod release:v1 browser.name:Chrome user.id:7 times-seen:<=3',
+      ),
     );
     assert.deepEqual(sql, [
       'i.status = $2',

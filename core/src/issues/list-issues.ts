@@ -105,7 +105,7 @@ export async function listIssues(ds: DataSource, caller: Caller, input: ListIssu
     );
   }
   if (input.query?.trim()) {
-    if (input.now === undefined) throw new Error('listIssues: a query needs the caller\'s clock (now)');
+    if (input.now === undefined) throw new Error("listIssues: a query needs the caller's clock (now)");
     where.push(
       ...(await issueQueryConditions(ds, input.projectId, input.query, {
         now: input.now,

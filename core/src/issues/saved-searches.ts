@@ -62,7 +62,10 @@ export async function createSavedSearch(
   await requireProjectAccess(ds, caller, input.projectId, 'write', 'save searches');
   const name = input.name.trim();
   if (name.length === 0 || name.length > MAX_SAVED_SEARCH_NAME_CHARS) {
-    throw new AppError('BAD_USER_INPUT', `name: give the search a name of 1 to ${MAX_SAVED_SEARCH_NAME_CHARS} characters`);
+    throw new AppError(
+      'BAD_USER_INPUT',
+      `name: give the search a name of 1 to ${MAX_SAVED_SEARCH_NAME_CHARS} characters`,
+    );
   }
   const query = input.query.trim();
   if (query.length === 0) throw new AppError('BAD_USER_INPUT', 'query: there is nothing to save; type a search first');
@@ -76,7 +79,10 @@ export async function createSavedSearch(
       [caller.userId, input.projectId],
     );
     if (Number(n) >= MAX_SAVED_SEARCHES) {
-      throw new AppError('BAD_USER_INPUT', `You have ${MAX_SAVED_SEARCHES} saved searches in this project: delete one first`);
+      throw new AppError(
+        'BAD_USER_INPUT',
+        `You have ${MAX_SAVED_SEARCHES} saved searches in this project: delete one first`,
+      );
     }
     const rows = await queryRows<Row>(
       em,

@@ -151,7 +151,7 @@ function readKeyed(source: TermSource, key: string, value: string): QueryTerm {
       if (v === 'me') return { ...source, kind: 'assigned', value: { me: true } };
       if (v === 'none') return { ...source, kind: 'assigned', value: { none: true } };
       if (!/^[^\s@]+@[^\s@]+$/.test(v)) {
-        throw termError(source, 'assigned: takes me, none or a member\'s email address');
+        throw termError(source, "assigned: takes me, none or a member's email address");
       }
       return { ...source, kind: 'assigned', value: { email: v.toLowerCase() } };
     }
@@ -208,7 +208,8 @@ function readTime(source: TermSource, key: string, value: string): TimeBound {
 
 function readCount(source: TermSource, value: string): { op: Comparison; count: number } {
   const m = /^(>=|<=|>|<)?(\d{1,15})$/.exec(value);
-  if (!m) throw termError(source, 'times-seen: takes a whole number, optionally after >, >=, < or <= (times-seen:>100)');
+  if (!m)
+    throw termError(source, 'times-seen: takes a whole number, optionally after >, >=, < or <= (times-seen:>100)');
   return { op: (m[1] as Comparison | undefined) ?? '=', count: Number(m[2]) };
 }
 

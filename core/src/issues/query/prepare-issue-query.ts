@@ -27,7 +27,10 @@ export async function checkIssueQuery(
   const found = new Set(known.map((r) => r.key));
   const missing = keys.find((k) => !found.has(k.key));
   if (missing) {
-    throw termError(missing.term, `"${missing.key}" is not a search key, and no event of this project has a tag of that name: ${validKeysText()}`);
+    throw termError(
+      missing.term,
+      `"${missing.key}" is not a search key, and no event of this project has a tag of that name: ${validKeysText()}`,
+    );
   }
   return terms;
 }
