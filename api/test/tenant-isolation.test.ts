@@ -39,7 +39,8 @@ type Kind =
   | 'apiToken'
   | 'invitation'
   | 'member'
-  | 'projectKey';
+  | 'projectKey'
+  | 'savedSearch';
 
 /** One organization's objects, as its owner sees them. */
 interface Tenant {
@@ -61,6 +62,8 @@ interface Tenant {
   /** …and their session: the suite calls as B's owner and as B's plain member. */
   memberToken: string;
   projectKey: string;
+  /** The owner's saved search. */
+  savedSearch: string;
 }
 
 interface Make {
@@ -73,6 +76,7 @@ interface Make {
   alertRule(t: Tenant, projectId: string): Promise<string>;
   apiToken(t: Tenant): Promise<string>;
   invitation(t: Tenant): Promise<string>;
+  savedSearch(t: Tenant): Promise<string>;
 }
 
 interface Case {
@@ -183,6 +187,14 @@ const CASES: Record<string, Case> = {
     ids: { targetId: 'issue', sourceId: 'issue' },
     args: async (b, make) => ({ targetId: await make.issue(b), sourceId: await make.issue(b) }),
   },
+
+  // Query and mutations: saved searches (personal; another tenant's are missing ones)
+  savedSearches: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
+  createSavedSearch: {
+    ids: { projectId: 'project' },
+    args: (b) => ({ projectId: b.project, name: unique('search'), query: 'is:unresolved level:error' }),
+  },
+  deleteSavedSearch: { ids: { id: 'savedSearch' }, args: async (b, make) => ({ id: await make.savedSearch(b) }) },
 
   // Mutation: releases and upload tokens
   markRelease: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project, version: unique('1.0') }) },
@@ -355,6 +367,14 @@ describe('tenant isolation (generated from the schema)', () => {
       );
       return d.inviteMember.invitation.id;
     },
+    async savedSearch(t) {
+      const d = await ok(
+        `mutation($p: ID!, $n: String!) { createSavedSearch(projectId: $p, name: $n, query: "is:unresolved") { id } }`,
+        { p: t.project, n: unique('saved') },
+        t.token,
+      );
+      return d.createSavedSearch.id;
+    },
   };
 
   async function tenant(): Promise<Tenant> {
@@ -388,6 +408,7 @@ describe('tenant isolation (generated from the schema)', () => {
     t.uploadToken = await make.uploadToken(t, t.project);
     t.apiToken = await make.apiToken(t);
     t.invitation = await make.invitation(t);
+    t.savedSearch = await make.savedSearch(t);
     const member = await newUser();
     await db.ds.query(`INSERT INTO memberships (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [
       t.organization,

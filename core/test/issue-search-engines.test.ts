@@ -10,7 +10,7 @@ import { sessionCaller } from '../src/access';
 import { openDatabase, type Database } from '../src/db';
 import { AppError } from '../src/errors';
 import { persistEvents, prepareEvent } from '../src/events';
-import { createSavedSearch, deleteSavedSearch, listIssues, listSavedSearches } from '../src/issues';
+import { createSavedSearch, deleteSavedSearch, listIssues, listSavedSearches, mergeIssues } from '../src/issues';
 import { createTempDir, createTestPostgres, type TempDir, type TestPostgres } from '../src/testing';
 
 const T0 = Date.parse('2026-06-01T12:00:00.000Z');
@@ -382,7 +382,6 @@ for (const engine of ['PostgreSQL', 'PGlite'] as const) {
     });
 
     test("merge moves the source's tag values to the target", async () => {
-      const { mergeIssues } = await import('../src/issues');
       const idOf = (l: string) => [...s.letterOf].find(([, x]) => x === l)![0];
       await mergeIssues(db.ds, { caller: s.viewer, targetId: idOf('E'), sourceId: idOf('B') });
       s.letterOf.delete(idOf('B'));

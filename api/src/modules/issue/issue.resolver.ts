@@ -39,6 +39,8 @@ export class IssueResolver {
       lastSeenFrom: parseTime('lastSeenFrom', args.lastSeenFrom),
       lastSeenTo: parseTime('lastSeenTo', args.lastSeenTo),
       search: args.search,
+      query: args.query,
+      now: ctx.clock(),
       sort: args.sort,
     });
     const nodes = page.issues.map(toIssueType);
