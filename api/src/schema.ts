@@ -5,6 +5,7 @@ import { AlertResolver } from './modules/alert/alert.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { IssueResolver } from './modules/issue/issue.resolver';
 import { IssueDetailResolver } from './modules/issue/issue-detail.resolver';
+import { SavedSearchResolver } from './modules/issue/saved-search.resolver';
 import { ReleaseHealthResolver } from './modules/release/release-health.resolver';
 import { OrganizationResolver } from './modules/organization/organization.resolver';
 import { ProjectResolver } from './modules/project/project.resolver';
@@ -27,6 +28,7 @@ export const RESOLVERS = [
   ProjectResolver,
   IssueResolver,
   IssueDetailResolver,
+  SavedSearchResolver,
   ReleaseResolver,
   ReleaseHealthResolver,
   AlertResolver,

@@ -58,6 +58,8 @@ interface Tenant {
   ownerEmail: string;
   member: string;
   memberEmail: string;
+  /** The owner's saved search: nobody else may see or delete it. */
+  savedSearch: string;
   secrets: string[];
 }
 
@@ -107,6 +109,9 @@ const FIELDS: Record<string, Row> = {
   vitalsTimeSeries: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   logs: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   feedback: { args: (a) => ({ projectId: a.project, issueId: a.issue }), outsider: 'NOT_FOUND', member: 'ok' },
+  // The member's own list: the owner's saved search must not appear in it (idsOfA is only for outsiders,
+  // so the member half is checked in saved-searches.test.ts).
+  savedSearches: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
 
   // Mutation: alert rules (they send data to outside URLs: owners and admins)
   createAlertRule: {
@@ -169,6 +174,13 @@ const FIELDS: Record<string, Row> = {
     member: 'FORBIDDEN',
   },
   deleteComment: { args: async (_a, m) => ({ id: await m.comment() }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  // Mutation: saved searches (each person's own; another's is NOT_FOUND like a missing one)
+  createSavedSearch: {
+    args: (a) => ({ projectId: a.project, name: `walk ${randomUUID()}`, query: 'is:unresolved level:error' }),
+    outsider: 'NOT_FOUND',
+    member: 'ok',
+  },
+  deleteSavedSearch: { args: (a) => ({ id: a.savedSearch }), outsider: 'NOT_FOUND', member: 'NOT_FOUND' },
 
   // Mutation: projects and keys
   createProject: {
@@ -392,6 +404,11 @@ describe('access rule walked over every root field (issue 18)', () => {
       { o: owner.org },
       owner.token,
     );
+    const saved = await ok(
+      `mutation($p: ID!) { createSavedSearch(projectId: $p, name: "Mine", query: "is:unresolved") { id } }`,
+      { p: projectId },
+      owner.token,
+    );
     const memberEmail = `walk-member-${randomUUID()}@example.com`;
     const member = await signup(memberEmail);
     await db.ds.query(`INSERT INTO memberships (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [
@@ -420,6 +437,7 @@ describe('access rule walked over every root field (issue 18)', () => {
       ownerEmail,
       member: member.userId,
       memberEmail,
+      savedSearch: saved.createSavedSearch.id,
       secrets: [
         rule.createAlertRule.secret,
         'walkSecretPath',
@@ -436,7 +454,7 @@ describe('access rule walked over every root field (issue 18)', () => {
     };
     // Not the event id: a small integer as text would match any count.
     idsOfA = [A.organization, A.project, A.projectKey, A.issue, A.issue2, A.alertRule, A.uploadToken, A.apiToken];
-    idsOfA.push(A.invitation, A.ownerId, A.member);
+    idsOfA.push(A.invitation, A.ownerId, A.member, A.savedSearch);
 
     const outsiderEmail = `walk-outsider-${randomUUID()}@example.com`;
     const outsider = await signup(outsiderEmail);

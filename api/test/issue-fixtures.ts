@@ -35,7 +35,10 @@ export interface IssueFixture {
 let accounts = 0;
 
 /** PostgreSQL by default; `pglite` opens the embedded database in a temporary folder instead. */
-export async function createIssueFixture(kind: 'postgres' | 'pglite' = 'postgres'): Promise<IssueFixture> {
+export async function createIssueFixture(
+  kind: 'postgres' | 'pglite' = 'postgres',
+  options: { clock?: () => number } = {},
+): Promise<IssueFixture> {
   const pg: TestPostgres | undefined = kind === 'postgres' ? await createTestPostgres() : undefined;
   const dir = kind === 'pglite' ? createTempDir() : undefined;
   const db = await openDatabase({ databaseUrl: pg?.url, dataDir: dir?.path ?? '' }, { migrate: true });
@@ -46,7 +49,7 @@ export async function createIssueFixture(kind: 'postgres' | 'pglite' = 'postgres
     const principal = token ? await authenticate(db.ds, token) : null;
     const response = await apollo.executeOperation(
       { query: source, variables },
-      { contextValue: createContext({ ds: db.ds, config }, principal) },
+      { contextValue: createContext({ ds: db.ds, config, clock: options.clock }, principal) },
     );
     assert.equal(response.body.kind, 'single');
     return JSON.parse(JSON.stringify((response.body as { singleResult: unknown }).singleResult));

@@ -40,7 +40,8 @@ type Kind =
   | 'invitation'
   | 'member'
   | 'projectKey'
-  | 'comment';
+  | 'comment'
+  | 'savedSearch';
 
 /** One organization's objects, as its owner sees them. */
 interface Tenant {
@@ -64,6 +65,8 @@ interface Tenant {
   projectKey: string;
   /** A comment by the owner on `issue`. */
   comment: string;
+  /** The owner's saved search. */
+  savedSearch: string;
 }
 
 interface Make {
@@ -78,6 +81,7 @@ interface Make {
   invitation(t: Tenant): Promise<string>;
   /** A comment by the tenant's owner on its issue. */
   comment(t: Tenant): Promise<string>;
+  savedSearch(t: Tenant): Promise<string>;
 }
 
 interface Case {
@@ -200,6 +204,13 @@ const CASES: Record<string, Case> = {
     args: async (b, make) => ({ id: await make.comment(b), body: unique('edited') }),
   },
   deleteComment: { ids: { id: 'comment' }, args: async (b, make) => ({ id: await make.comment(b) }) },
+  // Query and mutations: saved searches (personal; another tenant's are missing ones)
+  savedSearches: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
+  createSavedSearch: {
+    ids: { projectId: 'project' },
+    args: (b) => ({ projectId: b.project, name: unique('search'), query: 'is:unresolved level:error' }),
+  },
+  deleteSavedSearch: { ids: { id: 'savedSearch' }, args: async (b, make) => ({ id: await make.savedSearch(b) }) },
 
   // Mutation: releases and upload tokens
   markRelease: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project, version: unique('1.0') }) },
@@ -380,6 +391,14 @@ describe('tenant isolation (generated from the schema)', () => {
       );
       return d.inviteMember.invitation.id;
     },
+    async savedSearch(t) {
+      const d = await ok(
+        `mutation($p: ID!, $n: String!) { createSavedSearch(projectId: $p, name: $n, query: "is:unresolved") { id } }`,
+        { p: t.project, n: unique('saved') },
+        t.token,
+      );
+      return d.createSavedSearch.id;
+    },
   };
 
   async function tenant(): Promise<Tenant> {
@@ -414,6 +433,7 @@ describe('tenant isolation (generated from the schema)', () => {
     t.apiToken = await make.apiToken(t);
     t.invitation = await make.invitation(t);
     t.comment = await make.comment(t);
+    t.savedSearch = await make.savedSearch(t);
     const member = await newUser();
     await db.ds.query(`INSERT INTO memberships (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [
       t.organization,

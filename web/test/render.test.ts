@@ -546,6 +546,9 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
     case 'Project':
       return ok<Api.ProjectQuery>({ project: projects.find((p) => p.id === body.variables.id) ?? null });
     case 'ProjectIssues':
+      if (String(body.variables.query ?? '').includes('lvl:')) {
+        return fail('BAD_USER_INPUT', 'Search: "lvl:error" at character 1: "lvl" is not a search key <b>');
+      }
       return ok<Api.ProjectIssuesQuery>({
         issues: {
           totalCount: 2,
@@ -556,6 +559,7 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
           ],
         },
         all: { totalCount: 2 },
+        savedSearches: [{ id: 's1', name: 'Chrome <b>', query: 'browser.name:Chrome is:unresolved' }],
       });
     case 'ProjectSetup': {
       const found = projects.find((p) => p.id === body.variables.projectId);
@@ -805,6 +809,7 @@ describe('issues page', () => {
       first: 25,
       after: null,
       search: null,
+      query: null,
       environment: null,
       release: null,
       sort: 'LAST_SEEN',
@@ -823,6 +828,7 @@ describe('issues page', () => {
       first: 25,
       after: 'cursor-2',
       search: null,
+      query: null,
       environment: null,
       release: null,
       sort: 'LAST_SEEN',
@@ -845,6 +851,7 @@ describe('issues page', () => {
       first: 25,
       after: 'cursor-2',
       search: 'cart',
+      query: null,
       environment: 'staging',
       release: '1.2.3',
       sort: 'USERS',
@@ -863,6 +870,48 @@ describe('issues page', () => {
       async (r) => assert.doesNotMatch(await r.text(), /<script>alert\(1\)/),
     );
     assert.equal(received.findLast((r) => r.body.operationName === 'ProjectIssues')?.body.variables.sort, 'LAST_SEEN');
+  });
+
+  test('passes the search language as query, keeps it in the URL and shows saved searches as tabs', async () => {
+    const cookie = await signIn();
+    const response = await get(
+      '/projects/p1/issues?status=open&query=%20browser.name%3AChrome%20level%3Aerror%20',
+      cookie,
+    );
+    assert.equal(response.status, 200);
+    const last = received.findLast((r) => r.body.operationName === 'ProjectIssues');
+    assert.equal(last?.body.variables.query, 'browser.name:Chrome level:error');
+    assert.equal(last?.body.variables.status, 'OPEN');
+    const html = await response.text();
+    assert.match(html, /<input[^>]*name="query"[^>]*value="browser.name:Chrome level:error"/);
+    assert.match(
+      html,
+      /href="[^"]*\?status=resolved&amp;query=browser.name%3AChrome\+level%3Aerror"/,
+      'tabs keep the query',
+    );
+    assert.match(html, /<nav aria-label="Saved searches"/);
+    assert.match(html, />Chrome &lt;b&gt;<\/a>/, 'a saved search name is text');
+    assert.match(html, /href="[^"]*query=browser.name%3AChrome\+is%3Aunresolved"/);
+    assert.match(html, /Save this search/);
+    // A query that names is: chooses the status itself.
+    await get('/projects/p1/issues?status=open&query=is%3Aresolved', cookie);
+    assert.equal(received.findLast((r) => r.body.operationName === 'ProjectIssues')?.body.variables.status, null);
+  });
+
+  test("shows the API's reason for a search it cannot read next to the box, not an error page", async () => {
+    const cookie = await signIn();
+    const response = await get('/projects/p1/issues?query=lvl%3Aerror', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(
+      html,
+      /<p id="query-error"[^>]*role="alert"[^>]*>&quot;lvl:error&quot; at character 1: &quot;lvl&quot; is not a search key &lt;b&gt;<\/p>/,
+    );
+    assert.match(html, /aria-invalid="true"/);
+    assert.match(html, /Fix the search above/);
+    assert.doesNotMatch(html, /Save this search/);
+    // The page was read again without the query, so tabs and filters still work.
+    assert.equal(received.findLast((r) => r.body.operationName === 'ProjectIssues')?.body.variables.query, null);
   });
 
   test('draws a 24-hour sparkline per issue from its hourly series', async () => {

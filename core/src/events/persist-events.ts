@@ -57,6 +57,10 @@ export async function persistEvents(
   }
 
   const newUsers = await insertIssueUsers(em, counters);
+  await recordIssueTagValues(
+    em,
+    inserted.map((row) => ({ issueId: row.issue_id, event: byEventId.get(`${row.project_id}/${row.event_id}`)! })),
+  );
   await bumpCounters(em, counters, newUsers);
   const waiting = inserted.filter((r) => r.awaits_link);
   await linkWaitingFeedback(em, waiting);
@@ -297,6 +301,38 @@ async function insertIssueUsers(
   );
   for (const r of rows) added.set(r.issue_id, (added.get(r.issue_id) ?? 0) + 1);
   return added;
+}
+
+/**
+ * issue_tag_values: each distinct tag `key = value` and user (`user.id`, `user.email`) of the
+ * batch's inserted events, per issue, in one insert-if-absent; what the search language's tag
+ * and user terms probe (docs/issue-queries.md). Deduplicated here so the statement carries each
+ * row once, and sorted so two workers insert shared keys in the same order.
+ */
+async function recordIssueTagValues(
+  em: EntityManager,
+  rows: Array<{ issueId: string; event: PreparedEvent }>,
+): Promise<void> {
+  const seen = new Map<string, [string, string, string, string]>();
+  const add = (issueId: string, projectId: string, key: string, value: string) => {
+    const k = `${issueId}\u0000${key}\u0000${value}`;
+    if (!seen.has(k)) seen.set(k, [issueId, projectId, key, value]);
+  };
+  for (const { issueId, event: e } of rows) {
+    for (const key of Object.keys(e.tags)) add(issueId, e.projectId, key, e.tags[key]);
+    const user = e.user as { id?: unknown; email?: unknown } | null;
+    const id = typeof user?.id === 'string' || typeof user?.id === 'number' ? String(user.id) : '';
+    if (id !== '') add(issueId, e.projectId, 'user.id', id);
+    const email = typeof user?.email === 'string' ? user.email.trim().toLowerCase() : '';
+    if (email !== '') add(issueId, e.projectId, 'user.email', email);
+  }
+  if (seen.size === 0) return;
+  const sorted = [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+  await em.query(
+    `INSERT INTO issue_tag_values (issue_id, project_id, key, value)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
+    [sorted.map((r) => r[0]), sorted.map((r) => r[1]), sorted.map((r) => r[2]), sorted.map((r) => r[3])],
+  );
 }
 
 async function bumpCounters(

@@ -20,3 +20,12 @@ export {
   snoozeIssue,
   writeLifecycleState,
 } from './transition-issues';
+export * from './query';
+export {
+  createSavedSearch,
+  deleteSavedSearch,
+  listSavedSearches,
+  MAX_SAVED_SEARCHES,
+  MAX_SAVED_SEARCH_NAME_CHARS,
+} from './saved-searches';
+export type { SavedSearch } from './saved-searches';

@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import type { Issue, IssueStatus, Level } from '../entities';
 import { isUuid, requireProjectAccess, type Caller } from '../access';
 import { issueFromRow, type IssueRow } from './issue-row';
+import { issueQueryConditions } from './query';
 
 export const MAX_PAGE_SIZE = 100;
 /** Longer search text is refused: it is a substring match, not a query language. */
@@ -40,6 +41,10 @@ export interface ListIssuesInput {
   assignee?: AssigneeFilter | null;
   /** Case-insensitive substring of the title or of any of the issue's event messages. */
   search?: string | null;
+  /** The search language (docs/api.md, "Searching issues"), ANDed with the other filters. */
+  query?: string | null;
+  /** Epoch ms of the caller's clock: relative times of `query` count back from it (decision 021). */
+  now?: number;
   sort?: IssueSort;
   first?: number;
   after?: string | null;
@@ -105,6 +110,17 @@ export async function listIssues(ds: DataSource, caller: Caller, input: ListIssu
     // The title is checked first; an issue's messages only when it does not match.
     where.push(
       `(i.title ILIKE ${pattern} OR EXISTS (SELECT 1 FROM events e WHERE e.issue_id = i.id AND e.message ILIKE ${pattern}))`,
+    );
+  }
+  if (input.query?.trim()) {
+    if (input.now === undefined) throw new Error("listIssues: a query needs the caller's clock (now)");
+    where.push(
+      ...(await issueQueryConditions(ds, input.projectId, input.query, {
+        now: input.now,
+        userId: caller.userId,
+        param: p,
+        projectParam: '$1',
+      })),
     );
   }
   const filters = where.join(' AND ');

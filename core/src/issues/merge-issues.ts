@@ -6,7 +6,7 @@ import { recordIssueActivity } from '../activity/record-activity';
 
 /**
  * Merges `sourceId` into `targetId` (same project), in one transaction:
- * - the source's events, distinct users, releases, environments, regressions, feedback and alert
+ * - the source's events, distinct users, tag values, releases, environments, regressions, feedback and alert
  *   deliveries move to the target; the target's counters are recomputed from what it now holds;
  * - the source's grouping key (and any key that was merged into the source before) becomes an
  *   alias of the target in `issue_aliases`, which the worker's issue upsert consults: later
@@ -55,6 +55,11 @@ export async function mergeIssues(
          first_seen = least(issue_environments.first_seen, excluded.first_seen),
          last_seen = greatest(issue_environments.last_seen, excluded.last_seen),
          event_count = issue_environments.event_count + excluded.event_count`,
+      [t, s],
+    );
+    await em.query(
+      `INSERT INTO issue_tag_values (issue_id, project_id, key, value)
+       SELECT $1, project_id, key, value FROM issue_tag_values WHERE issue_id = $2 ON CONFLICT DO NOTHING`,
       [t, s],
     );
     await em.query('UPDATE feedback SET issue_id = $1 WHERE issue_id = $2', [t, s]);

@@ -92,9 +92,13 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
                   jsonb_build_object('filename', 'https://app.example.com/assets/vendor-81bc.js', 'function', 'dispatch',
                     'lineno', 2, 'colno', 4411, 'inApp', false)),
                 jsonb_build_object('browser', (ARRAY['chrome', 'firefox', 'safari'])[1 + s % 3],
-                                   'os', (ARRAY['linux', 'mac'])[1 + s % 2]),
+                                   'os', (ARRAY['linux', 'mac'])[1 + s % 2],
+                                   -- One per issue: a tag a quarter of the issues match, and one twenty do.
+                                   'browser.name', (ARRAY['Chrome', 'Firefox', 'Safari', 'Edge'])[1 + i.k % 4],
+                                   'customer', 'acme-' || (i.k % 500)),
                 jsonb_build_object('route', '/page/' || (s % 20)),
-                CASE WHEN s % 5 <> 0 THEN jsonb_build_object('id', 'u' || (s * 31) % 20000) END,
+                CASE WHEN s % 5 <> 0 THEN jsonb_build_object('id', 'u' || (s * 31) % 20000,
+                                                             'email', 'user' || (s * 31) % 20000 || '@example.com') END,
                 '{"name": "tracker.browser", "version": "1.0.0"}'::jsonb
            FROM generate_series($2::bigint, $3::bigint - 1) s
            JOIN bench_issue i ON i.k = ${issueOf}
@@ -123,6 +127,14 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
     await c.query(
       `INSERT INTO issue_users (issue_id, user_key)
          SELECT DISTINCT issue_id, 'id:' || ("user" ->> 'id') FROM events WHERE project_id = $1 AND "user" IS NOT NULL`,
+      [projectId],
+    );
+    // As the worker keeps it (persist-events.ts) and the migration backfills it.
+    await c.query(
+      `INSERT INTO issue_tag_values (issue_id, project_id, key, value)
+         SELECT DISTINCT e.issue_id, $1::uuid, t.key, t.value FROM events e, jsonb_each_text(e.tags) t WHERE e.project_id = $1
+         UNION SELECT issue_id, $1::uuid, 'user.id', "user" ->> 'id' FROM events WHERE project_id = $1 AND "user" ? 'id'
+         UNION SELECT issue_id, $1::uuid, 'user.email', lower("user" ->> 'email') FROM events WHERE project_id = $1 AND "user" ? 'email'`,
       [projectId],
     );
     await c.query(

@@ -394,10 +394,11 @@ export type ProjectFeedbackQuery = { feedback: { totalCount: number, pageInfo: {
 
 export type ProjectIssuesQueryVariables = Exact<{
   projectId: string;
-  status: IssueStatus;
+  status?: IssueStatus | null | undefined;
   first: number;
   after?: string | null | undefined;
   search?: string | null | undefined;
+  query?: string | null | undefined;
   environment?: string | null | undefined;
   release?: string | null | undefined;
   sort: IssueSort;
@@ -405,7 +406,23 @@ export type ProjectIssuesQueryVariables = Exact<{
 }>;
 
 
-export type ProjectIssuesQuery = { issues: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string, assignee: { id: string, email: string } | null, series: Array<{ ts: string, count: number }> }> }, all: { totalCount: number } };
+export type ProjectIssuesQuery = { issues: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string, assignee: { id: string, email: string } | null, series: Array<{ ts: string, count: number }> }> }, all: { totalCount: number }, savedSearches: Array<{ id: string, name: string, query: string }> };
+
+export type CreateSavedSearchMutationVariables = Exact<{
+  projectId: string;
+  name: string;
+  query: string;
+}>;
+
+
+export type CreateSavedSearchMutation = { createSavedSearch: { id: string } };
+
+export type DeleteSavedSearchMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteSavedSearchMutation = { deleteSavedSearch: string };
 
 export type ResolveIssuesMutationVariables = Exact<{
   ids: Array<string> | string;
@@ -1117,13 +1134,14 @@ export const ProjectFeedbackDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ProjectFeedbackQuery, ProjectFeedbackQueryVariables>;
 export const ProjectIssuesDocument = new TypedDocumentString(`
-    query ProjectIssues($projectId: ID!, $status: IssueStatus!, $first: Int!, $after: String, $search: String, $environment: String, $release: String, $sort: IssueSort!, $assigned: IssueAssignedFilter) {
+    query ProjectIssues($projectId: ID!, $status: IssueStatus, $first: Int!, $after: String, $search: String, $query: String, $environment: String, $release: String, $sort: IssueSort!, $assigned: IssueAssignedFilter) {
   issues(
     projectId: $projectId
     status: $status
     first: $first
     after: $after
     search: $search
+    query: $query
     environment: $environment
     release: $release
     sort: $sort
@@ -1157,8 +1175,25 @@ export const ProjectIssuesDocument = new TypedDocumentString(`
   all: issues(projectId: $projectId, first: 1) {
     totalCount
   }
+  savedSearches(projectId: $projectId) {
+    id
+    name
+    query
+  }
 }
     `) as unknown as TypedDocumentString<ProjectIssuesQuery, ProjectIssuesQueryVariables>;
+export const CreateSavedSearchDocument = new TypedDocumentString(`
+    mutation CreateSavedSearch($projectId: ID!, $name: String!, $query: String!) {
+  createSavedSearch(projectId: $projectId, name: $name, query: $query) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateSavedSearchMutation, CreateSavedSearchMutationVariables>;
+export const DeleteSavedSearchDocument = new TypedDocumentString(`
+    mutation DeleteSavedSearch($id: ID!) {
+  deleteSavedSearch(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteSavedSearchMutation, DeleteSavedSearchMutationVariables>;
 export const ResolveIssuesDocument = new TypedDocumentString(`
     mutation ResolveIssues($ids: [ID!]!) {
   resolveIssues(ids: $ids) {

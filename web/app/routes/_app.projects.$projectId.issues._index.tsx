@@ -4,7 +4,7 @@ import { useCallback, useState } from 'react';
 import { FormError } from '../components/field';
 import { IssueTable } from '../components/issue-table';
 import { KeyboardTriage } from '../components/keyboard-triage';
-import { mutateApi, queryApi } from '../lib/graphql.server';
+import { mutateApi, tryQueryApi, createErrorResponse } from '../lib/graphql.server';
 import { readString, readStrings } from '../lib/form.server';
 import { issuePath, projectPath } from '../lib/paths';
 import { parseSnoozeUntil, SNOOZE_DURATIONS } from '../lib/snooze';
@@ -38,8 +38,12 @@ const ASSIGNED = [
   { param: 'none', value: 'NONE', label: 'Unassigned' },
 ] as const;
 
-/** The list's GET parameters besides status and cursor: kept across tabs and pages. */
+/**
+ * The list's GET parameters besides status and cursor: kept across tabs and pages. `query` is
+ * the search language (docs/api.md); `q` is the older plain-text search, still read from links.
+ */
 type Filters = {
+  query: string;
   q: string;
   environment: string;
   release: string;
@@ -47,13 +51,22 @@ type Filters = {
   assigned: (typeof ASSIGNED)[number]['param'];
 };
 
+/** The API's limit on a query string. */
+const MAX_QUERY_CHARS = 1000;
+
+/** A query that says `is:` (or `!is:`) chooses the status itself: the status tab then steps aside. */
+function queryNamesStatus(query: string): boolean {
+  return /(^|\s)!?is:/.test(query);
+}
+
 const ISSUES_QUERY = graphql(`
   query ProjectIssues(
     $projectId: ID!
-    $status: IssueStatus!
+    $status: IssueStatus
     $first: Int!
     $after: String
     $search: String
+    $query: String
     $environment: String
     $release: String
     $sort: IssueSort!
@@ -65,6 +78,7 @@ const ISSUES_QUERY = graphql(`
       first: $first
       after: $after
       search: $search
+      query: $query
       environment: $environment
       release: $release
       sort: $sort
@@ -98,6 +112,25 @@ const ISSUES_QUERY = graphql(`
     all: issues(projectId: $projectId, first: 1) {
       totalCount
     }
+    savedSearches(projectId: $projectId) {
+      id
+      name
+      query
+    }
+  }
+`);
+
+const CREATE_SAVED_SEARCH = graphql(`
+  mutation CreateSavedSearch($projectId: ID!, $name: String!, $query: String!) {
+    createSavedSearch(projectId: $projectId, name: $name, query: $query) {
+      id
+    }
+  }
+`);
+
+const DELETE_SAVED_SEARCH = graphql(`
+  mutation DeleteSavedSearch($id: ID!) {
+    deleteSavedSearch(id: $id)
   }
 `);
 
@@ -115,6 +148,7 @@ function readFilters(url: URL): Filters {
   const sort = SORTS.find((s) => s.param === url.searchParams.get('sort'))?.param ?? 'last-seen';
   const assigned = ASSIGNED.find((a) => a.param && a.param === url.searchParams.get('assigned'))?.param ?? '';
   return {
+    query: text('query', MAX_QUERY_CHARS),
     q: text('q', 200),
     environment: text('environment', 100),
     release: text('release', 200),
@@ -126,6 +160,7 @@ function readFilters(url: URL): Filters {
 /** A list URL's query string with the given status and cursor and the current filters. */
 function listQuery(filters: Filters, status: string, after?: string | null): string {
   const params = new URLSearchParams({ status });
+  if (filters.query) params.set('query', filters.query);
   if (filters.q) params.set('q', filters.q);
   if (filters.environment) params.set('environment', filters.environment);
   if (filters.release) params.set('release', filters.release);
@@ -145,23 +180,35 @@ export async function loader(args: LoaderFunctionArgs) {
   const status = parseStatus(url.searchParams.get('status'));
   const after = url.searchParams.get('after') || null;
   const filters = readFilters(url);
-  const result = await queryApi(args, ISSUES_QUERY, {
+  const variables = {
     projectId: args.params.projectId ?? '',
-    status: status.value,
+    status: queryNamesStatus(filters.query) ? null : status.value,
     first: ISSUES_PAGE_SIZE,
     after,
     search: filters.q || null,
+    query: filters.query || null,
     environment: filters.environment || null,
     release: filters.release || null,
     sort: SORTS.find((s) => s.param === filters.sort)!.value,
     assigned: ASSIGNED.find((a) => a.param === filters.assigned)!.value,
-  });
+  };
+  let result = await tryQueryApi(args, ISSUES_QUERY, variables);
+  // A search the API cannot read is the person's to fix: its message goes next to the box, and
+  // the page keeps its tabs and filters (read again without the query) rather than failing whole.
+  let queryError: string | null = null;
+  if (!result.ok && result.error.code === 'BAD_USER_INPUT' && filters.query) {
+    queryError = result.error.message.replace(/^Search: /, '');
+    result = await tryQueryApi(args, ISSUES_QUERY, { ...variables, query: null, after: null });
+  }
+  if (!result.ok) throw createErrorResponse(result.error);
   return {
     status: status.param,
     after,
     filters,
-    issues: result.issues,
-    projectIssueCount: result.all.totalCount,
+    queryError,
+    issues: queryError ? null : result.data.issues,
+    projectIssueCount: result.data.all.totalCount,
+    savedSearches: result.data.savedSearches,
     now: new Date().toISOString(),
   };
 }
@@ -174,17 +221,33 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   const form = await args.request.formData();
   const intent = readString(form, 'intent');
+  if (intent === 'save-search') {
+    const result = await mutateApi(args, CREATE_SAVED_SEARCH, {
+      projectId: args.params.projectId ?? '',
+      name: readString(form, 'name'),
+      query: readString(form, 'query'),
+    });
+    if (!result.ok)
+      return data({ error: null, saveError: savedSearchMessage(result.error), done: null }, { status: 400 });
+    return { error: null, saveError: null, done: `Saved. It is a tab above the list now.` };
+  }
+  if (intent === 'delete-saved-search') {
+    const result = await mutateApi(args, DELETE_SAVED_SEARCH, { id: readString(form, 'id') });
+    if (!result.ok) return data({ error: result.error.message, saveError: null, done: null }, { status: 400 });
+    return { error: null, saveError: null, done: 'Deleted the saved search.' };
+  }
   const ids = readStrings(form, 'ids', MAX_BULK_IDS);
-  if (ids.length === 0) return data({ error: 'Select at least one issue first.', done: null }, { status: 400 });
+  if (ids.length === 0)
+    return data({ error: 'Select at least one issue first.', saveError: null, done: null }, { status: 400 });
   if (intent === 'resolve') {
     const result = await mutateApi(args, RESOLVE_ISSUES, { ids });
-    if (!result.ok) return data({ error: result.error.message, done: null }, { status: 400 });
-    return { error: null, done: `Resolved ${result.data.resolveIssues.length} of ${ids.length}.` };
+    if (!result.ok) return data({ error: result.error.message, saveError: null, done: null }, { status: 400 });
+    return { error: null, saveError: null, done: `Resolved ${result.data.resolveIssues.length} of ${ids.length}.` };
   }
   if (intent === 'snooze' || intent === 'reopen') {
     const until = intent === 'snooze' ? parseSnoozeUntil(form) : null;
     if (intent === 'snooze' && !until)
-      return data({ error: 'Choose how long to snooze for.', done: null }, { status: 400 });
+      return data({ error: 'Choose how long to snooze for.', saveError: null, done: null }, { status: 400 });
     const results = await Promise.all(
       ids.map((id) => (until ? mutateApi(args, SNOOZE_ISSUE, { id, until }) : mutateApi(args, REOPEN_ISSUE, { id }))),
     );
@@ -192,15 +255,28 @@ export async function action(args: ActionFunctionArgs) {
     const count = results.filter((r) => r.ok).length;
     const verb = intent === 'snooze' ? 'Snoozed' : 'Reopened';
     if (failed && !failed.ok)
-      return data({ error: `${verb} ${count} of ${ids.length}: ${failed.error.message}`, done: null }, { status: 400 });
-    return { error: null, done: `${verb} ${count} of ${ids.length}.` };
+      return data(
+        { error: `${verb} ${count} of ${ids.length}: ${failed.error.message}`, saveError: null, done: null },
+        { status: 400 },
+      );
+    return { error: null, saveError: null, done: `${verb} ${count} of ${ids.length}.` };
   }
-  return data({ error: 'Unknown action.', done: null }, { status: 400 });
+  return data({ error: 'Unknown action.', saveError: null, done: null }, { status: 400 });
+}
+
+/** The API's reason, in the words of the form it belongs to. */
+function savedSearchMessage(error: { code: string; message: string }): string {
+  if (error.code !== 'BAD_USER_INPUT') return error.message;
+  if (error.message.startsWith('Search: ')) return `The search cannot be saved: ${error.message.slice(8)}`;
+  const reason = error.message.replace(/^(name|query): /, '');
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
 }
 
 export default function IssuesPage() {
-  const { status, after, filters, issues, projectIssueCount, now } = useLoaderData<typeof loader>();
-  const filtered = Boolean(filters.q || filters.environment || filters.release || filters.assigned);
+  const { status, after, filters, queryError, issues, projectIssueCount, savedSearches, now } =
+    useLoaderData<typeof loader>();
+  const filtered = Boolean(filters.query || filters.q || filters.environment || filters.release || filters.assigned);
+  const statusFromQuery = queryNamesStatus(filters.query);
   const actionData = useActionData<typeof action>();
   const parent = useRouteLoaderData<typeof projectLoader>('routes/_app.projects.$projectId');
   const busy = useNavigation().state === 'submitting';
@@ -208,7 +284,10 @@ export default function IssuesPage() {
   const projectId = parent?.project.id ?? '';
   const pathOf = useCallback((id: string) => issuePath(projectId, id), [projectId]);
   const current = parseStatus(status);
-  const ids = issues.nodes.map((i) => i.id);
+  const ids = issues?.nodes.map((i) => i.id) ?? [];
+  const showsOpen = statusFromQuery || current.value === 'OPEN';
+  const showsClosed = statusFromQuery || current.value !== 'OPEN';
+  const listLabel = statusFromQuery ? 'matching' : current.label.toLowerCase();
   return (
     <section aria-labelledby="issues-heading">
       <h2 id="issues-heading" className="visually-hidden">
@@ -219,19 +298,62 @@ export default function IssuesPage() {
           <Link
             key={s.param}
             to={listQuery(filters, s.param)}
-            aria-current={s.param === current.param ? 'page' : undefined}
+            aria-current={s.param === current.param && !statusFromQuery ? 'page' : undefined}
           >
             {s.label}
           </Link>
         ))}
       </nav>
 
+      {savedSearches.length > 0 && (
+        <nav aria-label="Saved searches" className="tabs tabs-secondary saved-searches">
+          <Link
+            to={listQuery({ ...filters, query: '' }, current.param)}
+            aria-current={filters.query === '' ? 'page' : undefined}
+          >
+            All
+          </Link>
+          {savedSearches.map((s) => (
+            <span key={s.id} className="saved-search">
+              <Link
+                to={listQuery({ ...filters, query: s.query }, current.param)}
+                aria-current={filters.query === s.query ? 'page' : undefined}
+                title={s.query}
+              >
+                {s.name}
+              </Link>
+              <Form method="post" className="saved-search-delete">
+                <input type="hidden" name="id" value={s.id} />
+                <button
+                  type="submit"
+                  name="intent"
+                  value="delete-saved-search"
+                  aria-label={`Delete the saved search ${s.name}`}
+                  title="Delete this saved search"
+                >
+                  ×
+                </button>
+              </Form>
+            </span>
+          ))}
+        </nav>
+      )}
+
       {projectIssueCount > 0 && (
         <Form method="get" className="filters" aria-label="Filter issues">
           <input type="hidden" name="status" value={current.param} />
-          <label className="inline-field">
+          {filters.q && <input type="hidden" name="q" value={filters.q} />}
+          <label className="inline-field search-field">
             <span>Search</span>
-            <input type="search" name="q" defaultValue={filters.q} maxLength={200} placeholder="Title or message" />
+            <input
+              type="search"
+              name="query"
+              defaultValue={filters.query}
+              maxLength={MAX_QUERY_CHARS}
+              placeholder='is:unresolved level:error browser.name:Chrome "card declined"'
+              aria-invalid={queryError ? true : undefined}
+              aria-describedby={queryError ? 'query-error query-hint' : 'query-hint'}
+            />
           </label>
           <label className="inline-field">
             <span>Environment</span>
@@ -265,6 +387,30 @@ export default function IssuesPage() {
             Apply
           </button>
           {(filtered || filters.sort !== 'last-seen') && <Link to={`?status=${current.param}`}>Clear</Link>}
+          <p id="query-hint" className="hint search-hint">
+            Words match the type and message. Keys: is:, level:, release:, environment:, assigned:me|none|email,
+            user.email:, user.id:, first-seen:-24h, last-seen:-1h, times-seen:&gt;100, any tag as key:value; ! negates,
+            &quot;quotes&quot; keep spaces.
+          </p>
+          {queryError && (
+            <p id="query-error" className="form-error search-error" role="alert">
+              {queryError}
+            </p>
+          )}
+        </Form>
+      )}
+
+      {filters.query && !queryError && (
+        <Form method="post" className="save-search" aria-label="Save this search">
+          <input type="hidden" name="query" value={filters.query} />
+          <label className="inline-field">
+            <span>Name</span>
+            <input type="text" name="name" required maxLength={64} placeholder="Chrome regressions" />
+          </label>
+          <button type="submit" name="intent" value="save-search" className="button">
+            Save this search
+          </button>
+          <FormError message={actionData?.saveError} />
         </Form>
       )}
 
@@ -284,17 +430,19 @@ export default function IssuesPage() {
             and the install snippets for this instance.
           </p>
         </div>
+      ) : !issues ? (
+        <p className="empty">Fix the search above to see the issues it matches.</p>
       ) : issues.nodes.length === 0 ? (
         <p className="empty">
-          No {current.label.toLowerCase()} issues{filtered ? ' match these filters' : ''}.
+          No {statusFromQuery ? '' : `${listLabel} `}issues{filtered ? ' match these filters' : ''}.
         </p>
       ) : (
         <Form method="post" className="bulk-form" aria-label="Bulk actions">
           <div className="toolbar">
             <p className="muted toolbar-count">
-              {issues.totalCount} {current.label.toLowerCase()} {issues.totalCount === 1 ? 'issue' : 'issues'}
+              {issues.totalCount} {listLabel} {issues.totalCount === 1 ? 'issue' : 'issues'}
             </p>
-            {current.value === 'OPEN' ? (
+            {showsOpen && (
               <>
                 <button type="submit" name="intent" value="resolve" className="button" disabled={busy}>
                   Resolve selected
@@ -313,14 +461,15 @@ export default function IssuesPage() {
                   Snooze selected
                 </button>
               </>
-            ) : (
+            )}
+            {showsClosed && (
               <button type="submit" name="intent" value="reopen" className="button" disabled={busy}>
                 Reopen selected
               </button>
             )}
           </div>
           <IssueTable
-            caption={`${current.label} issues`}
+            caption={statusFromQuery ? 'Matching issues' : `${current.label} issues`}
             projectId={projectId}
             issues={issues.nodes}
             now={now}
@@ -331,14 +480,14 @@ export default function IssuesPage() {
             activeIndex={activeIndex}
             setActiveIndex={setActiveIndex}
             pathOf={pathOf}
-            canTriage={current.value === 'OPEN'}
+            canTriage={showsOpen}
           />
         </Form>
       )}
 
       <div className="pager">
         {after && <Link to={listQuery(filters, current.param)}>Back to the first page</Link>}
-        {issues.pageInfo.hasNextPage && issues.pageInfo.endCursor && (
+        {issues?.pageInfo.hasNextPage && issues.pageInfo.endCursor && (
           <Link rel="next" className="button" to={listQuery(filters, current.param, issues.pageInfo.endCursor)}>
             Load more
           </Link>

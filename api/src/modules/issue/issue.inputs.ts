@@ -60,4 +60,13 @@ export class IssuesArgs {
 
   @Field(() => ID)
   projectId: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The search language, ANDed with the other arguments: `is:unresolved level:error browser.name:Chrome ' +
+      'first-seen:-24h !assigned:me "card declined"` (docs/api.md, "Searching issues"). At most 1,000 characters and ' +
+      '20 terms; BAD_USER_INPUT names the term and where it starts.',
+  })
+  query: string | null;
 }

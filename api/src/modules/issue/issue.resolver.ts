@@ -47,6 +47,8 @@ export class IssueResolver {
           : args.assigned === IssueAssignedFilterEnum.NONE
             ? { none: true }
             : null,
+      query: args.query,
+      now: ctx.clock(),
       sort: args.sort,
     });
     const nodes = page.issues.map(toIssueType);
