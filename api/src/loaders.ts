@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import {
+  countIssueMerges,
   findFeedbackForIssues,
   findHourlySeries,
   findIssueEnvironments,
@@ -44,6 +45,8 @@ export interface Loaders {
   /** The plan of the project's organization (release health is gated on it). */
   planByProject: DataLoader<string, PlanId | null>;
   releaseHealth: DataLoader<string, ReleaseHealth | null>;
+  /** Recorded merges into an issue (what unmergeIssue can undo). */
+  mergeCountByIssue: DataLoader<string, number>;
 }
 
 export function createLoaders(ds: DataSource, clock: Clock): Loaders {
@@ -55,6 +58,10 @@ export function createLoaders(ds: DataSource, clock: Clock): Loaders {
     return ids.map((id) => found.get(id) ?? null);
   });
   return {
+    mergeCountByIssue: new DataLoader(async (ids) => {
+      const found = await countIssueMerges(ds, ids);
+      return ids.map((id) => found.get(id) ?? 0);
+    }),
     latestEvent: new DataLoader(async (ids) => {
       const found = await findLatestEvents(ds, ids);
       return ids.map((id) => found.get(id) ?? null);

@@ -21,7 +21,9 @@ import {
   createApiToken,
   hasScope,
   loadConfig,
+  mergeIssues,
   openDatabase,
+  sessionCaller,
   type ApiScope,
   type Database,
 } from '@tracker/core';
@@ -62,6 +64,8 @@ interface Tenant {
 interface Make {
   /** A fresh open issue of A (for calls that a member may make and that change it). */
   issue(): Promise<string>;
+  /** A fresh issue of A with another one merged into it (for unmergeIssue). */
+  mergedIssue(): Promise<string>;
 }
 
 interface Row {
@@ -150,6 +154,13 @@ const FIELDS: Record<string, Row> = {
     member: 'ok',
   },
   reopenIssue: { args: async (_a, m) => ({ id: await m.issue() }), outsider: 'NOT_FOUND', member: 'ok' },
+  unmergeIssue: { args: async (_a, m) => ({ id: await m.mergedIssue() }), outsider: 'NOT_FOUND', member: 'ok' },
+  // Discarding throws future events away: owners and admins, like deleting.
+  discardIssue: {
+    args: async (_a, m) => ({ id: await m.issue(), discard: true }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
 
   // Mutation: projects and keys
   createProject: {
@@ -309,6 +320,12 @@ describe('access rule walked over every root field (issue 18)', () => {
         [A.project, randomUUID()],
       );
       return rows[0].id;
+    },
+    async mergedIssue() {
+      const targetId = await make.issue();
+      const sourceId = await make.issue();
+      await mergeIssues(db.ds, { caller: sessionCaller(A.ownerId), targetId, sourceId });
+      return targetId;
     },
   };
 

@@ -9,7 +9,10 @@ export { findIssueEnvironments, findTagBreakdown, TAG_SAMPLE_EVENTS, TOP_TAG_VAL
 export type { TagBreakdown } from './issue-facets';
 export { listIssues, MAX_PAGE_SIZE, MAX_SEARCH_CHARS } from './list-issues';
 export type { IssuePage, IssueSort, ListIssuesInput } from './list-issues';
+export { discardIssue } from './discard-issue';
 export { mergeIssues } from './merge-issues';
+export { unmergeIssue } from './unmerge-issue';
+export { countIssueMerges } from './count-issue-merges';
 export {
   lifecycleStateOf,
   MAX_BULK_ISSUES,
