@@ -324,14 +324,17 @@ async function upsertIssues(
   const sorted = [...firstByIssue.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
 
   // `xmax = 0` is true only for a row this statement inserted: how we learn which issues are new.
-  // A key merged into another issue (issue_aliases, written by mergeIssues) goes to that issue,
-  // locked like an upserted one; in the same statement, so the common case costs no round trip.
+  // A key merged into another issue (issue_aliases, written by mergeIssues) goes to that issue;
+  // in the same statement, so the common case costs no round trip. The aliased issues are not
+  // locked here: a `FOR UPDATE` in this statement skips a row the upsert of this same statement
+  // touched (the target's own key in the batch), which dropped the alias's row from the answer.
   const rows = await queryRows<{
     id: string;
     project_id: string;
     fingerprint: string;
     created: boolean;
     discarded: boolean;
+    aliased: boolean;
   }>(
     em,
     `WITH k AS (
@@ -341,7 +344,6 @@ async function upsertIssues(
        SELECT i.id, k.project_id, k.fingerprint, i.discarded_at IS NOT NULL AS discarded FROM k
          JOIN issue_aliases a ON a.project_id = k.project_id AND a.fingerprint = k.fingerprint
          JOIN issues i ON i.id = a.issue_id
-        ORDER BY i.id FOR UPDATE OF i
      ), upserted AS (
        INSERT INTO issues (project_id, fingerprint, title, type, culprit, level, first_seen, last_seen)
        SELECT k.project_id, k.fingerprint, k.title, k.type, k.culprit, k.level, k.seen, k.seen FROM k
@@ -349,8 +351,8 @@ async function upsertIssues(
        ON CONFLICT (project_id, fingerprint) DO UPDATE SET fingerprint = excluded.fingerprint
        RETURNING id, project_id, fingerprint, (xmax = 0) AS created, discarded_at IS NOT NULL AS discarded
      )
-     SELECT id, project_id, fingerprint, created, discarded FROM upserted
-     UNION ALL SELECT id, project_id, fingerprint, false, discarded FROM aliased`,
+     SELECT id, project_id, fingerprint, created, discarded, false AS aliased FROM upserted
+     UNION ALL SELECT id, project_id, fingerprint, false, discarded, true FROM aliased`,
     [
       sorted.map((e) => e.projectId),
       sorted.map((e) => e.groupingKey),
@@ -361,6 +363,19 @@ async function upsertIssues(
       sorted.map((e) => e.timestamp.toISOString()),
     ],
   );
+  // Only projects with merges get here: lock the alias targets the upsert did not lock, in id
+  // order, and read whether they are discarded under the lock.
+  const upsertedIds = new Set(rows.filter((r) => !r.aliased).map((r) => r.id));
+  const toLock = [...new Set(rows.filter((r) => r.aliased && !upsertedIds.has(r.id)).map((r) => r.id))].sort();
+  if (toLock.length > 0) {
+    const locked = await queryRows<{ id: string; discarded: boolean }>(
+      em,
+      'SELECT id, discarded_at IS NOT NULL AS discarded FROM issues WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE',
+      [toLock],
+    );
+    const discarded = new Map(locked.map((l) => [l.id, l.discarded]));
+    for (const r of rows) if (discarded.has(r.id)) r.discarded = discarded.get(r.id)!;
+  }
   return new Map(
     rows.map((r) => [`${r.project_id}/${r.fingerprint}`, { id: r.id, created: r.created, discarded: r.discarded }]),
   );
