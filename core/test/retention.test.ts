@@ -6,6 +6,7 @@ import { signUp } from '../src/accounts';
 import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db';
 import { purgeExpired } from '../src/retention';
+import { recordIssueActivity } from '../src/activity';
 import { createTempDir, createTestPostgres, type TestPostgres } from '../src/testing';
 
 const DAY = 86_400_000;
@@ -78,6 +79,52 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.equal(Number(issue.event_count), 4, 'issues keep their counts');
       const again = await purgeExpired(db.ds);
       assert.equal(again.events + again.logs + again.vitals, 0);
+    });
+
+    test("issue activity and comments older than the plan's retention go, with a comment's own row", async () => {
+      const free = await seed('free', []);
+      const ages = [1, 29, 31, 100];
+      for (const age of ages) {
+        const at = new Date(Date.now() - age * DAY);
+        await db.ds.transaction((em) =>
+          recordIssueActivity(em, {
+            issueId: free.issueId,
+            projectId: free.projectId,
+            kind: 'RESOLVED',
+            message: `resolved ${age} days ago`,
+            at,
+          }),
+        );
+        const [c] = await db.ds.query(
+          `INSERT INTO issue_comments (issue_id, project_id, body, created_at, updated_at) VALUES ($1, $2, 'b', $3, $3) RETURNING id`,
+          [free.issueId, free.projectId, at.toISOString()],
+        );
+        await db.ds.transaction((em) =>
+          recordIssueActivity(em, {
+            issueId: free.issueId,
+            projectId: free.projectId,
+            kind: 'COMMENTED',
+            message: 'b',
+            commentId: c.id,
+            at,
+          }),
+        );
+      }
+      assert.equal(await count('issue_activity', free.projectId), 8);
+      const r = await purgeExpired(db.ds, { chunk: 1 });
+      assert.equal(r.ran, true);
+      assert.equal(r.comments, 2);
+      // 2 RESOLVED rows by age; the 2 old COMMENTED rows went with their comments.
+      assert.equal(r.activity, 2);
+      const left = await db.ds.query(
+        `SELECT kind, message FROM issue_activity WHERE project_id = $1 ORDER BY created_at DESC, kind`,
+        [free.projectId],
+      );
+      assert.deepEqual(
+        left.map((x: { kind: string; message: string }) => `${x.kind}:${x.message}`),
+        ['COMMENTED:b', 'RESOLVED:resolved 1 days ago', 'COMMENTED:b', 'RESOLVED:resolved 29 days ago'],
+      );
+      assert.equal(await count('issue_comments', free.projectId), 2);
     });
   });
 }

@@ -142,6 +142,15 @@ for (const kind of ['postgres', 'pglite'] as const) {
         outer.map((i) => i.id),
         [t, s],
       );
+      // The timeline: UNMERGED on both sides, and the source's own rows (its FIRST_SEEN) back with it.
+      const kinds = async (id: string) =>
+        (
+          (await db.ds.query('SELECT kind FROM issue_activity WHERE issue_id = $1 ORDER BY created_at, kind', [id])) as Array<{
+            kind: string;
+          }>
+        ).map((r) => r.kind);
+      assert.ok((await kinds(t)).includes('UNMERGED'));
+      assert.deepEqual((await kinds(s)).filter((k) => k !== 'MERGED'), ['FIRST_SEEN', 'FIRST_SEEN', 'UNMERGED']);
       const inner = await unmergeIssue(db.ds, { caller: p.caller, id: s });
       assert.deepEqual(
         inner.map((i) => i.id),

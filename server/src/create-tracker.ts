@@ -349,7 +349,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       const purge = () => {
         purging = purgeExpired(db.ds)
           .then((r) => {
-            if (r.events + r.logs + r.vitals > 0) app.log.info(r, 'retention purge');
+            if (r.events + r.logs + r.vitals + r.comments + r.activity > 0) app.log.info(r, 'retention purge');
           })
           .catch((err) => app.log.error({ err }, 'retention purge failed'));
       };

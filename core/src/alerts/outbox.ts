@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../db/query-rows';
 import type { AlertKind } from '../entities';
+import { recordIssueActivity } from '../activity/record-activity';
 
 /** Something that happened to an issue in a worker batch and may fire rules. */
 export interface AlertTrigger {
@@ -113,12 +114,49 @@ export async function claimAlertDelivery(ds: DataSource, id: string, leaseMs: nu
   };
 }
 
-export async function markDelivered(ds: DataSource, id: string, status: number | null): Promise<void> {
-  await ds.query(
-    `UPDATE alert_deliveries SET status = 'delivered', delivered_at = now(), last_status = $2, last_error = NULL
-     WHERE id = $1 AND status = 'sending'`,
-    [id, status],
-  );
+const CHANNEL_WORDS: Record<string, string> = { WEBHOOK: 'webhook', SLACK: 'Slack', EMAIL: 'email' };
+const KIND_WORDS: Record<string, string> = { REGRESSED_ISSUE: 'Regression', NEW_ISSUE: 'New issue' };
+
+/**
+ * A delivery succeeded: marked delivered and, in the same transaction, recorded as ALERT_SENT in
+ * its issue's activity (core/src/activity). The channel's address is not in the row: webhook and
+ * Slack URLs are secrets (access/field-rules.ts) and every member reads the timeline.
+ */
+export async function markDelivered(ds: DataSource, id: string, status: number | null, at: Date = new Date()): Promise<void> {
+  await ds.transaction(async (em) => {
+    const [row] = await queryRows<{
+      issue_id: string | null;
+      project_id: string;
+      kind: string;
+      rule_id: string;
+      attempts: number;
+      channel_type: string | null;
+    }>(
+      em,
+      `UPDATE alert_deliveries d SET status = 'delivered', delivered_at = now(), last_status = $2, last_error = NULL
+       WHERE d.id = $1 AND d.status = 'sending'
+       RETURNING d.issue_id, d.project_id, d.kind, d.rule_id, d.attempts,
+                 (SELECT channel_type FROM alert_rules r WHERE r.id = d.rule_id) AS channel_type`,
+      [id, status],
+    );
+    if (!row?.issue_id) return;
+    const channel = CHANNEL_WORDS[row.channel_type ?? ''] ?? 'a channel';
+    await recordIssueActivity(em, {
+      issueId: row.issue_id,
+      projectId: row.project_id,
+      kind: 'ALERT_SENT',
+      message: `${KIND_WORDS[row.kind] ?? 'An'} alert sent by ${channel}`,
+      data: {
+        deliveryId: id,
+        ruleId: row.rule_id,
+        alertKind: row.kind,
+        channel: row.channel_type,
+        status,
+        attempts: row.attempts,
+      },
+      at,
+    });
+  });
 }
 
 /** A failed attempt: retried after `retryInMs`, or given up (`failed`) when that is null. */

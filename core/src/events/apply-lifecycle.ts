@@ -2,7 +2,8 @@ import type { EntityManager } from 'typeorm';
 import type { AlertTrigger } from '../alerts/outbox';
 import { queryRows } from '../db/query-rows';
 import { lifecycleStateOf, writeLifecycleState } from '../issues/transition-issues';
-import { applyEvent, type ReleaseRecord } from '../lifecycle';
+import { applyEvent, regressionReason, type ReleaseRecord } from '../lifecycle';
+import { recordIssueActivities, type IssueActivityInput } from '../activity';
 
 /** One inserted event, as the lifecycle step needs it. */
 export interface LifecycleEvent {
@@ -46,6 +47,8 @@ export async function applyLifecycle(
   await recordIssueReleases(em, events);
   await recordIssueEnvironments(em, events);
   const triggers: AlertTrigger[] = [];
+  // The timeline (core/src/activity), in this transaction: first seen and every regression's reason.
+  const activity: IssueActivityInput[] = [];
 
   // NEW_ISSUE fires once per created issue, for its first event in the batch.
   const seenNew = new Set<string>();
@@ -53,6 +56,16 @@ export async function applyLifecycle(
     if (createdIssueIds.has(e.issueId) && !seenNew.has(e.issueId)) {
       seenNew.add(e.issueId);
       triggers.push({ kind: 'NEW_ISSUE', projectId: e.projectId, issueId: e.issueId, event: factsOf(e) });
+      activity.push({
+        issueId: e.issueId,
+        projectId: e.projectId,
+        kind: 'FIRST_SEEN',
+        message: e.release
+          ? `First seen in release ${e.release} (${e.environment})`
+          : `First seen in ${e.environment} (no release)`,
+        data: { eventId: e.eventId, release: e.release, environment: e.environment },
+        at: e.receivedAt,
+      });
     }
   }
 
@@ -68,7 +81,10 @@ export async function applyLifecycle(
       WHERE i.id = ANY($1::uuid[]) AND i.status <> 'open'`,
     [issueIds],
   );
-  if (closed.length === 0) return { triggers, snoozeEnded };
+  if (closed.length === 0) {
+    await recordIssueActivities(em, activity);
+    return { triggers, snoozeEnded };
+  }
 
   const closedIds = new Set(closed.map((c) => c.id));
   const relevant = events.filter((e) => closedIds.has(e.issueId));
@@ -94,14 +110,26 @@ export async function applyLifecycle(
         counted.add(e.userKey);
         userCount += 1;
       }
-      const outcome = applyEvent(state, {
+      const eventFacts = {
         receivedAt: e.receivedAt,
         release: e.release,
         releaseRecord: e.release ? (facts.records.get(recordKey(e.projectId, e.release, e.environment)) ?? null) : null,
         projectHasReleases: facts.projectsWithReleases.has(e.projectId),
         eventCount,
         userCount,
-      });
+      };
+      const outcome = applyEvent(state, eventFacts);
+      if (outcome.regressed) {
+        const reason = regressionReason(state, { ...eventFacts, environment: e.environment });
+        activity.push({
+          issueId: e.issueId,
+          projectId: e.projectId,
+          kind: 'REGRESSED',
+          message: reason.message,
+          data: { ...reason.data, eventId: e.eventId },
+          at: e.receivedAt,
+        });
+      }
       state = outcome.state;
       if (outcome.regressed) {
         triggers.push({ kind: 'REGRESSED_ISSUE', projectId: e.projectId, issueId: e.issueId, event: factsOf(e) });
@@ -112,6 +140,7 @@ export async function applyLifecycle(
     if (state !== initial) await writeLifecycleState(em, row.id, state);
   }
   await recordRegressions(em, triggers, new Map(snoozeEnded.map((s) => [s.issueId, s.reason])));
+  await recordIssueActivities(em, activity);
   return { triggers, snoozeEnded };
 }
 

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { lockIssuesForCaller, requireLockedIssue, type Caller } from '../access';
+import { recordIssueActivity } from '../activity/record-activity';
 import { Issue } from '../entities';
 import { AppError } from '../errors';
 
@@ -19,6 +20,16 @@ export async function discardIssue(
   const changed = await ds.transaction(async (em) => {
     const locked = await lockIssuesForCaller(em, caller, [id], 'admin', 'discard issues');
     const issue = requireLockedIssue(caller, locked[0], 'admin', 'discard issues');
+    const record = (message: string) =>
+      recordIssueActivity(em, {
+        issueId: issue.id,
+        projectId: issue.project_id,
+        kind: 'DISCARDED',
+        actorId: caller.userId,
+        message,
+        data: { discard },
+        at: now,
+      });
     if (discard) {
       const rows: unknown[] = await em.query(
         'UPDATE issues SET discarded_at = $2 WHERE id = $1 AND discarded_at IS NULL RETURNING id',
@@ -32,6 +43,7 @@ export async function discardIssue(
          ON CONFLICT (project_id, grouping_key) DO UPDATE SET issue_id = excluded.issue_id`,
         [issue.id],
       );
+      await record('Discarded: new events are dropped at ingest and not counted');
       return true;
     }
     const rows: unknown[] = await em.query(
@@ -40,6 +52,7 @@ export async function discardIssue(
     );
     if (rows.length === 0) return false;
     await em.query('DELETE FROM issue_discard_keys WHERE issue_id = $1', [issue.id]);
+    await record('Stopped discarding: new events are stored again');
     return true;
   });
   const issue = await ds.manager.findOneBy(Issue, { id });

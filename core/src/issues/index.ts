@@ -7,8 +7,10 @@ export { findHourlySeries, listIssueEvents, MAX_EVENTS_PAGE, MAX_SERIES_HOURS } 
 export type { EventPage, SeriesPoint } from './issue-events';
 export { findIssueEnvironments, findTagBreakdown, TAG_SAMPLE_EVENTS, TOP_TAG_VALUES } from './issue-facets';
 export type { TagBreakdown } from './issue-facets';
-export { listIssues, MAX_PAGE_SIZE, MAX_SEARCH_CHARS } from './list-issues';
-export type { IssuePage, IssueSort, ListIssuesInput } from './list-issues';
+export { assigneeSql, listIssues, MAX_PAGE_SIZE, MAX_SEARCH_CHARS } from './list-issues';
+export type { AssigneeFilter, IssuePage, IssueSort, ListIssuesInput } from './list-issues';
+export { assignIssue, renderAssignmentEmail } from './assign-issue';
+export type { AssignmentEmail, AssignmentResult } from './assign-issue';
 export { discardIssue } from './discard-issue';
 export { mergeIssues } from './merge-issues';
 export { unmergeIssue } from './unmerge-issue';

@@ -46,5 +46,6 @@ export function issueFromRow(r: IssueRow): Issue {
     snoozedUntil: r.snoozed_until === null ? null : date(r.snoozed_until),
     snooze: r.snooze ?? null,
     discardedAt: r.discarded_at == null ? null : date(r.discarded_at),
+    assigneeId: r.assignee_id ?? null,
   });
 }

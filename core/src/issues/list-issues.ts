@@ -19,6 +19,12 @@ const SORT_COLUMN: Record<IssueSort, string> = {
   users: 'user_count',
 };
 
+/**
+ * Who an issue is assigned to: nobody, a user by id ("assigned to me" is the caller's id) or by
+ * email (an address of no user matches nothing). Reused by the search language (`assigned:`).
+ */
+export type AssigneeFilter = { none: true } | { userId: string } | { email: string };
+
 export interface ListIssuesInput {
   projectId: string;
   status?: IssueStatus;
@@ -31,6 +37,7 @@ export interface ListIssuesInput {
   firstSeenTo?: Date | null;
   lastSeenFrom?: Date | null;
   lastSeenTo?: Date | null;
+  assignee?: AssigneeFilter | null;
   /** Case-insensitive substring of the title or of any of the issue's event messages. */
   search?: string | null;
   sort?: IssueSort;
@@ -89,6 +96,7 @@ export async function listIssues(ds: DataSource, caller: Caller, input: ListIssu
       `EXISTS (SELECT 1 FROM issue_releases ir WHERE ir.issue_id = i.id AND ir.release = ${p(input.release)}${env})`,
     );
   }
+  if (input.assignee) where.push(assigneeSql(input.assignee, p));
   if (input.firstSeenFrom) where.push(`i.first_seen >= ${p(input.firstSeenFrom.toISOString())}`);
   if (input.firstSeenTo) where.push(`i.first_seen < ${p(input.firstSeenTo.toISOString())}`);
   if (input.lastSeenFrom) where.push(`i.last_seen >= ${p(input.lastSeenFrom.toISOString())}`);
@@ -144,6 +152,16 @@ export async function listIssues(ds: DataSource, caller: Caller, input: ListIssu
     hasNextPage: rows.filter((r) => r.id !== null).length > first,
     totalCount,
   };
+}
+
+/** The WHERE term of an assignee filter (served by the partial index issues_project_assignee). */
+export function assigneeSql(filter: AssigneeFilter, p: (value: unknown) => string): string {
+  if ('none' in filter) return 'i.assignee_id IS NULL';
+  if ('userId' in filter) {
+    // Not a uuid: no user has it, and the cast must not fail.
+    return isUuid(filter.userId) ? `i.assignee_id = ${p(filter.userId)}::uuid` : 'false';
+  }
+  return `i.assignee_id = (SELECT u.id FROM users u WHERE u.email = ${p(filter.email.trim().toLowerCase())})`;
 }
 
 /**

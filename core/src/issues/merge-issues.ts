@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Issue } from '../entities';
 import { AppError } from '../errors';
 import { lockIssuesForCaller, type Caller } from '../access';
+import { recordIssueActivity } from '../activity/record-activity';
 
 /**
  * Merges `sourceId` into `targetId` (same project), in one transaction:
@@ -22,12 +23,7 @@ import { lockIssuesForCaller, type Caller } from '../access';
  */
 export async function mergeIssues(
   ds: DataSource,
-  {
-    caller,
-    targetId,
-    sourceId,
-    now = new Date(),
-  }: { caller: Caller; targetId: string; sourceId: string; now?: Date },
+  { caller, targetId, sourceId, now = new Date() }: { caller: Caller; targetId: string; sourceId: string; now?: Date },
 ): Promise<Issue> {
   if (targetId === sourceId) throw new AppError('BAD_USER_INPUT', 'sourceId: must differ from targetId');
   const merged = await ds.transaction(async (em) => {
@@ -70,6 +66,19 @@ export async function mergeIssues(
     // The alert delivery log stays (its payloads are snapshots of the source at the time).
     await em.query('UPDATE alert_deliveries SET issue_id = $1 WHERE issue_id = $2', [t, s]);
     await em.query('UPDATE issue_aliases SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    // The source's timeline and comments join the target's (interleaved by time), then the merge itself.
+    await em.query('UPDATE issue_comments SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    await em.query('UPDATE issue_activity SET issue_id = $1 WHERE issue_id = $2', [t, s]);
+    const [src] = await em.query('SELECT title, event_count FROM issues WHERE id = $1', [s]);
+    await recordIssueActivity(em, {
+      issueId: t,
+      projectId: target.project_id,
+      kind: 'MERGED',
+      actorId: caller.userId,
+      message: `Merged ${String(src.title).slice(0, 200)} (${Number(src.event_count)} events) into this issue`,
+      data: { sourceId: s, sourceFingerprint: source.fingerprint, sourceTitle: src.title, sourceEventCount: Number(src.event_count) },
+      at: now,
+    });
     await em.query(
       `INSERT INTO issue_aliases (project_id, fingerprint, issue_id) VALUES ($1, $2, $3)
        ON CONFLICT (project_id, fingerprint) DO UPDATE SET issue_id = excluded.issue_id`,
@@ -117,10 +126,12 @@ async function recordMerge(
   );
   await em.query(
     `INSERT INTO issue_merges (project_id, target_issue_id, source_issue_id, fingerprint, aliases, source,
-                               target_first_seen, target_last_seen, merged_at, merged_by)
+                               target_first_seen, target_last_seen, merged_at, merged_by, activity_ids, comment_ids)
      SELECT s.project_id, t.id, s.id, s.fingerprint,
             coalesce((SELECT array_agg(a.fingerprint ORDER BY a.fingerprint) FROM issue_aliases a WHERE a.issue_id = s.id), '{}'),
-            to_jsonb(s.*), t.first_seen, t.last_seen, $3, $4
+            to_jsonb(s.*), t.first_seen, t.last_seen, $3, $4,
+            coalesce((SELECT array_agg(x.id) FROM issue_activity x WHERE x.issue_id = s.id), '{}'),
+            coalesce((SELECT array_agg(c.id) FROM issue_comments c WHERE c.issue_id = s.id), '{}')
        FROM issues s, issues t WHERE s.id = $1 AND t.id = $2`,
     [m.sourceId, m.targetId, m.now.toISOString(), m.actorId],
   );

@@ -2,9 +2,19 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../db/query-rows';
 import { Issue } from '../entities';
 import { AppError } from '../errors';
-import { reopen, resolve, snooze, type LifecycleState, type ReleaseRecord, type SnoozeRequest } from '../lifecycle';
+import {
+  describeSnooze,
+  reopen,
+  resolve,
+  snooze,
+  type LifecycleState,
+  type ReleaseRecord,
+  type SnoozeRequest,
+} from '../lifecycle';
 import { isUuid, lockIssuesForCaller, type Caller } from '../access';
 import { findNewestRelease } from '../releases';
+import { recordIssueActivity, type IssueActivityKind } from '../activity/record-activity';
+import { formatUtcMinute } from '../lifecycle/regression-reason';
 
 /** At most this many issues in one bulk resolve: one transaction must stay short. */
 export const MAX_BULK_ISSUES = 100;
@@ -97,11 +107,19 @@ function checkIds(ids: string[]): string[] {
   return unique.filter(isUuid);
 }
 
+/** What a person's transition records in the issue's activity (the actor is the caller). */
+interface TransitionRecord {
+  kind: IssueActivityKind;
+  now: Date;
+  describe: (before: LifecycleState, after: LifecycleState) => { message: string; data: Record<string, unknown> };
+}
+
 async function transition(
   ds: DataSource,
   caller: Caller,
   ids: string[],
   apply: (em: EntityManager, row: LockedIssueRow, state: LifecycleState) => Promise<LifecycleState>,
+  record: TransitionRecord,
 ): Promise<Issue[]> {
   const valid = checkIds(ids);
   const changed = await ds.transaction(async (em) => {
@@ -109,7 +127,19 @@ async function transition(
     for (const row of rows) {
       const before = lifecycleStateOf(row);
       const after = await apply(em, row, before);
-      if (after !== before) await writeLifecycleState(em, row.id, after);
+      if (after !== before) {
+        await writeLifecycleState(em, row.id, after);
+        const { message, data } = record.describe(before, after);
+        await recordIssueActivity(em, {
+          issueId: row.id,
+          projectId: row.project_id,
+          kind: record.kind,
+          actorId: caller.userId,
+          message,
+          data: { ...data, from: before.status },
+          at: record.now,
+        });
+      }
     }
     return rows.map((r) => r.id);
   });
@@ -131,10 +161,25 @@ export async function resolveIssues(
   { caller, ids, now = new Date() }: { caller: Caller; ids: string[]; now?: Date },
 ): Promise<Issue[]> {
   const newest = new Map<string, ReleaseRecord | null>();
-  return transition(ds, caller, ids, async (em, row, state) => {
-    if (!newest.has(row.project_id)) newest.set(row.project_id, await findNewestRelease(em, row.project_id));
-    return resolve(state, { now, newestRelease: newest.get(row.project_id)! });
-  });
+  return transition(
+    ds,
+    caller,
+    ids,
+    async (em, row, state) => {
+      if (!newest.has(row.project_id)) newest.set(row.project_id, await findNewestRelease(em, row.project_id));
+      return resolve(state, { now, newestRelease: newest.get(row.project_id)! });
+    },
+    {
+      kind: 'RESOLVED',
+      now,
+      describe: (_before, after) => ({
+        message: after.resolvedIn
+          ? `Resolved in release ${after.resolvedIn.version} (${after.resolvedIn.environment})`
+          : 'Resolved (the project had no release)',
+        data: { resolvedIn: after.resolvedIn?.version ?? null, environment: after.resolvedIn?.environment ?? null },
+      }),
+    },
+  );
 }
 
 /**
@@ -147,16 +192,47 @@ export async function snoozeIssue(
   ds: DataSource,
   { caller, id, now = new Date(), ...request }: { caller: Caller; id: string; now?: Date } & SnoozeRequest,
 ): Promise<Issue> {
-  const [issue] = await transition(ds, caller, [id], async (_em, row, state) =>
-    snooze(state, { now, eventCount: Number(row.event_count), userCount: Number(row.user_count), ...request }),
+  const [issue] = await transition(
+    ds,
+    caller,
+    [id],
+    async (_em, row, state) =>
+      snooze(state, { now, eventCount: Number(row.event_count), userCount: Number(row.user_count), ...request }),
+    {
+      kind: 'SNOOZED',
+      now,
+      describe: (_before, after) => ({
+        message: `Snoozed ${snoozePhrase(after)}`,
+        data: {
+          kind: after.snooze?.kind ?? 'until',
+          until: after.snoozedUntil?.toISOString() ?? null,
+          minutes: after.snooze?.minutes ?? null,
+          forEvents: after.snooze?.forEvents ?? null,
+          forUsers: after.snooze?.forUsers ?? null,
+        },
+      }),
+    },
   );
   if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
   return issue;
 }
 
 /** Reopens one of the caller's issues; NOT_FOUND when it is missing or not theirs. */
-export async function reopenIssue(ds: DataSource, { caller, id }: { caller: Caller; id: string }): Promise<Issue> {
-  const [issue] = await transition(ds, caller, [id], async (_em, _row, state) => reopen(state));
+export async function reopenIssue(
+  ds: DataSource,
+  { caller, id, now = new Date() }: { caller: Caller; id: string; now?: Date },
+): Promise<Issue> {
+  const [issue] = await transition(ds, caller, [id], async (_em, _row, state) => reopen(state), {
+    kind: 'REOPENED',
+    now,
+    describe: (before) => ({ message: before.status === 'snoozed' ? 'Reopened (snooze cancelled)' : 'Reopened', data: {} }),
+  });
   if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
   return issue;
+}
+
+/** "until 2026-11-25 12:03 UTC", "for 1 day", "until 100 more events": the timeline's words. */
+function snoozePhrase(s: LifecycleState): string {
+  if (s.snooze?.kind === 'until' || (!s.snooze && s.snoozedUntil)) return `until ${formatUtcMinute(s.snoozedUntil!)}`;
+  return describeSnooze(s);
 }

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { lockIssuesForCaller, requireLockedIssue, type Caller } from '../access';
+import { recordIssueActivities } from '../activity/record-activity';
 import { queryRows } from '../db/query-rows';
 import { Issue } from '../entities';
 import { AppError } from '../errors';
@@ -19,6 +20,8 @@ interface MergeRow {
   source: Record<string, unknown>;
   target_first_seen: Date;
   target_last_seen: Date;
+  activity_ids: string[];
+  comment_ids: string[];
 }
 
 /**
@@ -37,14 +40,15 @@ interface MergeRow {
  */
 export async function unmergeIssue(
   ds: DataSource,
-  { caller, id }: { caller: Caller; id: string },
+  { caller, id, now = new Date() }: { caller: Caller; id: string; now?: Date },
 ): Promise<Issue[]> {
   const ids = await ds.transaction(async (em) => {
     const locked = await lockIssuesForCaller(em, caller, [id], 'write', 'unmerge issues');
     const target = requireLockedIssue(caller, locked[0], 'write', 'unmerge issues');
     const merges = await queryRows<MergeRow>(
       em,
-      `SELECT id, project_id, source_issue_id, fingerprint, aliases, source, target_first_seen, target_last_seen
+      `SELECT id, project_id, source_issue_id, fingerprint, aliases, source, target_first_seen, target_last_seen,
+              activity_ids, comment_ids
          FROM issue_merges WHERE target_issue_id = $1 ORDER BY merged_at, id`,
       [target.id],
     );
@@ -68,6 +72,7 @@ export async function unmergeIssue(
     await recountTarget(em, target.id, restored, merges[0]);
     await em.query('DELETE FROM issue_merges WHERE id = ANY($1::uuid[])', [merges.map((m) => m.id)]);
     await refreshDiscardKeys(em, [target.id, ...restored]);
+    await recordUnmerged(em, { targetId: target.id, projectId: target.project_id, merges, actorId: caller.userId, now });
     return [target.id, ...restored];
   });
   const issues = await ds.manager.findBy(
@@ -76,6 +81,42 @@ export async function unmergeIssue(
   );
   const order = new Map(ids.map((i, n) => [i, n]));
   return issues.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+}
+
+/** UNMERGED on the target and on each issue that came back (the timeline, core/src/activity). */
+async function recordUnmerged(
+  em: EntityManager,
+  u: { targetId: string; projectId: string; merges: MergeRow[]; actorId: string; now: Date },
+): Promise<void> {
+  const counts = await queryRows<{ id: string; title: string; event_count: string }>(
+    em,
+    'SELECT id, title, event_count FROM issues WHERE id = ANY($1::uuid[])',
+    [[u.targetId, ...u.merges.map((m) => m.source_issue_id)]],
+  );
+  const byId = new Map(counts.map((c) => [c.id, c]));
+  const target = byId.get(u.targetId)!;
+  const restored = u.merges.map((m) => byId.get(m.source_issue_id)!);
+  const names = restored.map((r) => `${r.title.slice(0, 200)} (${Number(r.event_count)} events)`).join(', ');
+  await recordIssueActivities(em, [
+    {
+      issueId: u.targetId,
+      projectId: u.projectId,
+      kind: 'UNMERGED',
+      actorId: u.actorId,
+      message: `Unmerged ${names} from this issue`,
+      data: { restored: restored.map((r) => ({ id: r.id, title: r.title, eventCount: Number(r.event_count) })) },
+      at: u.now,
+    },
+    ...restored.map((r) => ({
+      issueId: r.id,
+      projectId: u.projectId,
+      kind: 'UNMERGED' as const,
+      actorId: u.actorId,
+      message: `Unmerged from ${target.title.slice(0, 200)}`,
+      data: { targetId: u.targetId, targetTitle: target.title },
+      at: u.now,
+    })),
+  ]);
 }
 
 /** Recreates one merge's source from its snapshot and moves its events back; answers its id. */
@@ -106,6 +147,17 @@ async function restoreSource(em: EntityManager, targetId: string, m: MergeRow): 
     s,
     targetId,
     keys,
+  ]);
+  // Its own timeline and comments, as the merge moved them (the MERGED row stays with the target).
+  await em.query('UPDATE issue_activity SET issue_id = $1 WHERE id = ANY($2::uuid[]) AND issue_id = $3', [
+    s,
+    m.activity_ids,
+    targetId,
+  ]);
+  await em.query('UPDATE issue_comments SET issue_id = $1 WHERE id = ANY($2::uuid[]) AND issue_id = $3', [
+    s,
+    m.comment_ids,
+    targetId,
   ]);
   await em.query(
     `UPDATE feedback f SET issue_id = e.issue_id FROM events e

@@ -117,7 +117,12 @@ export function snoozeEndReason(state: LifecycleState, event: EventFacts): strin
   if (state.snoozedUntil === null) return 'snooze ended';
   if (state.snoozedUntil.getTime() > at) return null;
   if (s?.kind === 'minutes' && s.minutes != null) return `snoozed for ${duration(s.minutes)}, which has passed`;
-  return `snoozed until ${state.snoozedUntil.toISOString()}, which has passed`;
+  return `snoozed until ${utcMinute(state.snoozedUntil)}, which has passed`;
+}
+
+/** `2026-11-25 12:03 UTC` (regression-reason.ts's `formatUtcMinute`; kept here to avoid an import cycle). */
+function utcMinute(at: Date): string {
+  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 function plural(n: number, noun: string): string {

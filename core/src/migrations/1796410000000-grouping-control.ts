@@ -12,7 +12,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   `to_jsonb` snapshot of its row, restored with `jsonb_populate_record`), its own key and the
  *   aliases it carried, and the target's first/last seen before its first recorded merge.
  *   `target_issue_id` has no foreign key on purpose: a source merged away later keeps the merges
- *   made into it, so undoing the outer merge and then the inner one restores both levels.
+ *   made into it, so undoing the outer merge and then the inner one restores both levels. It
+ *   also lists the source's activity rows and comments the merge moved, to move them back.
  * - Snooze by count, users and time: `issues.snooze` (the condition, a small JSON object: kind,
  *   when, and the event or user count that ends it); `snoozed_until` keeps the time condition.
  * - Discard: `issues.discarded_at`, and `issue_discard_keys`, the raw grouping keys whose events
@@ -45,7 +46,10 @@ export class GroupingControl1796410000000 implements MigrationInterface {
         target_first_seen timestamptz NOT NULL,
         target_last_seen timestamptz NOT NULL,
         merged_at timestamptz NOT NULL,
-        merged_by uuid
+        merged_by uuid,
+        -- The source's timeline rows and comments that the merge moved to the target.
+        activity_ids uuid[] NOT NULL DEFAULT '{}',
+        comment_ids uuid[] NOT NULL DEFAULT '{}'
       );
       CREATE INDEX issue_merges_target_idx ON issue_merges (target_issue_id, merged_at);
 

@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { isUuid } from '../access/is-uuid';
 import { requireOrganizationAccess, type Caller } from '../access';
 import { parseRole, ROLES_BY_RANK } from './roles';
+import { recordIssueActivities } from '../activity/record-activity';
 
 export interface MemberRecord {
   userId: string;
@@ -127,6 +128,40 @@ export async function removeMember(
       throw new AppError('CONFLICT', `The last owner cannot leave or be removed. ${LAST_OWNER}`);
     }
     await em.delete(Membership, { organizationId, userId: target.userId });
+    await unassignLeaver(em, organizationId, target.userId, caller.userId, target.email);
     return target;
   });
+}
+
+/**
+ * Issues assigned to someone who leaves the organization fall back to unassigned (the
+ * assignee must be a member), each recorded in its timeline. The time is the database's: this
+ * is bookkeeping of the removal, not a rule about time.
+ */
+async function unassignLeaver(
+  em: EntityManager,
+  organizationId: string,
+  userId: string,
+  actorId: string,
+  email: string,
+): Promise<void> {
+  const rows = await queryRows<{ id: string; project_id: string; at: Date }>(
+    em,
+    `UPDATE issues SET assignee_id = NULL
+      WHERE assignee_id = $1 AND project_id IN (SELECT id FROM projects WHERE organization_id = $2)
+      RETURNING id, project_id, now() AS at`,
+    [userId, organizationId],
+  );
+  await recordIssueActivities(
+    em,
+    rows.map((r) => ({
+      issueId: r.id,
+      projectId: r.project_id,
+      kind: 'ASSIGNED' as const,
+      actorId,
+      message: `Unassigned (was ${email}, no longer a member)`,
+      data: { assigneeId: null, assigneeEmail: null, previousAssigneeId: userId },
+      at: new Date(r.at),
+    })),
+  );
 }

@@ -6,6 +6,9 @@ export interface PurgeResult {
   events: number;
   logs: number;
   vitals: number;
+  /** Comments and issue activity rows (issue timelines keep the plan's window too). */
+  comments: number;
+  activity: number;
   /** False when another process held the purge lock: it is doing the work. */
   ran: boolean;
 }
@@ -17,10 +20,13 @@ const TABLES = [
   { name: 'events', key: 'events', time: 'received_at', id: 'id' },
   { name: 'logs', key: 'logs', time: 'timestamp', id: 'ctid' },
   { name: 'vitals_reports', key: 'vitals', time: 'received_at', id: 'ctid' },
+  // Comments before activity: a comment's COMMENTED row goes with it (foreign key cascade).
+  { name: 'issue_comments', key: 'comments', time: 'created_at', id: 'id' },
+  { name: 'issue_activity', key: 'activity', time: 'created_at', id: 'id' },
 ] as const;
 
 /**
- * Deletes events, logs and vitals reports older than their organization's plan retention
+ * Deletes events, logs, vitals reports, comments and issue activity older than their organization's plan retention
  * (docs/quotas.md). Issues keep their counts and first/last seen: only the rows go. Works in chunks of
  * `chunk` rows, each its own short transaction, so it never holds locks the worker waits on for
  * long. Only one process purges at a time (an advisory lock taken per chunk).
@@ -30,7 +36,7 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
   const now = (options.now ?? new Date()).toISOString();
   const days = [PLANS.free.retentionDays, PLANS.pro.retentionDays, PLANS.business.retentionDays];
   const shortest = Math.min(...days);
-  const result: PurgeResult = { events: 0, logs: 0, vitals: 0, ran: true };
+  const result: PurgeResult = { events: 0, logs: 0, vitals: 0, comments: 0, activity: 0, ran: true };
   for (const table of TABLES) {
     for (;;) {
       const deleted = await ds.transaction(async (em) => {

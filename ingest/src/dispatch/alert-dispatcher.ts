@@ -3,6 +3,7 @@ import {
   claimAlertDelivery,
   markAttemptFailed,
   markDelivered,
+  systemClock,
   takeDueAlertDeliveries,
   type ClaimedDelivery,
   type Clock,
@@ -124,7 +125,7 @@ export function startAlertDispatcher(options: AlertDispatcherOptions): RunningDi
         timeoutMs: options.timeoutMs,
         now: options.clock,
       });
-      await markDelivered(ds, d.id, result.status ?? null);
+      await markDelivered(ds, d.id, result.status ?? null, new Date((options.clock ?? systemClock)()));
       stats.delivered += 1;
     } catch (err) {
       stats.failedAttempts += 1;

@@ -151,7 +151,7 @@ export class IssueResolver {
       '(CONFLICT).',
   })
   async unmergeIssue(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<IssueType[]> {
-    return (await unmergeIssue(ctx.ds, { caller: requireCaller(ctx), id })).map(toIssueType);
+    return (await unmergeIssue(ctx.ds, { caller: requireCaller(ctx), id, now: nowOf(ctx) })).map(toIssueType);
   }
 
   @Mutation(() => IssueType, {
