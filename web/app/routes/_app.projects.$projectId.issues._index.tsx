@@ -16,10 +16,13 @@ const ISSUES_PAGE_SIZE = 25;
 /** resolveIssues takes at most 100 ids; a page holds 25. */
 const MAX_BULK_IDS = 100;
 
+// Discarded issues (their new events are dropped) are only listed under their own tab, whatever
+// their status: the other tabs leave them out (docs/decisions/023-unmerge-snooze-discard.md).
 const STATUSES = [
   { param: 'open', value: 'OPEN', label: 'Open' },
   { param: 'resolved', value: 'RESOLVED', label: 'Resolved' },
   { param: 'snoozed', value: 'SNOOZED', label: 'Snoozed' },
+  { param: 'discarded', value: null, label: 'Discarded' },
 ] as const;
 
 type Status = (typeof STATUSES)[number];
@@ -37,7 +40,8 @@ type Filters = { q: string; environment: string; release: string; sort: (typeof 
 const ISSUES_QUERY = graphql(`
   query ProjectIssues(
     $projectId: ID!
-    $status: IssueStatus!
+    $status: IssueStatus
+    $discarded: Boolean
     $first: Int!
     $after: String
     $search: String
@@ -48,6 +52,7 @@ const ISSUES_QUERY = graphql(`
     issues(
       projectId: $projectId
       status: $status
+      discarded: $discarded
       first: $first
       after: $after
       search: $search
@@ -77,6 +82,9 @@ const ISSUES_QUERY = graphql(`
       }
     }
     all: issues(projectId: $projectId, first: 1) {
+      totalCount
+    }
+    allDiscarded: issues(projectId: $projectId, first: 1, discarded: true) {
       totalCount
     }
   }
@@ -121,6 +129,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const result = await queryApi(args, ISSUES_QUERY, {
     projectId: args.params.projectId ?? '',
     status: status.value,
+    discarded: status.value === null ? true : null,
     first: ISSUES_PAGE_SIZE,
     after,
     search: filters.q || null,
@@ -133,7 +142,7 @@ export async function loader(args: LoaderFunctionArgs) {
     after,
     filters,
     issues: result.issues,
-    projectIssueCount: result.all.totalCount,
+    projectIssueCount: result.all.totalCount + result.allDiscarded.totalCount,
     now: new Date().toISOString(),
   };
 }
@@ -252,6 +261,12 @@ export default function IssuesPage() {
         </p>
       ) : (
         <Form method="post" className="bulk-form" aria-label="Bulk actions">
+          {current.value === null ? (
+            <p className="muted toolbar-count">
+              {issues.totalCount} discarded {issues.totalCount === 1 ? 'issue' : 'issues'}: their new events are
+              dropped at ingest. Open one to stop discarding it.
+            </p>
+          ) : (
           <div className="toolbar">
             <p className="muted toolbar-count">
               {issues.totalCount} {current.label.toLowerCase()} {issues.totalCount === 1 ? 'issue' : 'issues'}
@@ -281,6 +296,7 @@ export default function IssuesPage() {
               </button>
             )}
           </div>
+          )}
           <IssueTable
             caption={`${current.label} issues`}
             projectId={projectId}
