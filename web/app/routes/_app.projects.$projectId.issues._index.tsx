@@ -129,7 +129,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const result = await queryApi(args, ISSUES_QUERY, {
     projectId: args.params.projectId ?? '',
     status: status.value,
-    discarded: status.value === null ? true : null,
+    ...(status.value === null ? { discarded: true } : {}),
     first: ISSUES_PAGE_SIZE,
     after,
     search: filters.q || null,
