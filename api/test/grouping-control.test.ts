@@ -43,7 +43,13 @@ for (const kind of ['postgres', 'pglite'] as const) {
         { fingerprint: ['s'], at: at(2), user: { id: 'b' } },
       ]);
       const id = await issueIdOf(p.projectId, 's');
-      const bad = [{}, { minutes: 5, forEvents: 5 }, { forEvents: 0 }, { forUsers: -2 }, { until: '2001-01-01T00:00:00Z' }];
+      const bad = [
+        {},
+        { minutes: 5, forEvents: 5 },
+        { forEvents: 0 },
+        { forUsers: -2 },
+        { until: '2001-01-01T00:00:00Z' },
+      ];
       for (const args of bad) {
         const r = await f.run(SNOOZE, { id, ...args }, p.token);
         assert.equal(r.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', JSON.stringify(args));
@@ -133,7 +139,10 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.ok(!visible.nodes.some((n: { id: string }) => n.id === d));
       // The environment-only count takes its own path (issue_environments): it leaves them out too.
       assert.equal((await f.ok(LIST, { p: p.projectId, e: 'production' }, p.token)).issues.totalCount, 1);
-      assert.deepEqual((await f.ok(LIST, { p: p.projectId, d: true }, p.token)).issues, { totalCount: 1, nodes: [{ id: d }] });
+      assert.deepEqual((await f.ok(LIST, { p: p.projectId, d: true }, p.token)).issues, {
+        totalCount: 1,
+        nodes: [{ id: d }],
+      });
       const keys: Array<{ n: number }> = await f.db.ds.query(
         'SELECT count(*)::int AS n FROM issue_discard_keys WHERE issue_id = $1',
         [d],
@@ -141,11 +150,17 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.equal(keys[0].n, 1);
       // New events of a discarded issue are not stored (the worker's drop; the edge is tested in server/).
       await f.ingest(p.projectId, [{ fingerprint: ['d'], at: at(3) }]);
-      assert.equal((await f.ok(`query($id: ID!) { issue(id: $id) { eventCount } }`, { id: d }, p.token)).issue.eventCount, 1);
+      assert.equal(
+        (await f.ok(`query($id: ID!) { issue(id: $id) { eventCount } }`, { id: d }, p.token)).issue.eventCount,
+        1,
+      );
       const undone = (await f.ok(DISCARD, { id: d, d: false }, p.token)).discardIssue;
       assert.deepEqual(undone, { id: d, discarded: false, discardedAt: null });
       await f.ingest(p.projectId, [{ fingerprint: ['d'], at: at(4) }]);
-      assert.equal((await f.ok(`query($id: ID!) { issue(id: $id) { eventCount } }`, { id: d }, p.token)).issue.eventCount, 2);
+      assert.equal(
+        (await f.ok(`query($id: ID!) { issue(id: $id) { eventCount } }`, { id: d }, p.token)).issue.eventCount,
+        2,
+      );
       const kinds: Array<{ message: string }> = await f.db.ds.query(
         `SELECT message FROM issue_activity WHERE issue_id = $1 AND kind = 'DISCARDED' ORDER BY created_at`,
         [d],
@@ -173,8 +188,9 @@ for (const kind of ['postgres', 'pglite'] as const) {
         assert.deepEqual(theirs, missing);
       }
       // Nothing changed for the owner.
-      const mine = (await f.ok(`query($id: ID!) { issue(id: $id) { status discarded mergedIssueCount } }`, { id: a }, p.token))
-        .issue;
+      const mine = (
+        await f.ok(`query($id: ID!) { issue(id: $id) { status discarded mergedIssueCount } }`, { id: a }, p.token)
+      ).issue;
       assert.deepEqual(mine, { status: 'OPEN', discarded: false, mergedIssueCount: 1 });
     });
   });

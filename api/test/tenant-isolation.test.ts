@@ -12,14 +12,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { ApolloServer } from '@apollo/server';
-import {
-  authenticateBearer,
-  loadConfig,
-  mergeIssues,
-  openDatabase,
-  sessionCaller,
-  type Database,
-} from '@tracker/core';
+import { authenticateBearer, loadConfig, mergeIssues, openDatabase, sessionCaller, type Database } from '@tracker/core';
 import { createTestPostgres, type TestPostgres } from '@tracker/core/testing';
 import {
   getNamedType,

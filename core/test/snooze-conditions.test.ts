@@ -21,7 +21,11 @@ const event = (facts: Partial<EventFacts>): EventFacts => ({
 });
 
 /** Feeds events one by one (counts as the worker computes them) until the snooze ends. */
-function eventsUntilEnd(state: LifecycleState, from: { events: number; users: number }, newUser: (n: number) => boolean) {
+function eventsUntilEnd(
+  state: LifecycleState,
+  from: { events: number; users: number },
+  newUser: (n: number) => boolean,
+) {
   let s = state;
   let events = from.events;
   let users = from.users;

@@ -43,7 +43,12 @@ async function snapshot(db: Database, projectId: string): Promise<Record<string,
   const out: Record<string, unknown> = {};
   for (const { id: _id, fingerprint: _fp, ...rest } of issues) {
     const messages = rest.messages as string[];
-    out[String(rest.title)] = { ...rest, first_seen: String(rest.first_seen), last_seen: String(rest.last_seen), messages };
+    out[String(rest.title)] = {
+      ...rest,
+      first_seen: String(rest.first_seen),
+      last_seen: String(rest.last_seen),
+      messages,
+    };
   }
   return out;
 }
@@ -98,10 +103,10 @@ for (const kind of ['postgres', 'pglite'] as const) {
     }
 
     async function issueOf(projectId: string, title: string): Promise<string> {
-      const rows: Array<{ id: string }> = await db.ds.query('SELECT id FROM issues WHERE project_id = $1 AND title = $2', [
-        projectId,
-        title,
-      ]);
+      const rows: Array<{ id: string }> = await db.ds.query(
+        'SELECT id FROM issues WHERE project_id = $1 AND title = $2',
+        [projectId, title],
+      );
       return rows[0].id;
     }
 
@@ -145,12 +150,17 @@ for (const kind of ['postgres', 'pglite'] as const) {
       // The timeline: UNMERGED on both sides, and the source's own rows (its FIRST_SEEN) back with it.
       const kinds = async (id: string) =>
         (
-          (await db.ds.query('SELECT kind FROM issue_activity WHERE issue_id = $1 ORDER BY created_at, kind', [id])) as Array<{
+          (await db.ds.query('SELECT kind FROM issue_activity WHERE issue_id = $1 ORDER BY created_at, kind', [
+            id,
+          ])) as Array<{
             kind: string;
           }>
         ).map((r) => r.kind);
       assert.ok((await kinds(t)).includes('UNMERGED'));
-      assert.deepEqual((await kinds(s)).filter((k) => k !== 'MERGED'), ['FIRST_SEEN', 'FIRST_SEEN', 'UNMERGED']);
+      assert.deepEqual(
+        (await kinds(s)).filter((k) => k !== 'MERGED'),
+        ['FIRST_SEEN', 'FIRST_SEEN', 'UNMERGED'],
+      );
       const inner = await unmergeIssue(db.ds, { caller: p.caller, id: s });
       assert.deepEqual(
         inner.map((i) => i.id),
@@ -194,7 +204,11 @@ for (const kind of ['postgres', 'pglite'] as const) {
         { fp: 'B', minute: 2 },
       ]);
       const a = await issueOf(p.projectId, 'Error: A at 1');
-      await mergeIssues(db.ds, { caller: p.caller, targetId: a, sourceId: await issueOf(p.projectId, 'Error: B at 2') });
+      await mergeIssues(db.ds, {
+        caller: p.caller,
+        targetId: a,
+        sourceId: await issueOf(p.projectId, 'Error: B at 2'),
+      });
       const stranger = await account();
       for (const id of [a, randomUUID(), 'not-a-uuid']) {
         await assert.rejects(unmergeIssue(db.ds, { caller: stranger.caller, id }), { code: 'NOT_FOUND' });

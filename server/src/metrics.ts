@@ -70,8 +70,14 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
       'counter',
       'Error events dropped without being stored, by reason and where (the edge, or the worker when the edge could not tell).',
       [
-        ...Object.entries(s.discardedByReason).map(([reason, n]) => [`{reason="${reason}",where="worker"}`, n] as [string, number]),
-        ...(sources.ingest ? [...sources.ingest.discarded].sort().map(([reason, n]) => [`{reason="${reason}",where="edge"}`, n] as [string, number]) : []),
+        ...Object.entries(s.discardedByReason).map(
+          ([reason, n]) => [`{reason="${reason}",where="worker"}`, n] as [string, number],
+        ),
+        ...(sources.ingest
+          ? [...sources.ingest.discarded]
+              .sort()
+              .map(([reason, n]) => [`{reason="${reason}",where="edge"}`, n] as [string, number])
+          : []),
       ],
     );
     metric('tracker_worker_batches_total', 'counter', "Batches committed by this process's worker.", [['', s.batches]]);

@@ -159,9 +159,8 @@ describe('grouping control on the dashboard in a real browser (embedded)', () =>
     await screenshot(page, 'issues-discarded-tab');
 
     const stored = async () =>
-      (
-        await tracker!.db.ds.query('SELECT count(*)::int AS n FROM events WHERE issue_id = $1', [target])
-      )[0].n as number;
+      (await tracker!.db.ds.query('SELECT count(*)::int AS n FROM events WHERE issue_id = $1', [target]))[0]
+        .n as number;
     assert.equal(await stored(), 2);
 
     // Stop discarding: its events are stored again.

@@ -10,7 +10,16 @@ import { after, before, describe, test } from 'node:test';
 import { discardIssue, sessionCaller } from '@tracker/core';
 import type { Tracker } from '../src';
 import { buildEnvelope, errorEvent, item, sentryEventId } from './sentry-envelope';
-import { createTestEnv, gqlOk, MODES, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
+import {
+  createTestEnv,
+  gqlOk,
+  MODES,
+  sendError,
+  signUpWithProject,
+  startTracker,
+  waitFor,
+  type TestEnv,
+} from './helpers';
 
 const ISSUE = `query($id: ID!) { issue(id: $id) { id status isRegression eventCount userCount discarded
   snooze { kind forEvents forUsers remaining } } }`;
@@ -74,8 +83,7 @@ for (const mode of MODES) {
         async usageSettlesAt(expected: number) {
           await waitFor(
             `usage at ${expected}`,
-            async () =>
-              (await gqlOk(url, USAGE, { o: a.organization.id }, a.token)).usage.events.used === expected,
+            async () => (await gqlOk(url, USAGE, { o: a.organization.id }, a.token)).usage.events.used === expected,
             20_000,
           );
         },
@@ -126,15 +134,18 @@ for (const mode of MODES) {
       const p = await project();
       await p.send({ user: { id: 'u1' } });
       await waitFor('1 event', async () => (await p.storedEvents()) === 1);
-      const a = await tracker.db.ds.query('SELECT user_id FROM memberships m JOIN projects p ON p.organization_id = m.organization_id WHERE p.id = $1', [
-        p.project.id,
-      ]);
+      const a = await tracker.db.ds.query(
+        'SELECT user_id FROM memberships m JOIN projects p ON p.organization_id = m.organization_id WHERE p.id = $1',
+        [p.project.id],
+      );
       // Discarded behind the edge's back: its key cache still says "nothing discarded".
       await discardIssue(tracker.db.ds, { caller: sessionCaller(a[0].user_id), id: await p.issueId(), discard: true });
       const before = await metric('tracker_events_discarded_total', '{reason="discarded_issue",where="worker"}');
       for (let i = 0; i < 3; i++) await p.send();
-      await waitFor('the worker dropped 3', async () =>
-        (await metric('tracker_events_discarded_total', '{reason="discarded_issue",where="worker"}')) === before + 3,
+      await waitFor(
+        'the worker dropped 3',
+        async () =>
+          (await metric('tracker_events_discarded_total', '{reason="discarded_issue",where="worker"}')) === before + 3,
       );
       assert.equal(await p.storedEvents(), 1);
       await p.usageSettlesAt(1);
@@ -162,7 +173,10 @@ for (const mode of MODES) {
       const before = await metric('tracker_events_discarded_total', '{reason="discarded_issue",where="edge"}');
       await send();
       await send();
-      assert.equal(await metric('tracker_events_discarded_total', '{reason="discarded_issue",where="edge"}'), before + 2);
+      assert.equal(
+        await metric('tracker_events_discarded_total', '{reason="discarded_issue",where="edge"}'),
+        before + 2,
+      );
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(await stored(), 1);
     });
@@ -200,7 +214,12 @@ for (const mode of MODES) {
       const p = await project();
       await p.send({ user: { id: 'old' } });
       await waitFor('1 event', async () => (await p.issue()).eventCount === 1);
-      await gqlOk(url, `mutation($id: ID!) { snoozeIssue(id: $id, forUsers: 2) { status } }`, { id: await p.issueId() }, p.token);
+      await gqlOk(
+        url,
+        `mutation($id: ID!) { snoozeIssue(id: $id, forUsers: 2) { status } }`,
+        { id: await p.issueId() },
+        p.token,
+      );
       const steps: Array<[string, string]> = [
         ['old', 'SNOOZED'],
         ['new1', 'SNOOZED'],

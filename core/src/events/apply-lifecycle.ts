@@ -133,7 +133,8 @@ export async function applyLifecycle(
       state = outcome.state;
       if (outcome.regressed) {
         triggers.push({ kind: 'REGRESSED_ISSUE', projectId: e.projectId, issueId: e.issueId, event: factsOf(e) });
-        if (outcome.reason) snoozeEnded.push({ issueId: e.issueId, projectId: e.projectId, reason: outcome.reason, at: e.receivedAt });
+        if (outcome.reason)
+          snoozeEnded.push({ issueId: e.issueId, projectId: e.projectId, reason: outcome.reason, at: e.receivedAt });
         break; // open now: the rest of the batch's events change nothing.
       }
     }

@@ -76,7 +76,12 @@ export async function mergeIssues(
       kind: 'MERGED',
       actorId: caller.userId,
       message: `Merged ${String(src.title).slice(0, 200)} (${Number(src.event_count)} events) into this issue`,
-      data: { sourceId: s, sourceFingerprint: source.fingerprint, sourceTitle: src.title, sourceEventCount: Number(src.event_count) },
+      data: {
+        sourceId: s,
+        sourceFingerprint: source.fingerprint,
+        sourceTitle: src.title,
+        sourceEventCount: Number(src.event_count),
+      },
       at: now,
     });
     await em.query(

@@ -225,7 +225,10 @@ export async function reopenIssue(
   const [issue] = await transition(ds, caller, [id], async (_em, _row, state) => reopen(state), {
     kind: 'REOPENED',
     now,
-    describe: (before) => ({ message: before.status === 'snoozed' ? 'Reopened (snooze cancelled)' : 'Reopened', data: {} }),
+    describe: (before) => ({
+      message: before.status === 'snoozed' ? 'Reopened (snooze cancelled)' : 'Reopened',
+      data: {},
+    }),
   });
   if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
   return issue;

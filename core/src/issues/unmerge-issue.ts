@@ -72,7 +72,13 @@ export async function unmergeIssue(
     await recountTarget(em, target.id, restored, merges[0]);
     await em.query('DELETE FROM issue_merges WHERE id = ANY($1::uuid[])', [merges.map((m) => m.id)]);
     await refreshDiscardKeys(em, [target.id, ...restored]);
-    await recordUnmerged(em, { targetId: target.id, projectId: target.project_id, merges, actorId: caller.userId, now });
+    await recordUnmerged(em, {
+      targetId: target.id,
+      projectId: target.project_id,
+      merges,
+      actorId: caller.userId,
+      now,
+    });
     return [target.id, ...restored];
   });
   const issues = await ds.manager.findBy(
@@ -201,7 +207,10 @@ async function restoreSource(em: EntityManager, targetId: string, m: MergeRow): 
  * The snapshot with references to rows deleted since the merge cleared, as their foreign keys
  * (`ON DELETE SET NULL`) would have cleared them on the live row.
  */
-async function withLiveReferences(em: EntityManager, source: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function withLiveReferences(
+  em: EntityManager,
+  source: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const row = { ...source };
   for (const [column, table] of [
     ['resolved_in_release_id', 'releases'],
@@ -262,7 +271,12 @@ async function recountTarget(
        last_seen = greatest(coalesce(c.last, $4::timestamptz), $4::timestamptz)
      FROM (SELECT count(*) AS events, min(timestamp) AS first, max(timestamp) AS last FROM events WHERE issue_id = $1) c
      WHERE i.id = $1`,
-    [targetId, restored, new Date(firstMerge.target_first_seen).toISOString(), new Date(firstMerge.target_last_seen).toISOString()],
+    [
+      targetId,
+      restored,
+      new Date(firstMerge.target_first_seen).toISOString(),
+      new Date(firstMerge.target_last_seen).toISOString(),
+    ],
   );
 }
 

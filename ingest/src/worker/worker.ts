@@ -301,9 +301,9 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       stats.discardedByReason.discarded_issue += usage.count;
       // Committed: the drop is final, so its quota units go back. A crash before this line keeps
       // them counted (the safe side); a redelivery after it gives them back twice (rare; docs/quotas.md).
-      await options.giveBackUsage?.(usage).catch((err) =>
-        log('warn', 'could not give back the quota of discarded events', { error: errorMessage(err) }),
-      );
+      await options
+        .giveBackUsage?.(usage)
+        .catch((err) => log('warn', 'could not give back the quota of discarded events', { error: errorMessage(err) }));
     }
     if (outcome.alertDeliveryIds.length > 0 && options.alerts) {
       // Committed already: if this enqueue is lost, the dispatcher's sweeper queues them later.

@@ -21,11 +21,7 @@ export function parseSnoozeUntil(form: FormData, now = Date.now()): string | nul
 }
 
 /** What `snoozeIssue` takes: exactly one condition. */
-export type SnoozeRequest =
-  | { until: string }
-  | { minutes: number }
-  | { forEvents: number }
-  | { forUsers: number };
+export type SnoozeRequest = { until: string } | { minutes: number } | { forEvents: number } | { forUsers: number };
 
 /** Default counts offered by the issue page's snooze menu ("until 100 more events"). */
 export const SNOOZE_DEFAULT_EVENTS = 100;
@@ -61,7 +57,9 @@ export function describeSnooze(
 ): string | null {
   if (!snooze) return null;
   const left = snooze.remaining == null ? '' : ` (${snooze.remaining} to go)`;
-  if (snooze.kind === 'EVENTS') return `until ${snooze.forEvents} more ${snooze.forEvents === 1 ? 'event' : 'events'}${left}`;
-  if (snooze.kind === 'USERS') return `until ${snooze.forUsers} more ${snooze.forUsers === 1 ? 'user' : 'users'}${left}`;
+  if (snooze.kind === 'EVENTS')
+    return `until ${snooze.forEvents} more ${snooze.forEvents === 1 ? 'event' : 'events'}${left}`;
+  if (snooze.kind === 'USERS')
+    return `until ${snooze.forUsers} more ${snooze.forUsers === 1 ? 'user' : 'users'}${left}`;
   return null;
 }

@@ -263,39 +263,39 @@ export default function IssuesPage() {
         <Form method="post" className="bulk-form" aria-label="Bulk actions">
           {current.value === null ? (
             <p className="muted toolbar-count">
-              {issues.totalCount} discarded {issues.totalCount === 1 ? 'issue' : 'issues'}: their new events are
-              dropped at ingest. Open one to stop discarding it.
+              {issues.totalCount} discarded {issues.totalCount === 1 ? 'issue' : 'issues'}: their new events are dropped
+              at ingest. Open one to stop discarding it.
             </p>
           ) : (
-          <div className="toolbar">
-            <p className="muted toolbar-count">
-              {issues.totalCount} {current.label.toLowerCase()} {issues.totalCount === 1 ? 'issue' : 'issues'}
-            </p>
-            {current.value === 'OPEN' ? (
-              <>
-                <button type="submit" name="intent" value="resolve" className="button" disabled={busy}>
-                  Resolve selected
+            <div className="toolbar">
+              <p className="muted toolbar-count">
+                {issues.totalCount} {current.label.toLowerCase()} {issues.totalCount === 1 ? 'issue' : 'issues'}
+              </p>
+              {current.value === 'OPEN' ? (
+                <>
+                  <button type="submit" name="intent" value="resolve" className="button" disabled={busy}>
+                    Resolve selected
+                  </button>
+                  <label className="inline-field">
+                    <span className="visually-hidden">Snooze for</span>
+                    <select name="duration" defaultValue="24h">
+                      {SNOOZE_DURATIONS.map((d) => (
+                        <option key={d.value} value={d.value}>
+                          {d.label}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <button type="submit" name="intent" value="snooze" className="button" disabled={busy}>
+                    Snooze selected
+                  </button>
+                </>
+              ) : (
+                <button type="submit" name="intent" value="reopen" className="button" disabled={busy}>
+                  Reopen selected
                 </button>
-                <label className="inline-field">
-                  <span className="visually-hidden">Snooze for</span>
-                  <select name="duration" defaultValue="24h">
-                    {SNOOZE_DURATIONS.map((d) => (
-                      <option key={d.value} value={d.value}>
-                        {d.label}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <button type="submit" name="intent" value="snooze" className="button" disabled={busy}>
-                  Snooze selected
-                </button>
-              </>
-            ) : (
-              <button type="submit" name="intent" value="reopen" className="button" disabled={busy}>
-                Reopen selected
-              </button>
-            )}
-          </div>
+              )}
+            </div>
           )}
           <IssueTable
             caption={`${current.label} issues`}

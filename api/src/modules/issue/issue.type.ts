@@ -55,7 +55,7 @@ registerEnumType(SnoozeKindEnum, {
   },
 });
 
-@ObjectType('IssueSnooze', { simpleResolvers: true, description: 'What ends a snoozed issue\'s snooze.' })
+@ObjectType('IssueSnooze', { simpleResolvers: true, description: "What ends a snoozed issue's snooze." })
 export class IssueSnoozeType {
   @Field(() => SnoozeKindEnum)
   kind: SnoozeKindEnum;

@@ -73,7 +73,14 @@ function SnoozeMenu({ busy }: { busy: boolean }) {
           <input type="hidden" name="intent" value="snooze" />
           <input type="hidden" name="kind" value="duration" />
           {SNOOZE_DURATIONS.map((d) => (
-            <button key={d.value} type="submit" name="duration" value={d.value} className="button button-small" disabled={busy}>
+            <button
+              key={d.value}
+              type="submit"
+              name="duration"
+              value={d.value}
+              className="button button-small"
+              disabled={busy}
+            >
               For {d.label}
             </button>
           ))}

@@ -59,11 +59,7 @@ export function IssueHeader({ issue, busy }: IssueHeaderProps) {
           {issue.discarded && (
             <span className="badge badge-discarded">Discarded: new events are dropped at ingest</span>
           )}
-          {issue.mergedIssueCount > 0 && (
-            <span className="muted">
-              Merged from {issue.mergedIssueCount + 1} issues
-            </span>
-          )}
+          {issue.mergedIssueCount > 0 && <span className="muted">Merged from {issue.mergedIssueCount + 1} issues</span>}
         </p>
       </div>
       <IssueActions
