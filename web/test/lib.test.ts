@@ -69,7 +69,7 @@ describe('snooze choices', () => {
     assert.deepEqual(parseSnoozeRequest(form({ kind: 'until', until: '2026-02-03' }), now), {
       until: '2026-02-03T00:00:00.000Z',
     });
-    for (const bad of [
+    for (const bad of <Array<Record<string, string>>>[
       { kind: 'events', count: '0' },
       { kind: 'users', count: '1.5' },
       { kind: 'events', count: '-3' },
