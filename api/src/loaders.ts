@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import {
+  countIssueMerges,
   findFeedbackForIssues,
   findHourlySeries,
   findIssueEnvironments,
@@ -47,6 +48,8 @@ export interface Loaders {
   releaseHealth: DataLoader<string, ReleaseHealth | null>;
   /** Id and email by user id (an issue's assignee). */
   userRef: DataLoader<string, { id: string; email: string } | null>;
+  /** Recorded merges into an issue (what unmergeIssue can undo). */
+  mergeCountByIssue: DataLoader<string, number>;
 }
 
 export function createLoaders(ds: DataSource, clock: Clock): Loaders {
@@ -58,6 +61,10 @@ export function createLoaders(ds: DataSource, clock: Clock): Loaders {
     return ids.map((id) => found.get(id) ?? null);
   });
   return {
+    mergeCountByIssue: new DataLoader(async (ids) => {
+      const found = await countIssueMerges(ds, ids);
+      return ids.map((id) => found.get(id) ?? 0);
+    }),
     latestEvent: new DataLoader(async (ids) => {
       const found = await findLatestEvents(ds, ids);
       return ids.map((id) => found.get(id) ?? null);

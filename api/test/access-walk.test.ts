@@ -18,12 +18,13 @@ import { after, before, describe, test } from 'node:test';
 import type { ApolloServer } from '@apollo/server';
 import {
   addComment,
-  sessionCaller,
   authenticateBearer,
   createApiToken,
   hasScope,
   loadConfig,
+  mergeIssues,
   openDatabase,
+  sessionCaller,
   type ApiScope,
   type Database,
 } from '@tracker/core';
@@ -68,6 +69,8 @@ interface Make {
   issue(): Promise<string>;
   /** A fresh comment by A's owner on A's issue (only its author may edit or delete it). */
   comment(): Promise<string>;
+  /** A fresh issue of A with another one merged into it (for unmergeIssue). */
+  mergedIssue(): Promise<string>;
 }
 
 interface Row {
@@ -159,6 +162,13 @@ const FIELDS: Record<string, Row> = {
     member: 'ok',
   },
   reopenIssue: { args: async (_a, m) => ({ id: await m.issue() }), outsider: 'NOT_FOUND', member: 'ok' },
+  unmergeIssue: { args: async (_a, m) => ({ id: await m.mergedIssue() }), outsider: 'NOT_FOUND', member: 'ok' },
+  // Discarding throws future events away: owners and admins, like deleting.
+  discardIssue: {
+    args: async (_a, m) => ({ id: await m.issue(), discard: true }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
 
   // Mutation: ownership and conversation (issue 19): any member assigns and comments; only a
   // comment's author edits or deletes it.
@@ -349,6 +359,12 @@ describe('access rule walked over every root field (issue 18)', () => {
         now: new Date(),
       });
       return c.id;
+    },
+    async mergedIssue() {
+      const targetId = await make.issue();
+      const sourceId = await make.issue();
+      await mergeIssues(db.ds, { caller: sessionCaller(A.ownerId), targetId, sourceId });
+      return targetId;
     },
   };
 

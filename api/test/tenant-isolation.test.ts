@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { ApolloServer } from '@apollo/server';
-import { authenticateBearer, loadConfig, openDatabase, type Database } from '@tracker/core';
+import { authenticateBearer, loadConfig, mergeIssues, openDatabase, sessionCaller, type Database } from '@tracker/core';
 import { createTestPostgres, type TestPostgres } from '@tracker/core/testing';
 import {
   getNamedType,
@@ -72,6 +72,8 @@ interface Tenant {
 interface Make {
   /** A fresh open issue in the tenant's project. */
   issue(t: Tenant): Promise<string>;
+  /** A fresh issue of the tenant with another one merged into it (unmergeIssue). */
+  mergedIssue(t: Tenant): Promise<string>;
   /** A fresh project of the tenant (for calls that destroy or disable what they are given). */
   project(t: Tenant): Promise<{ id: string; keyId: string }>;
   member(t: Tenant): Promise<string>;
@@ -192,6 +194,8 @@ const CASES: Record<string, Case> = {
     ids: { targetId: 'issue', sourceId: 'issue' },
     args: async (b, make) => ({ targetId: await make.issue(b), sourceId: await make.issue(b) }),
   },
+  unmergeIssue: { ids: { id: 'issue' }, args: async (b, make) => ({ id: await make.mergedIssue(b) }) },
+  discardIssue: { ids: { id: 'issue' }, args: async (b, make) => ({ id: await make.issue(b), discard: true }) },
 
   // Mutation: ownership and conversation (issue 19)
   assignIssue: {
@@ -333,6 +337,11 @@ describe('tenant isolation (generated from the schema)', () => {
         [t.project, unique('fp')],
       );
       return rows[0].id;
+    },
+    async mergedIssue(t) {
+      const [targetId, sourceId] = [await make.issue(t), await make.issue(t)];
+      await mergeIssues(db.ds, { caller: sessionCaller(t.userId), targetId, sourceId });
+      return targetId;
     },
     async project(t) {
       const d = await ok(

@@ -325,6 +325,6 @@ test('a regression says why: release, deploy time and environment, and what it w
       },
       event,
     ).message,
-    'Reopened: event after the snooze ended (snoozed until 2026-11-25 12:00 UTC)',
+    'Reopened: snoozed until 2026-11-25 12:00 UTC, which has passed',
   );
 });

@@ -2,7 +2,9 @@ import { createServer, type ServerResponse } from 'node:http';
 import {
   errorMessage,
   countDeadLetters,
+  createDatabaseUsageGiveBack,
   createDatabaseUsageReader,
+  createRedisUsageGiveBack,
   createRedisUsageReader,
   EventSymbolicator,
   findKeyInfo,
@@ -313,6 +315,13 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         alerts: alertsQueue,
         publicUrl: () => config.publicUrl,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
+        // Events of discarded issues the edge could not recognize: their quota units go back
+        // where the edge counted them (docs/quotas.md).
+        giveBackUsage: redis
+          ? createRedisUsageGiveBack(redis.rateLimit, config.redisPrefix)
+          : config.redisUrl
+            ? undefined
+            : createDatabaseUsageGiveBack(db.ds),
       });
       (tracker as { dispatcher: RunningDispatcher | undefined }).dispatcher = startAlertDispatcher({
         ds: db.ds,

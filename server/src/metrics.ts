@@ -65,6 +65,21 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
       'Deliveries of an event already stored (SDK or queue retries).',
       [['', s.duplicates]],
     );
+    metric(
+      'tracker_events_discarded_total',
+      'counter',
+      'Error events dropped without being stored, by reason and where (the edge, or the worker when the edge could not tell).',
+      [
+        ...Object.entries(s.discardedByReason).map(
+          ([reason, n]) => [`{reason="${reason}",where="worker"}`, n] as [string, number],
+        ),
+        ...(sources.ingest
+          ? [...sources.ingest.discarded]
+              .sort()
+              .map(([reason, n]) => [`{reason="${reason}",where="edge"}`, n] as [string, number])
+          : []),
+      ],
+    );
     metric('tracker_worker_batches_total', 'counter', "Batches committed by this process's worker.", [['', s.batches]]);
     metric(
       'tracker_worker_failures_total',
@@ -80,6 +95,14 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
       'counter',
       'Retries through a database or queue outage (never counted as attempts).',
       [['', s.transientRetries]],
+    );
+  }
+  if (sources.ingest && !worker) {
+    metric(
+      'tracker_events_discarded_total',
+      'counter',
+      'Error events dropped without being stored, by reason and where (the edge, or the worker when the edge could not tell).',
+      [...sources.ingest.discarded].sort().map(([reason, n]) => [`{reason="${reason}",where="edge"}`, n]),
     );
   }
   if (sources.ingest) {

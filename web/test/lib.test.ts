@@ -4,7 +4,7 @@ import { describeEventUser } from '../app/lib/event-user.ts';
 import { formatPercent } from '../app/lib/format.ts';
 import { compareCount, compareCrashFree, compareRate, type ReleaseHealth } from '../app/lib/release-health.ts';
 import { toSafeHref } from '../app/lib/safe-url.ts';
-import { parseSnoozeUntil } from '../app/lib/snooze.ts';
+import { describeSnooze, parseSnoozeRequest, parseSnoozeUntil } from '../app/lib/snooze.ts';
 import { visibleText } from '../app/lib/visible-text.ts';
 
 describe('links from event data', () => {
@@ -60,6 +60,33 @@ describe('snooze choices', () => {
     assert.equal(parseSnoozeUntil(form({ until: '2025-12-31' }), now), null);
     assert.equal(parseSnoozeUntil(form({ until: 'tomorrow' }), now), null);
     assert.equal(parseSnoozeUntil(form({}), now), null);
+  });
+
+  test('the issue page menu: a duration in minutes, N more events or users, or a date', () => {
+    assert.deepEqual(parseSnoozeRequest(form({ kind: 'duration', duration: '24h' }), now), { minutes: 1440 });
+    assert.deepEqual(parseSnoozeRequest(form({ kind: 'events', count: '100' }), now), { forEvents: 100 });
+    assert.deepEqual(parseSnoozeRequest(form({ kind: 'users', count: ' 10 ' }), now), { forUsers: 10 });
+    assert.deepEqual(parseSnoozeRequest(form({ kind: 'until', until: '2026-02-03' }), now), {
+      until: '2026-02-03T00:00:00.000Z',
+    });
+    for (const bad of <Array<Record<string, string>>>[
+      { kind: 'events', count: '0' },
+      { kind: 'users', count: '1.5' },
+      { kind: 'events', count: '-3' },
+      { kind: 'events', count: '9999999999' },
+      { kind: 'duration', duration: '3y' },
+      { kind: 'until', until: '2025-01-01' },
+      { kind: 'forever' },
+    ]) {
+      assert.ok('error' in parseSnoozeRequest(form(bad), now), JSON.stringify(bad));
+    }
+  });
+
+  test('says what ends a count snooze, and how many are left', () => {
+    assert.equal(describeSnooze({ kind: 'EVENTS', forEvents: 100, remaining: 37 }), 'until 100 more events (37 to go)');
+    assert.equal(describeSnooze({ kind: 'USERS', forUsers: 1, remaining: 1 }), 'until 1 more user (1 to go)');
+    assert.equal(describeSnooze({ kind: 'MINUTES' }), null);
+    assert.equal(describeSnooze(null), null);
   });
 });
 

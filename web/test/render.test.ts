@@ -272,6 +272,10 @@ const hostileIssue: Omit<NonNullable<Api.IssueDetailQuery['issue']>, 'events'> =
   firstSeen: '2026-01-01T00:00:00Z',
   resolvedAt: '2026-01-02T00:00:00Z',
   snoozedUntil: null,
+  snooze: null,
+  discarded: false,
+  discardedAt: null,
+  mergedIssueCount: 0,
   resolvedInRelease: { version: 'v\u202Egnp.exe', environment: 'production', deployedAt: '2026-01-02T00:00:00Z' },
   releases: [
     {
@@ -560,6 +564,7 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
         },
         all: { totalCount: 2 },
         savedSearches: [{ id: 's1', name: 'Chrome <b>', query: 'browser.name:Chrome is:unresolved' }],
+        allDiscarded: { totalCount: 0 },
       });
     case 'ProjectSetup': {
       const found = projects.find((p) => p.id === body.variables.projectId);

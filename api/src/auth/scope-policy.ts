@@ -26,6 +26,8 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   'disableProjectKey',
   // issues: deleting one takes its events and feedback with it (merging is triage: `write`)
   'deleteIssue',
+  // discarding drops an issue's future events before they are stored (unmerging is triage: `write`)
+  'discardIssue',
   // upload tokens (secrets that write releases and source maps)
   'createUploadToken',
   'revokeUploadToken',

@@ -2,6 +2,21 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type IssueStatus = 'open' | 'resolved' | 'snoozed';
 export type Level = 'fatal' | 'error' | 'warning' | 'info';
+export type SnoozeKind = 'until' | 'minutes' | 'events' | 'users';
+
+/** `issues.snooze` as stored: times as ISO strings. */
+export interface StoredSnooze {
+  kind: SnoozeKind;
+  /** When the issue was snoozed. */
+  at: string;
+  minutes?: number | null;
+  forEvents?: number | null;
+  /** The issue's event count at which the snooze ends (its count when snoozed + forEvents). */
+  eventLimit?: number | null;
+  forUsers?: number | null;
+  /** The issue's user count at which the snooze ends. */
+  userLimit?: number | null;
+}
 
 /**
  * A group of events sharing a grouping key. Counters are maintained by the worker in the same
@@ -58,6 +73,17 @@ export class Issue {
 
   @Column('timestamptz', { name: 'snoozed_until', nullable: true })
   snoozedUntil: Date | null;
+
+  /**
+   * The snooze's condition while snoozed (by time, events or users; core/src/lifecycle), else
+   * null. Snoozes made before issue 19 have only `snoozedUntil`.
+   */
+  @Column('jsonb', { nullable: true })
+  snooze: StoredSnooze | null;
+
+  /** Set while the issue's new events are dropped (docs/decisions/023-unmerge-snooze-discard.md). */
+  @Column('timestamptz', { name: 'discarded_at', nullable: true })
+  discardedAt: Date | null;
 
   /** The member who owns the issue (issue 19); null when nobody does. */
   @Column('uuid', { name: 'assignee_id', nullable: true })

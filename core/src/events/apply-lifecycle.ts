@@ -15,6 +15,18 @@ export interface LifecycleEvent {
   release: string | null;
   environment: string;
   message: string;
+  /** The event's user (`id:…`/`email:…`), or null: a snooze by users counts them. */
+  userKey?: string | null;
+}
+
+/** Users a batch added to its issues (issue id → user keys): what a snooze by users counts. */
+export type NewIssueUsers = ReadonlyMap<string, ReadonlySet<string>>;
+
+/** What the lifecycle step decided, beyond the alerts: snoozes that ended, and why. */
+export interface LifecycleResult {
+  triggers: AlertTrigger[];
+  /** Issues a snooze's end reopened, with the reason ("100 more events since snoozed"). */
+  snoozeEnded: Array<{ issueId: string; projectId: string; reason: string; at: Date }>;
 }
 
 /**
@@ -28,8 +40,10 @@ export async function applyLifecycle(
   em: EntityManager,
   events: LifecycleEvent[],
   createdIssueIds: ReadonlySet<string>,
-): Promise<AlertTrigger[]> {
-  if (events.length === 0) return [];
+  newUsers: NewIssueUsers = new Map(),
+): Promise<LifecycleResult> {
+  const snoozeEnded: LifecycleResult['snoozeEnded'] = [];
+  if (events.length === 0) return { triggers: [], snoozeEnded };
   await recordIssueReleases(em, events);
   await recordIssueEnvironments(em, events);
   const triggers: AlertTrigger[] = [];
@@ -57,9 +71,11 @@ export async function applyLifecycle(
 
   // Open issues (nearly all of them, nearly always) need nothing more: one indexed probe.
   const issueIds = [...new Set(events.map((e) => e.issueId))];
-  const closed = await queryRows<Parameters<typeof lifecycleStateOf>[0] & { id: string }>(
+  const closed = await queryRows<
+    Parameters<typeof lifecycleStateOf>[0] & { id: string; event_count: string | number; user_count: number }
+  >(
     em,
-    `SELECT i.id, i.status, i.is_regression, i.resolved_at, i.snoozed_until,
+    `SELECT i.id, i.status, i.is_regression, i.resolved_at, i.snoozed_until, i.snooze, i.event_count, i.user_count,
             r.id AS r_id, r.version AS r_version, r.environment AS r_environment, r.deployed_at AS r_deployed_at
        FROM issues i LEFT JOIN releases r ON r.id = i.resolved_in_release_id
       WHERE i.id = ANY($1::uuid[]) AND i.status <> 'open'`,
@@ -67,7 +83,7 @@ export async function applyLifecycle(
   );
   if (closed.length === 0) {
     await recordIssueActivities(em, activity);
-    return triggers;
+    return { triggers, snoozeEnded };
   }
 
   const closedIds = new Set(closed.map((c) => c.id));
@@ -81,12 +97,26 @@ export async function applyLifecycle(
     let state = initial;
     // In the order ingest accepted them: a snooze ends at a point in that order.
     const ordered = byIssue.get(row.id)!.sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
+    // The counters already include this batch (bumped under the same lock): count back to
+    // where they stood before it, then forward event by event, so "until 100 more events"
+    // ends on exactly the 100th.
+    const added = newUsers.get(row.id) ?? new Set<string>();
+    let eventCount = Number(row.event_count) - ordered.length;
+    let userCount = Number(row.user_count) - added.size;
+    const counted = new Set<string>();
     for (const e of ordered) {
+      eventCount += 1;
+      if (e.userKey && added.has(e.userKey) && !counted.has(e.userKey)) {
+        counted.add(e.userKey);
+        userCount += 1;
+      }
       const eventFacts = {
         receivedAt: e.receivedAt,
         release: e.release,
         releaseRecord: e.release ? (facts.records.get(recordKey(e.projectId, e.release, e.environment)) ?? null) : null,
         projectHasReleases: facts.projectsWithReleases.has(e.projectId),
+        eventCount,
+        userCount,
       };
       const outcome = applyEvent(state, eventFacts);
       if (outcome.regressed) {
@@ -103,32 +133,39 @@ export async function applyLifecycle(
       state = outcome.state;
       if (outcome.regressed) {
         triggers.push({ kind: 'REGRESSED_ISSUE', projectId: e.projectId, issueId: e.issueId, event: factsOf(e) });
+        if (outcome.reason)
+          snoozeEnded.push({ issueId: e.issueId, projectId: e.projectId, reason: outcome.reason, at: e.receivedAt });
         break; // open now: the rest of the batch's events change nothing.
       }
     }
     if (state !== initial) await writeLifecycleState(em, row.id, state);
   }
-  await recordRegressions(em, triggers);
+  await recordRegressions(em, triggers, new Map(snoozeEnded.map((s) => [s.issueId, s.reason])));
   await recordIssueActivities(em, activity);
-  return triggers;
+  return { triggers, snoozeEnded };
 }
 
 /**
  * Which release reopened an issue, for release health's "regressions". Rare (only when an
  * issue regresses), so a batch without a regression pays nothing.
  */
-async function recordRegressions(em: EntityManager, triggers: AlertTrigger[]): Promise<void> {
+async function recordRegressions(
+  em: EntityManager,
+  triggers: AlertTrigger[],
+  reasons: ReadonlyMap<string, string>,
+): Promise<void> {
   const regressed = triggers.filter((t) => t.kind === 'REGRESSED_ISSUE');
   if (regressed.length === 0) return;
   await em.query(
-    `INSERT INTO issue_regressions (issue_id, project_id, release, environment, regressed_at)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[])`,
+    `INSERT INTO issue_regressions (issue_id, project_id, release, environment, regressed_at, reason)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[], $6::text[])`,
     [
       regressed.map((t) => t.issueId),
       regressed.map((t) => t.projectId),
       regressed.map((t) => t.event.release),
       regressed.map((t) => t.event.environment),
       regressed.map(() => new Date().toISOString()),
+      regressed.map((t) => reasons.get(t.issueId) ?? null),
     ],
   );
 }

@@ -2,7 +2,9 @@ import type { PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { writeAlertDeliveries } from '../alerts/outbox';
 import { queryRows } from '../db/query-rows';
-import { applyLifecycle } from './apply-lifecycle';
+import { quotaPeriod } from '../quotas/period';
+import { applyLifecycle, type LifecycleResult } from './apply-lifecycle';
+import { discardKeyOf } from './discard-keys';
 import type { PreparedEvent } from './prepare-event';
 
 export interface PersistResult {
@@ -13,6 +15,21 @@ export interface PersistResult {
   newIssueIds: string[];
   /** Alert deliveries written in this transaction: queue them once it has committed. */
   alertDeliveryIds: string[];
+  /**
+   * Events dropped because their issue is discarded (not stored), per organization and quota
+   * month: the caller gives these units back to the quota once the transaction has committed.
+   */
+  discarded: DiscardedUsage[];
+  /** Snoozes this batch ended, with their reasons (for the activity timeline). */
+  snoozeEnded: LifecycleResult['snoozeEnded'];
+}
+
+/** Units of the event quota to give back: events dropped for a discarded issue. */
+export interface DiscardedUsage {
+  organizationId: string;
+  /** The quota month the edge counted them in (`quotaPeriod` of when they were received). */
+  period: string;
+  count: number;
 }
 
 export interface PersistOptions {
@@ -31,12 +48,20 @@ export interface PersistOptions {
  */
 export async function persistEvents(
   em: EntityManager,
-  events: PreparedEvent[],
+  batch: PreparedEvent[],
   options: PersistOptions = {},
 ): Promise<PersistResult> {
-  if (events.length === 0) return { inserted: 0, duplicates: 0, newIssueIds: [], alertDeliveryIds: [] };
+  if (batch.length === 0) return emptyResult();
 
-  const issueIds = await upsertIssues(em, events);
+  const upserted = await upsertIssues(em, batch);
+  // A discarded issue's events are dropped here, whatever got past the edge (it cannot always
+  // compute the key the worker does: symbolication regroups). Their raw keys are remembered so
+  // the edge drops the next ones before they count against the quota.
+  const dropped = batch.filter((e) => upserted.get(issueKey(e))!.discarded);
+  const discarded = dropped.length === 0 ? [] : await dropDiscarded(em, dropped, upserted);
+  const events = dropped.length === 0 ? batch : batch.filter((e) => !upserted.get(issueKey(e))!.discarded);
+  const issueIds = upserted;
+  if (events.length === 0) return { ...emptyResult(), discarded };
 
   // Inserting first and counting what was inserted is the idempotency: a duplicate eventId
   // (redelivery, or the same id twice in one batch) returns no row and so adds nothing.
@@ -56,7 +81,8 @@ export async function persistEvents(
     if (e.userKey) c.users.add(e.userKey);
   }
 
-  const newUsers = await insertIssueUsers(em, counters);
+  const newUserKeys = await insertIssueUsers(em, counters);
+  const newUsers = new Map([...newUserKeys].map(([id, keys]) => [id, keys.size]));
   await recordIssueTagValues(
     em,
     inserted.map((row) => ({ issueId: row.issue_id, event: byEventId.get(`${row.project_id}/${row.event_id}`)! })),
@@ -68,7 +94,7 @@ export async function persistEvents(
   const newIssueIds = [...issueIds.values()].filter((i) => i.created).map((i) => i.id);
   // The lifecycle (docs/releases-and-lifecycle.md) and its alerts, after the counters so alerts carry this batch's
   // counts, and under the row locks the issue upsert took.
-  const triggers = await applyLifecycle(
+  const { triggers, snoozeEnded } = await applyLifecycle(
     em,
     inserted.map((row) => {
       const e = byEventId.get(`${row.project_id}/${row.event_id}`)!;
@@ -81,12 +107,67 @@ export async function persistEvents(
         release: e.release,
         environment: e.environment,
         message: e.message,
+        userKey: e.userKey,
       };
     }),
     new Set(newIssueIds),
+    newUserKeys,
   );
   const alertDeliveryIds = await writeAlertDeliveries(em, triggers, options.publicUrl ?? '');
-  return { inserted: inserted.length, duplicates: events.length - inserted.length, newIssueIds, alertDeliveryIds };
+  return {
+    inserted: inserted.length,
+    duplicates: events.length - inserted.length,
+    newIssueIds,
+    alertDeliveryIds,
+    discarded,
+    snoozeEnded,
+  };
+}
+
+function emptyResult(): PersistResult {
+  return { inserted: 0, duplicates: 0, newIssueIds: [], alertDeliveryIds: [], discarded: [], snoozeEnded: [] };
+}
+
+/**
+ * Learns the keys of dropped events that the edge could not match yet, and answers the quota
+ * units to give back. The raw (unsymbolicated) key is stored with the event's release
+ * (`<key>@<release>`): minified names are only stable within one build, so the same raw key in
+ * another release may be another bug. Keys without a release are stored bare.
+ */
+async function dropDiscarded(
+  em: EntityManager,
+  dropped: PreparedEvent[],
+  upserted: Map<string, { id: string }>,
+): Promise<DiscardedUsage[]> {
+  const keys = new Map<string, { projectId: string; key: string; issueId: string }>();
+  for (const e of dropped) {
+    const issueId = upserted.get(issueKey(e))!.id;
+    const raw = discardKeyOf(e.rawGroupingKey, e.groupingKey, e.release);
+    keys.set(`${e.projectId}/${raw}`, { projectId: e.projectId, key: raw, issueId });
+  }
+  const rows = [...keys.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  await em.query(
+    `INSERT INTO issue_discard_keys (project_id, grouping_key, issue_id)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[]) ON CONFLICT DO NOTHING`,
+    [rows.map((r) => r.projectId), rows.map((r) => r.key), rows.map((r) => r.issueId)],
+  );
+  const orgs = await queryRows<{ id: string; organization_id: string }>(
+    em,
+    'SELECT id, organization_id FROM projects WHERE id = ANY($1::uuid[])',
+    [[...new Set(dropped.map((e) => e.projectId))]],
+  );
+  const orgOf = new Map(orgs.map((o) => [o.id, o.organization_id]));
+  const usage = new Map<string, DiscardedUsage>();
+  for (const e of dropped) {
+    const organizationId = orgOf.get(e.projectId);
+    if (!organizationId) continue;
+    const period = quotaPeriod(e.receivedAt);
+    const k = `${organizationId}/${period}`;
+    const u = usage.get(k);
+    if (u) u.count += 1;
+    else usage.set(k, { organizationId, period, count: 1 });
+  }
+  return [...usage.values()];
 }
 
 /** Columns of `INSERT events`, in the order `insertEvents` gives their values. */
@@ -110,6 +191,7 @@ export const EVENT_COLUMNS: readonly string[] = [
   '"user"',
   'sdk',
   'fingerprint',
+  'grouping_key',
 ];
 
 /**
@@ -179,6 +261,7 @@ function eventParams(
       json(e.user),
       json(e.sdk),
       json(e.fingerprint),
+      e.groupingKey,
     );
   }
   return params;
@@ -239,33 +322,41 @@ function json(value: unknown): string | null {
 async function upsertIssues(
   em: EntityManager,
   events: PreparedEvent[],
-): Promise<Map<string, { id: string; created: boolean }>> {
+): Promise<Map<string, { id: string; created: boolean; discarded: boolean }>> {
   const firstByIssue = new Map<string, PreparedEvent>();
   for (const e of events) if (!firstByIssue.has(issueKey(e))) firstByIssue.set(issueKey(e), e);
   const sorted = [...firstByIssue.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
 
   // `xmax = 0` is true only for a row this statement inserted: how we learn which issues are new.
-  // A key merged into another issue (issue_aliases, written by mergeIssues) goes to that issue,
-  // locked like an upserted one; in the same statement, so the common case costs no round trip.
-  const rows = await queryRows<{ id: string; project_id: string; fingerprint: string; created: boolean }>(
+  // A key merged into another issue (issue_aliases, written by mergeIssues) goes to that issue;
+  // in the same statement, so the common case costs no round trip. The aliased issues are not
+  // locked here: a `FOR UPDATE` in this statement skips a row the upsert of this same statement
+  // touched (the target's own key in the batch), which dropped the alias's row from the answer.
+  const rows = await queryRows<{
+    id: string;
+    project_id: string;
+    fingerprint: string;
+    created: boolean;
+    discarded: boolean;
+    aliased: boolean;
+  }>(
     em,
     `WITH k AS (
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
          AS k(project_id, fingerprint, title, type, culprit, level, seen)
      ), aliased AS (
-       SELECT i.id, k.project_id, k.fingerprint FROM k
+       SELECT i.id, k.project_id, k.fingerprint, i.discarded_at IS NOT NULL AS discarded FROM k
          JOIN issue_aliases a ON a.project_id = k.project_id AND a.fingerprint = k.fingerprint
          JOIN issues i ON i.id = a.issue_id
-        ORDER BY i.id FOR UPDATE OF i
      ), upserted AS (
        INSERT INTO issues (project_id, fingerprint, title, type, culprit, level, first_seen, last_seen)
        SELECT k.project_id, k.fingerprint, k.title, k.type, k.culprit, k.level, k.seen, k.seen FROM k
         WHERE NOT EXISTS (SELECT 1 FROM issue_aliases a WHERE a.project_id = k.project_id AND a.fingerprint = k.fingerprint)
        ON CONFLICT (project_id, fingerprint) DO UPDATE SET fingerprint = excluded.fingerprint
-       RETURNING id, project_id, fingerprint, (xmax = 0) AS created
+       RETURNING id, project_id, fingerprint, (xmax = 0) AS created, discarded_at IS NOT NULL AS discarded
      )
-     SELECT id, project_id, fingerprint, created FROM upserted
-     UNION ALL SELECT id, project_id, fingerprint, false FROM aliased`,
+     SELECT id, project_id, fingerprint, created, discarded, false AS aliased FROM upserted
+     UNION ALL SELECT id, project_id, fingerprint, false, discarded, true FROM aliased`,
     [
       sorted.map((e) => e.projectId),
       sorted.map((e) => e.groupingKey),
@@ -276,13 +367,28 @@ async function upsertIssues(
       sorted.map((e) => e.timestamp.toISOString()),
     ],
   );
-  return new Map(rows.map((r) => [`${r.project_id}/${r.fingerprint}`, { id: r.id, created: r.created }]));
+  // Only projects with merges get here: lock the alias targets the upsert did not lock, in id
+  // order, and read whether they are discarded under the lock.
+  const upsertedIds = new Set(rows.filter((r) => !r.aliased).map((r) => r.id));
+  const toLock = [...new Set(rows.filter((r) => r.aliased && !upsertedIds.has(r.id)).map((r) => r.id))].sort();
+  if (toLock.length > 0) {
+    const locked = await queryRows<{ id: string; discarded: boolean }>(
+      em,
+      'SELECT id, discarded_at IS NOT NULL AS discarded FROM issues WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE',
+      [toLock],
+    );
+    const discarded = new Map(locked.map((l) => [l.id, l.discarded]));
+    for (const r of rows) if (discarded.has(r.id)) r.discarded = discarded.get(r.id)!;
+  }
+  return new Map(
+    rows.map((r) => [`${r.project_id}/${r.fingerprint}`, { id: r.id, created: r.created, discarded: r.discarded }]),
+  );
 }
 
 async function insertIssueUsers(
   em: EntityManager,
   counters: Map<string, { users: Set<string> }>,
-): Promise<Map<string, number>> {
+): Promise<Map<string, Set<string>>> {
   const issueIds: string[] = [];
   const userKeys: string[] = [];
   for (const [issueId, c] of counters) {
@@ -291,15 +397,19 @@ async function insertIssueUsers(
       userKeys.push(u);
     }
   }
-  const added = new Map<string, number>();
+  const added = new Map<string, Set<string>>();
   if (issueIds.length === 0) return added;
-  const rows = await queryRows<{ issue_id: string }>(
+  const rows = await queryRows<{ issue_id: string; user_key: string }>(
     em,
     `INSERT INTO issue_users (issue_id, user_key) SELECT * FROM unnest($1::uuid[], $2::text[])
-     ON CONFLICT DO NOTHING RETURNING issue_id`,
+     ON CONFLICT DO NOTHING RETURNING issue_id, user_key`,
     [issueIds, userKeys],
   );
-  for (const r of rows) added.set(r.issue_id, (added.get(r.issue_id) ?? 0) + 1);
+  for (const r of rows) {
+    let keys = added.get(r.issue_id);
+    if (!keys) added.set(r.issue_id, (keys = new Set()));
+    keys.add(r.user_key);
+  }
   return added;
 }
 

@@ -11,6 +11,11 @@ export interface PreparedEvent {
   projectId: string;
   eventId: string;
   groupingKey: string;
+  /**
+   * The key of the frames as sent, before symbolication regroups them: what the edge can compute
+   * from a request, so what a discarded issue's drops are matched on (issue_discard_keys).
+   */
+  rawGroupingKey: string;
   title: string;
   culprit: string | null;
   type: string;
@@ -39,10 +44,12 @@ export function prepareEvent(job: ErrorJob): PreparedEvent {
   const frames: StackFrame[] = e.frames ?? parseStack(e.stack);
   const receivedAt = new Date(job.receivedAt);
   const time = clampTimestamp(e.timestamp, receivedAt);
+  const groupingKey = computeGroupingKey({ type: e.type, message: e.message, frames, fingerprint: e.fingerprint });
   return {
     projectId: job.projectId,
     eventId: e.eventId,
-    groupingKey: computeGroupingKey({ type: e.type, message: e.message, frames, fingerprint: e.fingerprint }),
+    groupingKey,
+    rawGroupingKey: groupingKey,
     title: computeTitle(e.type, e.message),
     culprit: computeCulprit(frames),
     type: e.type,

@@ -12,6 +12,8 @@ export async function deleteIssue(ds: DataSource, caller: Caller, issueId: strin
     const locked = await lockIssuesForCaller(em, caller, [issueId], 'admin', 'delete issues');
     const issue = requireLockedIssue(caller, locked[0], 'admin', 'delete issues');
     await em.query('DELETE FROM issues WHERE id = $1', [issue.id]);
+    // Merges into it (no foreign key: see the grouping-control migration) have nothing to undo now.
+    await em.query('DELETE FROM issue_merges WHERE target_issue_id = $1', [issue.id]);
     return issue.id;
   });
 }

@@ -11,7 +11,10 @@ export { assigneeSql, listIssues, MAX_PAGE_SIZE, MAX_SEARCH_CHARS } from './list
 export type { AssigneeFilter, IssuePage, IssueSort, ListIssuesInput } from './list-issues';
 export { assignIssue, findUserRefs, renderAssignmentEmail } from './assign-issue';
 export type { AssignmentEmail, AssignmentResult } from './assign-issue';
+export { discardIssue } from './discard-issue';
 export { mergeIssues } from './merge-issues';
+export { unmergeIssue } from './unmerge-issue';
+export { countIssueMerges } from './count-issue-merges';
 export {
   lifecycleStateOf,
   MAX_BULK_ISSUES,

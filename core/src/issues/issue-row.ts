@@ -18,6 +18,8 @@ export interface IssueRow {
   resolved_at: Date | string | null;
   resolved_in_release_id: string | null;
   snoozed_until: Date | string | null;
+  snooze?: Issue['snooze'];
+  discarded_at?: Date | string | null;
   assignee_id?: string | null;
 }
 
@@ -42,6 +44,8 @@ export function issueFromRow(r: IssueRow): Issue {
     resolvedAt: r.resolved_at === null ? null : date(r.resolved_at),
     resolvedInReleaseId: r.resolved_in_release_id,
     snoozedUntil: r.snoozed_until === null ? null : date(r.snoozed_until),
+    snooze: r.snooze ?? null,
+    discardedAt: r.discarded_at == null ? null : date(r.discarded_at),
     assigneeId: r.assignee_id ?? null,
   });
 }

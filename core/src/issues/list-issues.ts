@@ -46,6 +46,11 @@ export interface ListIssuesInput {
   /** Epoch ms of the caller's clock: relative times of `query` count back from it (decision 021). */
   now?: number;
   sort?: IssueSort;
+  /**
+   * Discarded issues (their new events are dropped) only, when true; by default they are left
+   * out, so the list shows what still arrives (docs/decisions/023-unmerge-snooze-discard.md).
+   */
+  discarded?: boolean | null;
   first?: number;
   after?: string | null;
 }
@@ -80,7 +85,7 @@ export async function listIssues(ds: DataSource, caller: Caller, input: ListIssu
     return `$${params.length}`;
   };
 
-  const where = ['i.project_id = $1'];
+  const where = ['i.project_id = $1', input.discarded ? 'i.discarded_at IS NOT NULL' : 'i.discarded_at IS NULL'];
   if (input.status) where.push(`i.status = ${p(input.status)}`);
   if (input.level) where.push(`i.level = ${p(input.level)}`);
   let environmentParam: string | null = null;
@@ -126,9 +131,13 @@ export async function listIssues(ds: DataSource, caller: Caller, input: ListIssu
   const filters = where.join(' AND ');
   // Filtered by environment alone, the count is an index-only count of issue_environments
   // (it carries project_id), not a join of every issue with it: the page's dominant cost.
+  // Discarded issues are few: subtracted through their partial index.
   const onlyEnvironment =
-    environmentParam && where.length === 2
-      ? `SELECT count(*) AS total_count FROM issue_environments ie WHERE ie.project_id = $1 AND ie.environment = ${environmentParam}`
+    environmentParam && where.length === 3 && !input.discarded
+      ? `SELECT (SELECT count(*) FROM issue_environments ie WHERE ie.project_id = $1 AND ie.environment = ${environmentParam})
+              - (SELECT count(*) FROM issues i WHERE i.project_id = $1 AND i.discarded_at IS NOT NULL
+                  AND EXISTS (SELECT 1 FROM issue_environments ie WHERE ie.issue_id = i.id AND ie.environment = ${environmentParam}))
+                AS total_count`
       : null;
 
   let keyset = '';

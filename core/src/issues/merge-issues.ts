@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { Issue } from '../entities';
 import { AppError } from '../errors';
 import { lockIssuesForCaller, type Caller } from '../access';
@@ -14,7 +14,10 @@ import { recordIssueActivity } from '../activity/record-activity';
  * - the source issue is deleted. The target keeps its own lifecycle state, title and level.
  *
  * Chosen over keeping the source as a hidden "merged" row: every issue query would then need
- * to filter it out, and the worker would still need a redirect. Not undoable (no unmerge).
+ * to filter it out, and the worker would still need a redirect. Undone by `unmergeIssue`: the
+ * merge is recorded in `issue_merges` (the source's row as it was, its key and the aliases it
+ * carried), and every event keeps its own grouping key (`events.grouping_key`; the source's
+ * events stored before that column existed get the source's key here, before they move).
  * The caller sees NOT_FOUND for an issue of another organization, as for a missing one.
  * Named ids: two issue ids in a row could be swapped silently.
  */
@@ -33,6 +36,7 @@ export async function mergeIssues(
     }
     const t = target.id;
     const s = source.id;
+    await recordMerge(em, { targetId: t, sourceId: s, actorId: caller.userId, now });
     await em.query('UPDATE events SET issue_id = $1 WHERE issue_id = $2', [t, s]);
     await em.query(
       `INSERT INTO issue_users (issue_id, user_key) SELECT $1, user_key FROM issue_users WHERE issue_id = $2
@@ -77,7 +81,12 @@ export async function mergeIssues(
       kind: 'MERGED',
       actorId: caller.userId,
       message: `Merged ${String(src.title).slice(0, 200)} (${Number(src.event_count)} events) into this issue`,
-      data: { sourceId: s, sourceFingerprint: source.fingerprint, sourceTitle: src.title, sourceEventCount: Number(src.event_count) },
+      data: {
+        sourceId: s,
+        sourceFingerprint: source.fingerprint,
+        sourceTitle: src.title,
+        sourceEventCount: Number(src.event_count),
+      },
       at: now,
     });
     await em.query(
@@ -97,7 +106,43 @@ export async function mergeIssues(
       [t, s],
     );
     await em.query('DELETE FROM issues WHERE id = $1', [s]);
+    // A discarded target discards what it took in; a discarded source's keys went with it.
+    await em.query(
+      `INSERT INTO issue_discard_keys (project_id, grouping_key, issue_id)
+       SELECT a.project_id, a.fingerprint, a.issue_id FROM issue_aliases a JOIN issues i ON i.id = a.issue_id
+        WHERE a.issue_id = $1 AND i.discarded_at IS NOT NULL
+       ON CONFLICT (project_id, grouping_key) DO UPDATE SET issue_id = excluded.issue_id`,
+      [t],
+    );
     return t;
   });
   return (await ds.manager.findOneBy(Issue, { id: merged }))!;
+}
+
+/**
+ * What `unmergeIssue` needs to split the merge again: the source's row as it is now (a JSON
+ * snapshot of every column, so columns added later come back too), its own key, the keys
+ * merged into it before (its aliases), and the target's first/last seen before its first merge.
+ * The source's events from before `events.grouping_key` existed are stamped with its key.
+ */
+async function recordMerge(
+  em: EntityManager,
+  m: { targetId: string; sourceId: string; actorId: string; now: Date },
+): Promise<void> {
+  await em.query(
+    `UPDATE events SET grouping_key = i.fingerprint FROM issues i
+      WHERE i.id = $1 AND events.issue_id = $1 AND events.grouping_key IS NULL`,
+    [m.sourceId],
+  );
+  await em.query(
+    `INSERT INTO issue_merges (project_id, target_issue_id, source_issue_id, fingerprint, aliases, source,
+                               target_first_seen, target_last_seen, merged_at, merged_by, activity_ids, comment_ids)
+     SELECT s.project_id, t.id, s.id, s.fingerprint,
+            coalesce((SELECT array_agg(a.fingerprint ORDER BY a.fingerprint) FROM issue_aliases a WHERE a.issue_id = s.id), '{}'),
+            to_jsonb(s.*), t.first_seen, t.last_seen, $3, $4,
+            coalesce((SELECT array_agg(x.id) FROM issue_activity x WHERE x.issue_id = s.id), '{}'),
+            coalesce((SELECT array_agg(c.id) FROM issue_comments c WHERE c.issue_id = s.id), '{}')
+       FROM issues s, issues t WHERE s.id = $1 AND t.id = $2`,
+    [m.sourceId, m.targetId, m.now.toISOString(), m.actorId],
+  );
 }

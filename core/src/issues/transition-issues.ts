@@ -2,7 +2,15 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../db/query-rows';
 import { Issue } from '../entities';
 import { AppError } from '../errors';
-import { reopen, resolve, snooze, type LifecycleState, type ReleaseRecord } from '../lifecycle';
+import {
+  describeSnooze,
+  reopen,
+  resolve,
+  snooze,
+  type LifecycleState,
+  type ReleaseRecord,
+  type SnoozeRequest,
+} from '../lifecycle';
 import { isUuid, lockIssuesForCaller, type Caller } from '../access';
 import { findNewestRelease } from '../releases';
 import { recordIssueActivity, type IssueActivityKind } from '../activity/record-activity';
@@ -18,6 +26,9 @@ interface LockedIssueRow {
   is_regression: boolean;
   resolved_at: Date | null;
   snoozed_until: Date | null;
+  snooze: Issue['snooze'];
+  event_count: string | number;
+  user_count: number;
   r_id: string | null;
   r_version: string | null;
   r_environment: string | null;
@@ -33,8 +44,8 @@ async function lockIssuesForTransition(em: EntityManager, caller: Caller, ids: s
   if (locked.length === 0) return [];
   return queryRows<LockedIssueRow>(
     em,
-    `SELECT i.id, i.project_id, i.status, i.is_regression, i.resolved_at, i.snoozed_until,
-            r.id AS r_id, r.version AS r_version, r.environment AS r_environment, r.deployed_at AS r_deployed_at
+    `SELECT i.id, i.project_id, i.status, i.is_regression, i.resolved_at, i.snoozed_until, i.snooze,
+            i.event_count, i.user_count, r.id AS r_id, r.version AS r_version, r.environment AS r_environment, r.deployed_at AS r_deployed_at
        FROM issues i
        LEFT JOIN releases r ON r.id = i.resolved_in_release_id
       WHERE i.id = ANY($1::uuid[])
@@ -48,6 +59,7 @@ export function lifecycleStateOf(row: {
   is_regression: boolean;
   resolved_at: Date | null;
   snoozed_until: Date | null;
+  snooze?: Issue['snooze'];
   r_id: string | null;
   r_version: string | null;
   r_environment: string | null;
@@ -67,12 +79,14 @@ export function lifecycleStateOf(row: {
     resolvedAt: row.resolved_at ? new Date(row.resolved_at) : null,
     resolvedIn,
     snoozedUntil: row.snoozed_until ? new Date(row.snoozed_until) : null,
+    snooze: row.snooze ? { ...row.snooze, at: new Date(row.snooze.at) } : null,
   };
 }
 
 export async function writeLifecycleState(em: EntityManager, issueId: string, s: LifecycleState): Promise<void> {
   await em.query(
-    `UPDATE issues SET status = $2, is_regression = $3, resolved_at = $4, resolved_in_release_id = $5, snoozed_until = $6
+    `UPDATE issues SET status = $2, is_regression = $3, resolved_at = $4, resolved_in_release_id = $5, snoozed_until = $6,
+            snooze = $7::jsonb
       WHERE id = $1`,
     [
       issueId,
@@ -81,6 +95,7 @@ export async function writeLifecycleState(em: EntityManager, issueId: string, s:
       s.resolvedAt?.toISOString() ?? null,
       s.resolvedIn?.id ?? null,
       s.snoozedUntil?.toISOString() ?? null,
+      s.snooze ? JSON.stringify({ ...s.snooze, at: s.snooze.at.toISOString() }) : null,
     ],
   );
 }
@@ -167,16 +182,37 @@ export async function resolveIssues(
   );
 }
 
-/** Snoozes one of the caller's issues until `until`; NOT_FOUND when it is missing or not theirs. */
+/**
+ * Snoozes one of the caller's issues until a time, for some minutes, or until N more events or
+ * users (exactly one; `SnoozeRequest`). A count snooze starts from the issue's counters read
+ * under its row lock, the lock the worker's counter updates take too, so no event is missed or
+ * counted twice. NOT_FOUND when it is missing or not theirs.
+ */
 export async function snoozeIssue(
   ds: DataSource,
-  { caller, id, until, now = new Date() }: { caller: Caller; id: string; until: Date; now?: Date },
+  { caller, id, now = new Date(), ...request }: { caller: Caller; id: string; now?: Date } & SnoozeRequest,
 ): Promise<Issue> {
-  const [issue] = await transition(ds, caller, [id], async (_em, _row, state) => snooze(state, { now, until }), {
-    kind: 'SNOOZED',
-    now,
-    describe: () => ({ message: `Snoozed until ${formatUtcMinute(until)}`, data: { until: until.toISOString() } }),
-  });
+  const [issue] = await transition(
+    ds,
+    caller,
+    [id],
+    async (_em, row, state) =>
+      snooze(state, { now, eventCount: Number(row.event_count), userCount: Number(row.user_count), ...request }),
+    {
+      kind: 'SNOOZED',
+      now,
+      describe: (_before, after) => ({
+        message: `Snoozed ${snoozePhrase(after)}`,
+        data: {
+          kind: after.snooze?.kind ?? 'until',
+          until: after.snoozedUntil?.toISOString() ?? null,
+          minutes: after.snooze?.minutes ?? null,
+          forEvents: after.snooze?.forEvents ?? null,
+          forUsers: after.snooze?.forUsers ?? null,
+        },
+      }),
+    },
+  );
   if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
   return issue;
 }
@@ -189,8 +225,17 @@ export async function reopenIssue(
   const [issue] = await transition(ds, caller, [id], async (_em, _row, state) => reopen(state), {
     kind: 'REOPENED',
     now,
-    describe: (before) => ({ message: before.status === 'snoozed' ? 'Reopened (snooze cancelled)' : 'Reopened', data: {} }),
+    describe: (before) => ({
+      message: before.status === 'snoozed' ? 'Reopened (snooze cancelled)' : 'Reopened',
+      data: {},
+    }),
   });
   if (!issue) throw new AppError('NOT_FOUND', 'Issue not found');
   return issue;
+}
+
+/** "until 2026-11-25 12:03 UTC", "for 1 day", "until 100 more events": the timeline's words. */
+function snoozePhrase(s: LifecycleState): string {
+  if (s.snooze?.kind === 'until' || (!s.snooze && s.snoozedUntil)) return `until ${formatUtcMinute(s.snoozedUntil!)}`;
+  return describeSnooze(s);
 }

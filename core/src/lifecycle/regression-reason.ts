@@ -1,4 +1,4 @@
-import type { EventFacts, LifecycleState } from './lifecycle';
+import { snoozeEndReason, type EventFacts, type LifecycleState } from './lifecycle';
 
 /** Why an event reopened an issue: the timeline's sentence and its details. */
 export interface RegressionReason {
@@ -31,10 +31,19 @@ export function regressionReason(
     deployedAt: record?.deployedAt.toISOString() ?? null,
   };
   if (before.status === 'snoozed') {
-    const until = before.snoozedUntil ? `snoozed until ${formatUtcMinute(before.snoozedUntil)}` : 'snoozed';
+    // Why it ended, by the snooze's kind: "100 more events since snoozed", "snoozed for 1 day, which has passed".
+    const why = snoozeEndReason(before, event) ?? 'the snooze ended';
     return {
-      message: `Reopened: event after the snooze ended (${until})`,
-      data: { ...data, reason: 'snooze-ended', snoozedUntil: before.snoozedUntil?.toISOString() ?? null },
+      message: `Reopened: ${why}`,
+      data: {
+        ...data,
+        reason: 'snooze-ended',
+        why,
+        snoozeKind: before.snooze?.kind ?? 'until',
+        snoozedUntil: before.snoozedUntil?.toISOString() ?? null,
+        forEvents: before.snooze?.forEvents ?? null,
+        forUsers: before.snooze?.forUsers ?? null,
+      },
     };
   }
   if (!event.projectHasReleases) {

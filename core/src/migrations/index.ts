@@ -15,6 +15,7 @@ import { ProjectPrivacy1796250000000 } from './1796250000000-project-privacy';
 import { ProjectNumbers1796300000000 } from './1796300000000-project-numbers';
 import { IssueAssignee1796350000000 } from './1796350000000-issue-assignee';
 import { IssueActivity1796400000000 } from './1796400000000-issue-activity';
+import { GroupingControl1796410000000 } from './1796410000000-grouping-control';
 import { IssueSearch1796420000000 } from './1796420000000-issue-search';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
@@ -36,5 +37,6 @@ export const MIGRATIONS = [
   ProjectNumbers1796300000000,
   IssueAssignee1796350000000,
   IssueActivity1796400000000,
+  GroupingControl1796410000000,
   IssueSearch1796420000000,
 ];

@@ -16,7 +16,16 @@ export interface KeyInfo {
    * edge within the key cache's TTL.
    */
   privacy?: PrivacySettings;
+  /**
+   * The grouping keys whose events the project discards (issue_discard_keys), or absent when it
+   * discards nothing: the edge computes an event's key only for projects that have some, so the
+   * others keep the fast path as it was (docs/decisions/023-unmerge-snooze-discard.md).
+   */
+  discardKeys?: ReadonlySet<string>;
 }
+
+/** At most this many discard keys per project reach the edge; the worker drops the rest. */
+export const MAX_EDGE_DISCARD_KEYS = 10_000;
 
 /** An enabled key by its public value, or null. */
 export async function findKeyInfo(ds: DataSource, publicKey: string): Promise<KeyInfo | null> {
@@ -29,9 +38,12 @@ export async function findKeyInfo(ds: DataSource, publicKey: string): Promise<Ke
     scrub_defaults: boolean;
     sensitive_fields: string[] | null;
     scrub_ip_addresses: boolean;
+    discard_keys: string[] | null;
   }> = await ds.query(
     `SELECT k.id, k.project_id, p.number AS project_number, p.organization_id, k.rate_limit_per_second,
-            p.scrub_defaults, p.sensitive_fields, p.scrub_ip_addresses
+            p.scrub_defaults, p.sensitive_fields, p.scrub_ip_addresses,
+            (SELECT array_agg(d.grouping_key) FROM (SELECT grouping_key FROM issue_discard_keys
+               WHERE project_id = k.project_id LIMIT ${MAX_EDGE_DISCARD_KEYS}) d) AS discard_keys
        FROM project_keys k JOIN projects p ON p.id = k.project_id
       WHERE k.public_key = $1 AND k.disabled_at IS NULL`,
     [publicKey],
@@ -49,5 +61,6 @@ export async function findKeyInfo(ds: DataSource, publicKey: string): Promise<Ke
       sensitiveFields: key.sensitive_fields ?? [],
       scrubIpAddresses: key.scrub_ip_addresses,
     },
+    ...(key.discard_keys && key.discard_keys.length > 0 ? { discardKeys: new Set(key.discard_keys) } : {}),
   };
 }

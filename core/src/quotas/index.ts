@@ -28,3 +28,9 @@ export {
 } from './usage-warnings';
 export { billingPageLink, renderUsageWarningEmail, type UsageWarningEmail } from './usage-warning-email';
 export { readMemberUsage } from './read-member-usage';
+export {
+  createDatabaseUsageGiveBack,
+  createRedisUsageGiveBack,
+  type UsageGiveBack,
+  type UsageGiveBackRedis,
+} from './usage-give-back';

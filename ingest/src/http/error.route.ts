@@ -4,6 +4,7 @@ import {
   encodeJobBytes,
   errorEventSchema,
   isPlainJsonText,
+  matchesDiscardKeys,
   scrubberFor,
   type ErrorEvent,
   type ErrorJob,
@@ -23,6 +24,10 @@ import { MAX_EVENT_BYTES } from './limits';
 import { parseBody } from './parse-body';
 import type { IngestGate } from '../quota';
 import type { RecentIds } from './recent-ids';
+import type { IngestCounters } from './ingest-counters';
+
+/** The reason an event answered 202 was dropped: its issue is discarded (`/metrics`). */
+export const DISCARDED_ISSUE = 'discarded_issue';
 
 /**
  * An error event's queue payload and id, from the parsed body and (when the framework kept it)
@@ -36,16 +41,21 @@ import type { RecentIds } from './recent-ids';
  * so nothing unscrubbed is queued. A canonical body that the scrubber changes is encoded from
  * the scrubbed copy instead of the bytes received; so is a browser SDK's event without a
  * `context.userAgent` when the request has a `userAgent` header (header-user-agent.ts).
+ *
+ * `discarded` says the event groups into an issue the project discards (only computed for
+ * projects with discards, `key.discardKeys`): the caller answers 202 and drops it, before the
+ * quota gate, so it is neither stored nor counted (docs/decisions/023-unmerge-snooze-discard.md).
  */
 export function prepareErrorJob(
-  key: Pick<KeyInfo, 'projectId' | 'privacy'>,
+  key: Pick<KeyInfo, 'projectId' | 'privacy' | 'discardKeys'>,
   body: unknown,
   text: string | undefined,
   receivedAt: string,
   bytes?: Buffer,
   userAgent?: string,
-): { payload: QueuePayload; eventId: string; clientId: boolean } {
+): { payload: QueuePayload; eventId: string; clientId: boolean; discarded: boolean } {
   const { projectId } = key;
+  const discards = key.discardKeys;
   const scrubber = scrubberFor(key.privacy);
   let event: ErrorEvent & { eventId: string };
   // A `\u0000` or surrogate escape in the text: the body may need mending, so zod's path.
@@ -56,7 +66,8 @@ export function prepareErrorJob(
       // Something was filtered or added: the bytes received are not what is queued.
       event = Object.assign(scrubbed, { eventId: given ?? randomUUID() });
       const payload = encodeJob({ v: 1, kind: 'error', projectId, receivedAt, event });
-      return { payload, eventId: event.eventId, clientId: given !== undefined };
+      const discarded = discards !== undefined && matchesDiscardKeys(discards, event);
+      return { payload, eventId: event.eventId, clientId: given !== undefined, discarded };
     }
     // Already exactly what the schema would return (most SDK events): enqueue the body as
     // received, with the event id added when the client sent none. No zod, no re-serializing.
@@ -66,7 +77,8 @@ export function prepareErrorJob(
       bytes !== undefined
         ? encodeJobBytes(job, bytes, given === undefined ? { name: 'eventId', value: event.eventId } : undefined)
         : encodeJob(job, given === undefined ? withStringField(text, 'eventId', event.eventId) : text);
-    return { payload, eventId: event.eventId, clientId: given !== undefined };
+    const discarded = discards !== undefined && matchesDiscardKeys(discards, event);
+    return { payload, eventId: event.eventId, clientId: given !== undefined, discarded };
   }
   const parsed = withHeaderUserAgent(scrubber.errorEvent(parseBody(errorEventSchema, body)), userAgent);
   const clientId = parsed.eventId !== undefined;
@@ -76,6 +88,7 @@ export function prepareErrorJob(
     payload: encodeJob({ v: 1, kind: 'error', projectId, receivedAt, event }),
     eventId: event.eventId,
     clientId,
+    discarded: discards !== undefined && matchesDiscardKeys(discards, event),
   };
 }
 
@@ -86,11 +99,18 @@ export function prepareErrorJob(
  */
 export function registerErrorRoute(
   app: FastifyInstance,
-  deps: { queue: Queue; keys: KeyCache; gate?: IngestGate; recent?: RecentIds; clock?: Clock },
+  deps: {
+    queue: Queue;
+    keys: KeyCache;
+    gate?: IngestGate;
+    recent?: RecentIds;
+    clock?: Clock;
+    counters?: IngestCounters;
+  },
 ): void {
   app.post('/error', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
-    const { payload, eventId, clientId } = prepareErrorJob(
+    const { payload, eventId, clientId, discarded } = prepareErrorJob(
       key,
       request.body,
       request.rawJsonBody,
@@ -98,6 +118,10 @@ export function registerErrorRoute(
       undefined,
       request.headers['user-agent'],
     );
+    if (discarded) {
+      deps.counters?.discard(DISCARDED_ISSUE);
+      return reply.code(202).send({ id: eventId });
+    }
     await admitOnce(deps, key, 'events', clientId ? eventId : undefined);
     await deps.queue.enqueue([payload]);
     return reply.code(202).send({ id: eventId });

@@ -3,7 +3,7 @@ import { httpStatusFor, type Clock, type KeyInfo } from '@tracker/core';
 import { receivedAtNow } from './received-at';
 import type { Queue } from '../queue';
 import { DSN_HEADER } from './authenticate-dsn';
-import { admitOnce, prepareErrorJob } from './error.route';
+import { admitOnce, DISCARDED_ISSUE, prepareErrorJob } from './error.route';
 import { parseJsonText } from './json-body';
 import type { KeyCache } from './key-cache';
 import { MAX_EVENT_BYTES } from './limits';
@@ -84,7 +84,7 @@ async function accept(
   res: ServerResponse,
 ): Promise<void> {
   const text = bytes.toString('utf8');
-  const { payload, eventId, clientId } = prepareErrorJob(
+  const { payload, eventId, clientId, discarded } = prepareErrorJob(
     key,
     parseJsonText(text),
     text,
@@ -92,9 +92,13 @@ async function accept(
     bytes,
     userAgent,
   );
-  const admitted = admitOnce(deps, key, 'events', clientId ? eventId : undefined);
-  if (admitted) await admitted;
-  await deps.queue.enqueue([payload]);
+  // Before the quota gate: a discarded issue's events use no quota (docs/quotas.md).
+  if (discarded) deps.counters?.discard(DISCARDED_ISSUE);
+  else {
+    const admitted = admitOnce(deps, key, 'events', clientId ? eventId : undefined);
+    if (admitted) await admitted;
+    await deps.queue.enqueue([payload]);
+  }
   const body = `{"id":"${eventId}"}`;
   if (body.length !== ACCEPTED_BODY_LENGTH || res.headersSent || res.destroyed) {
     send(res, 202, body);

@@ -6,9 +6,18 @@
  */
 export class IngestCounters {
   readonly refused = new Map<string, number>();
+  /**
+   * Events answered 202 but dropped on purpose, by reason (`discarded_issue`: the project
+   * discards the issue they group into). Not refusals: the client did nothing wrong.
+   */
+  readonly discarded = new Map<string, number>();
 
   refuse(code: string): void {
     this.refused.set(code, (this.refused.get(code) ?? 0) + 1);
+  }
+
+  discard(reason: string): void {
+    this.discarded.set(reason, (this.discarded.get(reason) ?? 0) + 1);
   }
 }
 

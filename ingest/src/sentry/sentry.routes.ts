@@ -114,7 +114,7 @@ async function store(request: FastifyRequest, reply: FastifyReply, deps: SentryD
       throw err;
     },
   );
-  await deps.queue.enqueue([payload]);
+  if (payload) await deps.queue.enqueue([payload]);
   return reply.code(200).send({ id: eventId });
 }
 

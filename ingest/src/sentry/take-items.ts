@@ -8,6 +8,7 @@ import {
   mapSentryEvent,
   mapSentryFeedback,
   mapSentryLogs,
+  matchesDiscardKeys,
   queuedErrorEventSchema,
   scrubberFor,
   sentryIdOf,
@@ -15,7 +16,8 @@ import {
   type Clock,
 } from '@tracker/core';
 import { receivedAtNow } from '../http/received-at';
-import { admitOnce } from '../http/error.route';
+import { admitOnce, DISCARDED_ISSUE } from '../http/error.route';
+import type { IngestCounters } from '../http/ingest-counters';
 import { parseBody } from '../http/parse-body';
 import { AdmissionRefusal, type IngestGate } from '../quota';
 import type { RecentIds } from '../http/recent-ids';
@@ -40,6 +42,8 @@ export interface TakeDeps {
   recent?: RecentIds;
   /** The time stamped on what is received (default the wall clock). */
   clock?: Clock;
+  /** Drops by reason, for /metrics. */
+  counters?: IngestCounters;
 }
 
 /**
@@ -66,7 +70,7 @@ export async function takeSentryItems(
         case 'event': {
           const { value: raw, plain } = payloadObject(item, what);
           const { payload, eventId } = await takeEvent(key, { raw, plain }, envelopeHeader.event_id, receivedAt, deps);
-          taken.payloads.push(payload);
+          if (payload) taken.payloads.push(payload);
           taken.eventId ??= eventId;
           break;
         }
@@ -110,7 +114,8 @@ export async function takeSentryItems(
 /**
  * One Sentry event (an `event` item, or a `/store/` body) as a queued error job; throws a 400
  * for one we cannot use, a 429 (`AdmissionRefusal`) when a limit refuses it. `plain` says the
- * payload's text had no NUL or surrogate escape (`readSentryJson`).
+ * payload's text had no NUL or surrogate escape (`readSentryJson`). `payload` is null for an
+ * event of a discarded issue: dropped before the gate, answered as accepted.
  */
 export async function takeEvent(
   key: KeyInfo,
@@ -118,7 +123,7 @@ export async function takeEvent(
   headerEventId: unknown,
   receivedAt: string,
   deps: TakeDeps,
-): Promise<{ payload: QueuePayload; eventId: string }> {
+): Promise<{ payload: QueuePayload | null; eventId: string }> {
   const mapped = mapSentryEvent(raw, headerEventId);
   // Most SDK events map to what the schema would return unchanged: a compiled check (a few µs)
   // instead of zod's parse, which was a seventh of the envelope route's CPU
@@ -127,11 +132,16 @@ export async function takeEvent(
   const parsed = scrubberFor(key.privacy).errorEvent(valid);
   const clientId = parsed.eventId;
   const event = Object.assign(parsed, { eventId: clientId ?? randomUUID() });
-  await admitOnce(deps, key, 'events', clientId);
-  const payload = encodeJob({ v: 1, kind: 'error', projectId: key.projectId, receivedAt, event });
   // The answer gives the id back as the client wrote it: 32 hex, or dashed if it sent a UUID.
   const sent = typeof raw.event_id === 'string' ? raw.event_id : typeof headerEventId === 'string' ? headerEventId : '';
-  return { payload, eventId: sent.includes('-') ? event.eventId : sentryIdOf(event.eventId) };
+  const answerId = sent.includes('-') ? event.eventId : sentryIdOf(event.eventId);
+  if (key.discardKeys !== undefined && matchesDiscardKeys(key.discardKeys, event)) {
+    deps.counters?.discard(DISCARDED_ISSUE);
+    return { payload: null, eventId: answerId };
+  }
+  await admitOnce(deps, key, 'events', clientId);
+  const payload = encodeJob({ v: 1, kind: 'error', projectId: key.projectId, receivedAt, event });
+  return { payload, eventId: answerId };
 }
 
 function payloadObject(item: EnvelopeItem, what: string): { value: Record<string, unknown>; plain: boolean } {

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { MAX_ATTEMPTS, type Queue, type QueueMessage } from '../queue';
-import { errorMessage, isTransientError, type EventSymbolicator } from '@tracker/core';
+import { errorMessage, isTransientError, type EventSymbolicator, type UsageGiveBack } from '@tracker/core';
 import { encodeAlertJob } from '../dispatch/alert-dispatcher';
 import {
   emptyBatch,
@@ -33,6 +33,11 @@ export interface WorkerOptions {
   log?: (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
   /** Waits between retries of a batch through a database outage (default: 0.5 s doubling to 15 s). */
   transientBackoff?: (attempt: number) => number;
+  /**
+   * Gives back the quota units of events dropped because their issue is discarded (after the
+   * commit); absent, the units stay counted (benches and tests that run no quota).
+   */
+  giveBackUsage?: UsageGiveBack;
 }
 
 /**
@@ -60,6 +65,8 @@ export interface WorkerStats {
   deadLettered: number;
   /** Failures by where they happened, including those retried in hand. */
   failuresByCause: Record<WorkerFailureCause, number>;
+  /** Events not stored, by reason (`discarded_issue`: their issue is discarded). */
+  discardedByReason: Record<'discarded_issue', number>;
 }
 
 export interface RunningWorker {
@@ -108,6 +115,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     transientRetries: 0,
     deadLettered: 0,
     failuresByCause: { receive: 0, symbolication: 0, batch: 0, message: 0, unreadable: 0, dead_lettered: 0 },
+    discardedByReason: { discarded_issue: 0 },
   };
   const byCause = stats.failuresByCause;
   let stopping = false;
@@ -289,6 +297,14 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     stats.batches += 1;
     stats.events += outcome.inserted;
     stats.duplicates += outcome.duplicates;
+    for (const usage of outcome.discarded) {
+      stats.discardedByReason.discarded_issue += usage.count;
+      // Committed: the drop is final, so its quota units go back. A crash before this line keeps
+      // them counted (the safe side); a redelivery after it gives them back twice (rare; docs/quotas.md).
+      await options
+        .giveBackUsage?.(usage)
+        .catch((err) => log('warn', 'could not give back the quota of discarded events', { error: errorMessage(err) }));
+    }
     if (outcome.alertDeliveryIds.length > 0 && options.alerts) {
       // Committed already: if this enqueue is lost, the dispatcher's sweeper queues them later.
       await options.alerts

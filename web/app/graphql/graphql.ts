@@ -107,6 +107,17 @@ export type MemberRole =
   | 'MEMBER'
   | 'OWNER';
 
+/** What ends a snooze. */
+export type SnoozeKind =
+  /** A number of further events (`forEvents`). */
+  | 'EVENTS'
+  /** A duration from when it was snoozed (`minutes`). */
+  | 'MINUTES'
+  /** A time (`until`). */
+  | 'UNTIL'
+  /** A number of further distinct users (`forUsers`). */
+  | 'USERS';
+
 /** Core Web Vitals. Milliseconds, except CLS (unitless). */
 export type VitalMetric =
   | 'CLS'
@@ -147,7 +158,7 @@ export type IssueDetailQueryVariables = Exact<{
 }>;
 
 
-export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null, feedback: Array<{ id: string, message: string, email: string | null, receivedAt: string }> } | null, project: { id: string, members: Array<{ userId: string, email: string }> } | null, event?: { issueId: string, id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null };
+export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null, feedback: Array<{ id: string, message: string, email: string | null, receivedAt: string }> } | null, project: { id: string, members: Array<{ userId: string, email: string }> } | null, event?: { issueId: string, id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null };
 
 export type ResolveIssueMutationVariables = Exact<{
   id: string;
@@ -165,11 +176,29 @@ export type ReopenIssueMutation = { reopenIssue: { id: string } };
 
 export type SnoozeIssueMutationVariables = Exact<{
   id: string;
-  until: string;
+  until?: string | null | undefined;
+  minutes?: number | null | undefined;
+  forEvents?: number | null | undefined;
+  forUsers?: number | null | undefined;
 }>;
 
 
 export type SnoozeIssueMutation = { snoozeIssue: { id: string } };
+
+export type UnmergeIssueMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type UnmergeIssueMutation = { unmergeIssue: Array<{ id: string, title: string }> };
+
+export type DiscardIssueMutationVariables = Exact<{
+  id: string;
+  discard: boolean;
+}>;
+
+
+export type DiscardIssueMutation = { discardIssue: { id: string, discarded: boolean } };
 
 export type AssignIssueMutationVariables = Exact<{
   id: string;
@@ -395,6 +424,7 @@ export type ProjectFeedbackQuery = { feedback: { totalCount: number, pageInfo: {
 export type ProjectIssuesQueryVariables = Exact<{
   projectId: string;
   status?: IssueStatus | null | undefined;
+  discarded?: boolean | null | undefined;
   first: number;
   after?: string | null | undefined;
   search?: string | null | undefined;
@@ -406,7 +436,7 @@ export type ProjectIssuesQueryVariables = Exact<{
 }>;
 
 
-export type ProjectIssuesQuery = { issues: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string, assignee: { id: string, email: string } | null, series: Array<{ ts: string, count: number }> }> }, all: { totalCount: number }, savedSearches: Array<{ id: string, name: string, query: string }> };
+export type ProjectIssuesQuery = { issues: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string, assignee: { id: string, email: string } | null, series: Array<{ ts: string, count: number }> }> }, all: { totalCount: number }, allDiscarded: { totalCount: number }, savedSearches: Array<{ id: string, name: string, query: string }> };
 
 export type CreateSavedSearchMutationVariables = Exact<{
   projectId: string;
@@ -660,6 +690,17 @@ export const IssueDetailDocument = new TypedDocumentString(`
     lastSeen
     resolvedAt
     snoozedUntil
+    snooze {
+      kind
+      until
+      minutes
+      forEvents
+      forUsers
+      remaining
+    }
+    discarded
+    discardedAt
+    mergedIssueCount
     assignee {
       id
       email
@@ -801,12 +842,34 @@ export const ReopenIssueDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ReopenIssueMutation, ReopenIssueMutationVariables>;
 export const SnoozeIssueDocument = new TypedDocumentString(`
-    mutation SnoozeIssue($id: ID!, $until: String!) {
-  snoozeIssue(id: $id, until: $until) {
+    mutation SnoozeIssue($id: ID!, $until: String, $minutes: Int, $forEvents: Int, $forUsers: Int) {
+  snoozeIssue(
+    id: $id
+    until: $until
+    minutes: $minutes
+    forEvents: $forEvents
+    forUsers: $forUsers
+  ) {
     id
   }
 }
     `) as unknown as TypedDocumentString<SnoozeIssueMutation, SnoozeIssueMutationVariables>;
+export const UnmergeIssueDocument = new TypedDocumentString(`
+    mutation UnmergeIssue($id: ID!) {
+  unmergeIssue(id: $id) {
+    id
+    title
+  }
+}
+    `) as unknown as TypedDocumentString<UnmergeIssueMutation, UnmergeIssueMutationVariables>;
+export const DiscardIssueDocument = new TypedDocumentString(`
+    mutation DiscardIssue($id: ID!, $discard: Boolean!) {
+  discardIssue(id: $id, discard: $discard) {
+    id
+    discarded
+  }
+}
+    `) as unknown as TypedDocumentString<DiscardIssueMutation, DiscardIssueMutationVariables>;
 export const AssignIssueDocument = new TypedDocumentString(`
     mutation AssignIssue($id: ID!, $userId: ID) {
   assignIssue(id: $id, userId: $userId) {
@@ -1134,10 +1197,11 @@ export const ProjectFeedbackDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ProjectFeedbackQuery, ProjectFeedbackQueryVariables>;
 export const ProjectIssuesDocument = new TypedDocumentString(`
-    query ProjectIssues($projectId: ID!, $status: IssueStatus, $first: Int!, $after: String, $search: String, $query: String, $environment: String, $release: String, $sort: IssueSort!, $assigned: IssueAssignedFilter) {
+    query ProjectIssues($projectId: ID!, $status: IssueStatus, $discarded: Boolean, $first: Int!, $after: String, $search: String, $query: String, $environment: String, $release: String, $sort: IssueSort!, $assigned: IssueAssignedFilter) {
   issues(
     projectId: $projectId
     status: $status
+    discarded: $discarded
     first: $first
     after: $after
     search: $search
@@ -1173,6 +1237,9 @@ export const ProjectIssuesDocument = new TypedDocumentString(`
     }
   }
   all: issues(projectId: $projectId, first: 1) {
+    totalCount
+  }
+  allDiscarded: issues(projectId: $projectId, first: 1, discarded: true) {
     totalCount
   }
   savedSearches(projectId: $projectId) {

@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useNavigation, useParams } from '@remix-run/react';
 import { ErrorMessage } from '../components/error-message';
+import type { SnoozeIssueMutationVariables } from '../graphql/graphql';
 import { EventDetail } from '../components/event-detail';
 import { EventsChart } from '../components/events-chart';
 import { FormError } from '../components/field';
@@ -16,10 +17,12 @@ import {
   ADD_COMMENT,
   ASSIGN_ISSUE,
   DELETE_COMMENT,
+  DISCARD_ISSUE,
   ISSUE_QUERY,
   REOPEN_ISSUE,
   RESOLVE_ISSUE,
   SNOOZE_ISSUE,
+  UNMERGE_ISSUE,
   UPDATE_COMMENT,
 } from '../features/issue/queries';
 import { withParams } from '../lib/filters';
@@ -27,7 +30,7 @@ import { readString } from '../lib/form.server';
 import { formatNumber } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { issuePath, projectPath } from '../lib/paths';
-import { parseSnoozeUntil } from '../lib/snooze';
+import { parseSnoozeRequest } from '../lib/snooze';
 import { visibleText } from '../lib/visible-text';
 
 const EVENTS_PAGE_SIZE = 25;
@@ -101,9 +104,14 @@ export async function action(args: ActionFunctionArgs) {
   } else if (intent === 'delete-comment') {
     result = await mutateApi(args, DELETE_COMMENT, { id: readString(form, 'commentId') });
   } else if (intent === 'snooze') {
-    const until = parseSnoozeUntil(form);
-    if (!until) return data({ error: 'Choose a duration, or a date in the future.' }, { status: 400 });
-    result = await mutateApi(args, SNOOZE_ISSUE, { id, until });
+    const request = parseSnoozeRequest(form);
+    if ('error' in request) return data({ error: request.error }, { status: 400 });
+    const variables: SnoozeIssueMutationVariables = { id, ...request };
+    result = await mutateApi(args, SNOOZE_ISSUE, variables);
+  } else if (intent === 'unmerge') {
+    result = await mutateApi(args, UNMERGE_ISSUE, { id });
+  } else if (intent === 'discard' || intent === 'keep') {
+    result = await mutateApi(args, DISCARD_ISSUE, { id, discard: intent === 'discard' });
   } else {
     return data({ error: 'Unknown action.' }, { status: 400 });
   }

@@ -16,10 +16,13 @@ const ISSUES_PAGE_SIZE = 25;
 /** resolveIssues takes at most 100 ids; a page holds 25. */
 const MAX_BULK_IDS = 100;
 
+// Discarded issues (their new events are dropped) are only listed under their own tab, whatever
+// their status: the other tabs leave them out (docs/decisions/023-unmerge-snooze-discard.md).
 const STATUSES = [
   { param: 'open', value: 'OPEN', label: 'Open' },
   { param: 'resolved', value: 'RESOLVED', label: 'Resolved' },
   { param: 'snoozed', value: 'SNOOZED', label: 'Snoozed' },
+  { param: 'discarded', value: null, label: 'Discarded' },
 ] as const;
 
 type Status = (typeof STATUSES)[number];
@@ -63,6 +66,7 @@ const ISSUES_QUERY = graphql(`
   query ProjectIssues(
     $projectId: ID!
     $status: IssueStatus
+    $discarded: Boolean
     $first: Int!
     $after: String
     $search: String
@@ -75,6 +79,7 @@ const ISSUES_QUERY = graphql(`
     issues(
       projectId: $projectId
       status: $status
+      discarded: $discarded
       first: $first
       after: $after
       search: $search
@@ -110,6 +115,9 @@ const ISSUES_QUERY = graphql(`
       }
     }
     all: issues(projectId: $projectId, first: 1) {
+      totalCount
+    }
+    allDiscarded: issues(projectId: $projectId, first: 1, discarded: true) {
       totalCount
     }
     savedSearches(projectId: $projectId) {
@@ -183,6 +191,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const variables = {
     projectId: args.params.projectId ?? '',
     status: queryNamesStatus(filters.query) ? null : status.value,
+    ...(status.value === null && !queryNamesStatus(filters.query) ? { discarded: true } : {}),
     first: ISSUES_PAGE_SIZE,
     after,
     search: filters.q || null,
@@ -207,7 +216,7 @@ export async function loader(args: LoaderFunctionArgs) {
     filters,
     queryError,
     issues: queryError ? null : result.data.issues,
-    projectIssueCount: result.data.all.totalCount,
+    projectIssueCount: result.data.all.totalCount + result.data.allDiscarded.totalCount,
     savedSearches: result.data.savedSearches,
     now: new Date().toISOString(),
   };
@@ -438,36 +447,43 @@ export default function IssuesPage() {
         </p>
       ) : (
         <Form method="post" className="bulk-form" aria-label="Bulk actions">
-          <div className="toolbar">
+          {current.value === null && !statusFromQuery ? (
             <p className="muted toolbar-count">
-              {issues.totalCount} {listLabel} {issues.totalCount === 1 ? 'issue' : 'issues'}
+              {issues.totalCount} discarded {issues.totalCount === 1 ? 'issue' : 'issues'}: their new events are dropped
+              at ingest. Open one to stop discarding it.
             </p>
-            {showsOpen && (
-              <>
-                <button type="submit" name="intent" value="resolve" className="button" disabled={busy}>
-                  Resolve selected
+          ) : (
+            <div className="toolbar">
+              <p className="muted toolbar-count">
+                {issues.totalCount} {listLabel} {issues.totalCount === 1 ? 'issue' : 'issues'}
+              </p>
+              {showsOpen && (
+                <>
+                  <button type="submit" name="intent" value="resolve" className="button" disabled={busy}>
+                    Resolve selected
+                  </button>
+                  <label className="inline-field">
+                    <span className="visually-hidden">Snooze for</span>
+                    <select name="duration" defaultValue="24h">
+                      {SNOOZE_DURATIONS.map((d) => (
+                        <option key={d.value} value={d.value}>
+                          {d.label}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <button type="submit" name="intent" value="snooze" className="button" disabled={busy}>
+                    Snooze selected
+                  </button>
+                </>
+              )}
+              {showsClosed && (
+                <button type="submit" name="intent" value="reopen" className="button" disabled={busy}>
+                  Reopen selected
                 </button>
-                <label className="inline-field">
-                  <span className="visually-hidden">Snooze for</span>
-                  <select name="duration" defaultValue="24h">
-                    {SNOOZE_DURATIONS.map((d) => (
-                      <option key={d.value} value={d.value}>
-                        {d.label}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <button type="submit" name="intent" value="snooze" className="button" disabled={busy}>
-                  Snooze selected
-                </button>
-              </>
-            )}
-            {showsClosed && (
-              <button type="submit" name="intent" value="reopen" className="button" disabled={busy}>
-                Reopen selected
-              </button>
-            )}
-          </div>
+              )}
+            </div>
+          )}
           <IssueTable
             caption={statusFromQuery ? 'Matching issues' : `${current.label} issues`}
             projectId={projectId}

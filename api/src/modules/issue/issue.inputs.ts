@@ -46,6 +46,12 @@ export class IssuesArgs {
   })
   release: string | null;
 
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True: only discarded issues (`discardIssue`). By default discarded issues are left out.',
+  })
+  discarded: boolean | null;
+
   @Field(() => String, { nullable: true, description: 'Issues with events in this environment.' })
   environment: string | null;
 

@@ -1,6 +1,7 @@
 import {
   AppError,
   deleteIssue,
+  discardIssue,
   findIssue,
   listIssues,
   parseClientTime,
@@ -8,8 +9,9 @@ import {
   reopenIssue,
   resolveIssues,
   snoozeIssue,
+  unmergeIssue,
 } from '@tracker/core';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { nowOf, requireCaller, type Context } from '../../context';
 import { IssuesArgs } from './issue.inputs';
 import { FeedbackType, toFeedbackType } from './feedback.type';
@@ -50,6 +52,7 @@ export class IssueResolver {
       query: args.query,
       now: ctx.clock(),
       sort: args.sort,
+      discarded: args.discarded,
     });
     const nodes = page.issues.map(toIssueType);
     return {
@@ -102,6 +105,13 @@ export class IssueResolver {
     }));
   }
 
+  @FieldResolver(() => Int, {
+    description: 'Merges into this issue that `unmergeIssue` can undo (0: nothing to unmerge).',
+  })
+  async mergedIssueCount(@Root() issue: IssueType, @Ctx() ctx: Context): Promise<number> {
+    return ctx.loaders.mergeCountByIssue.load(issue.id);
+  }
+
   @Mutation(() => IssueType, { description: "Resolved in the project's newest release. Already resolved: unchanged." })
   async resolveIssue(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<IssueType> {
     const [issue] = await resolveIssues(ctx.ds, { caller: requireCaller(ctx), ids: [id], now: nowOf(ctx) });
@@ -117,17 +127,57 @@ export class IssueResolver {
   }
 
   @Mutation(() => IssueType, {
-    description: 'Until an ISO 8601 time in the future; the next event after it reopens the issue.',
+    description:
+      'Snoozes the issue until one condition, given as exactly one argument: `until` (an ISO 8601 time in the ' +
+      'future), `minutes` (for that long), `forEvents` (until that many more events) or `forUsers` (until that ' +
+      'many more distinct users). The event that meets it reopens the issue as a regression.',
   })
   async snoozeIssue(
     @Arg('id', () => ID) id: string,
-    @Arg('until', () => String) until: string,
+    @Arg('until', () => String, { nullable: true }) until: string | null,
+    @Arg('minutes', () => Int, { nullable: true }) minutes: number | null,
+    @Arg('forEvents', () => Int, { nullable: true }) forEvents: number | null,
+    @Arg('forUsers', () => Int, { nullable: true }) forUsers: number | null,
     @Ctx() ctx: Context,
   ): Promise<IssueType> {
     const caller = requireCaller(ctx);
     return toIssueType(
-      await snoozeIssue(ctx.ds, { caller, id, until: parseClientTime('until', until), now: nowOf(ctx) }),
+      await snoozeIssue(ctx.ds, {
+        caller,
+        id,
+        until: until == null ? null : parseClientTime('until', until),
+        minutes,
+        forEvents,
+        forUsers,
+        now: nowOf(ctx),
+      }),
     );
+  }
+
+  @Mutation(() => [IssueType], {
+    description:
+      'Splits a merged issue back into the issues merged into it: the target first, then each restored issue ' +
+      'with its own events, users, counts and state. Issues merged before merges were recorded cannot be split ' +
+      '(CONFLICT).',
+  })
+  async unmergeIssue(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<IssueType[]> {
+    return (await unmergeIssue(ctx.ds, { caller: requireCaller(ctx), id, now: nowOf(ctx) })).map(toIssueType);
+  }
+
+  @Mutation(() => IssueType, {
+    description:
+      "discard: true drops the issue's new events at ingest (not stored, no quota used); false restores normal " +
+      'intake. Owners and admins.',
+  })
+  async discardIssue(
+    @Arg('id', () => ID) id: string,
+    @Arg('discard', () => Boolean) discard: boolean,
+    @Ctx() ctx: Context,
+  ): Promise<IssueType> {
+    const { issue, changed } = await discardIssue(ctx.ds, { caller: requireCaller(ctx), id, discard, now: nowOf(ctx) });
+    // An ingest edge in this process learns the project's discard keys at once; others within their key TTL.
+    if (changed) ctx.onProjectChanged?.(issue.projectId);
+    return toIssueType(issue);
   }
 
   @Mutation(() => ID, {
@@ -143,7 +193,7 @@ export class IssueResolver {
     description:
       "Moves the source issue's events, users, releases and feedback into the target (same project), recomputes " +
       "the target's counts and deletes the source. Later events of the source's grouping key join the target. " +
-      'The target keeps its status and title. Cannot be undone.',
+      'The target keeps its status and title. Undone by unmergeIssue.',
   })
   async mergeIssues(
     @Arg('targetId', () => ID) targetId: string,

@@ -38,6 +38,50 @@ registerEnumType(IssueSortEnum, {
   },
 });
 
+export enum SnoozeKindEnum {
+  UNTIL = 'until',
+  MINUTES = 'minutes',
+  EVENTS = 'events',
+  USERS = 'users',
+}
+registerEnumType(SnoozeKindEnum, {
+  name: 'SnoozeKind',
+  description: 'What ends a snooze.',
+  valuesConfig: {
+    UNTIL: { description: 'A time (`until`).' },
+    MINUTES: { description: 'A duration from when it was snoozed (`minutes`).' },
+    EVENTS: { description: 'A number of further events (`forEvents`).' },
+    USERS: { description: 'A number of further distinct users (`forUsers`).' },
+  },
+});
+
+@ObjectType('IssueSnooze', { simpleResolvers: true, description: "What ends a snoozed issue's snooze." })
+export class IssueSnoozeType {
+  @Field(() => SnoozeKindEnum)
+  kind: SnoozeKindEnum;
+
+  @Field(() => String, { description: 'When it was snoozed (ISO 8601).' })
+  snoozedAt: string;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601; for UNTIL and MINUTES.' })
+  until: string | null;
+
+  @Field(() => Int, { nullable: true })
+  minutes: number | null;
+
+  @Field(() => Int, { nullable: true })
+  forEvents: number | null;
+
+  @Field(() => Int, { nullable: true })
+  forUsers: number | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: 'EVENTS and USERS: how many more events (or users) end the snooze, counted from now.',
+  })
+  remaining: number | null;
+}
+
 @ObjectType('Issue', { simpleResolvers: true, description: 'Events grouped by fingerprint.' })
 export class IssueType {
   @Field(() => ID)
@@ -79,8 +123,20 @@ export class IssueType {
   @Field(() => String, { nullable: true, description: 'ISO 8601; set while resolved.' })
   resolvedAt: string | null;
 
-  @Field(() => String, { nullable: true, description: 'ISO 8601; set while snoozed.' })
+  @Field(() => String, { nullable: true, description: 'ISO 8601; set while snoozed until a time.' })
   snoozedUntil: string | null;
+
+  @Field(() => IssueSnoozeType, {
+    nullable: true,
+    description: 'While snoozed: what ends the snooze (null for snoozes made before snooze kinds existed).',
+  })
+  snooze: IssueSnoozeType | null;
+
+  @Field(() => Boolean, { description: 'Its new events are dropped at ingest (`discardIssue`).' })
+  discarded: boolean;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601; when it was discarded.' })
+  discardedAt: string | null;
 
   resolvedInReleaseId: string | null;
   assigneeId: string | null;
@@ -120,8 +176,31 @@ export function toIssueType(i: Issue): IssueType {
     lastSeen: i.lastSeen.toISOString(),
     resolvedAt: i.resolvedAt?.toISOString() ?? null,
     snoozedUntil: i.snoozedUntil?.toISOString() ?? null,
+    snooze: i.status === 'snoozed' ? toSnoozeType(i) : null,
+    discarded: i.discardedAt != null,
+    discardedAt: i.discardedAt?.toISOString() ?? null,
     resolvedInReleaseId: i.resolvedInReleaseId,
     assigneeId: i.assigneeId ?? null,
+  };
+}
+
+function toSnoozeType(i: Issue): IssueSnoozeType | null {
+  const s = i.snooze;
+  if (!s) return null;
+  const remaining =
+    s.kind === 'events' && s.eventLimit != null
+      ? Math.max(0, s.eventLimit - i.eventCount)
+      : s.kind === 'users' && s.userLimit != null
+        ? Math.max(0, s.userLimit - i.userCount)
+        : null;
+  return {
+    kind: s.kind as SnoozeKindEnum,
+    snoozedAt: new Date(s.at).toISOString(),
+    until: i.snoozedUntil?.toISOString() ?? null,
+    minutes: s.minutes ?? null,
+    forEvents: s.forEvents ?? null,
+    forUsers: s.forUsers ?? null,
+    remaining,
   };
 }
 

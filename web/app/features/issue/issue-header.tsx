@@ -1,4 +1,5 @@
 import { formatDateTime } from '../../lib/format';
+import { describeSnooze } from '../../lib/snooze';
 import { visibleText } from '../../lib/visible-text';
 import { IssueActions } from './issue-actions';
 import type { IssueData } from './types';
@@ -8,7 +9,17 @@ const STATUS_LABEL = { OPEN: 'Open', RESOLVED: 'Resolved', SNOOZED: 'Snoozed' } 
 type IssueHeaderProps = {
   issue: Pick<
     IssueData,
-    'title' | 'culprit' | 'level' | 'status' | 'isRegression' | 'resolvedInRelease' | 'resolvedAt' | 'snoozedUntil'
+    | 'title'
+    | 'culprit'
+    | 'level'
+    | 'status'
+    | 'isRegression'
+    | 'resolvedInRelease'
+    | 'resolvedAt'
+    | 'snoozedUntil'
+    | 'snooze'
+    | 'discarded'
+    | 'mergedIssueCount'
   >;
   busy: boolean;
 };
@@ -42,9 +53,21 @@ export function IssueHeader({ issue, busy }: IssueHeaderProps) {
           {issue.status === 'SNOOZED' && issue.snoozedUntil && (
             <span className="muted">Snoozed until {formatDateTime(issue.snoozedUntil)}</span>
           )}
+          {issue.status === 'SNOOZED' && describeSnooze(issue.snooze) && (
+            <span className="muted">Snoozed {describeSnooze(issue.snooze)}</span>
+          )}
+          {issue.discarded && (
+            <span className="badge badge-discarded">Discarded: new events are dropped at ingest</span>
+          )}
+          {issue.mergedIssueCount > 0 && <span className="muted">Merged from {issue.mergedIssueCount + 1} issues</span>}
         </p>
       </div>
-      <IssueActions status={issue.status} busy={busy} />
+      <IssueActions
+        status={issue.status}
+        busy={busy}
+        mergedIssueCount={issue.mergedIssueCount}
+        discarded={issue.discarded}
+      />
     </header>
   );
 }

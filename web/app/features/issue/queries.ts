@@ -79,6 +79,17 @@ export const ISSUE_QUERY = graphql(`
       lastSeen
       resolvedAt
       snoozedUntil
+      snooze {
+        kind
+        until
+        minutes
+        forEvents
+        forUsers
+        remaining
+      }
+      discarded
+      discardedAt
+      mergedIssueCount
       assignee {
         id
         email
@@ -182,9 +193,27 @@ export const REOPEN_ISSUE = graphql(`
 `);
 
 export const SNOOZE_ISSUE = graphql(`
-  mutation SnoozeIssue($id: ID!, $until: String!) {
-    snoozeIssue(id: $id, until: $until) {
+  mutation SnoozeIssue($id: ID!, $until: String, $minutes: Int, $forEvents: Int, $forUsers: Int) {
+    snoozeIssue(id: $id, until: $until, minutes: $minutes, forEvents: $forEvents, forUsers: $forUsers) {
       id
+    }
+  }
+`);
+
+export const UNMERGE_ISSUE = graphql(`
+  mutation UnmergeIssue($id: ID!) {
+    unmergeIssue(id: $id) {
+      id
+      title
+    }
+  }
+`);
+
+export const DISCARD_ISSUE = graphql(`
+  mutation DiscardIssue($id: ID!, $discard: Boolean!) {
+    discardIssue(id: $id, discard: $discard) {
+      id
+      discarded
     }
   }
 `);
