@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeEventUser } from '../app/lib/event-user.ts';
 import { formatPercent } from '../app/lib/format.ts';
-import { compareCount, compareCrashFree, compareRate, type ReleaseHealth } from '../app/lib/release-health.ts';
+import {
+  compareCount,
+  compareCrashFree,
+  compareRate,
+  rawHealthFigures,
+  type ReleaseHealth,
+} from '../app/lib/release-health.ts';
 import { toSafeHref } from '../app/lib/safe-url.ts';
 import { parseSnoozeUntil } from '../app/lib/snooze.ts';
 import { visibleText } from '../app/lib/visible-text.ts';
@@ -90,7 +96,10 @@ describe('release health against the previous release', () => {
     issuesIntroduced: 0,
     regressions: 0,
     usersSeen: 0,
+    crashedUsers: 0,
     crashFreeUsers: null,
+    windowEvents: 0,
+    enoughData: true,
     eventsPerHour: null,
     previousVersion: '1.4.0',
     previousIssuesIntroduced: 0,
@@ -153,5 +162,23 @@ describe('release health against the previous release', () => {
       '+1,912 vs 1.4.0',
     );
     assert.equal(compareRate(health({ eventsPerHour: 3, previousVersion: null })).change, null);
+  });
+
+  test('below the minimum sample: raw counts and "not enough data yet", never a rate or a change', () => {
+    // One event a minute after the deploy, one user who crashed.
+    const figures = rawHealthFigures(
+      health({ issuesIntroduced: 1, windowEvents: 1, usersSeen: 1, crashedUsers: 1, crashFreeUsers: 0, enoughData: false }),
+    );
+    assert.deepEqual(
+      figures.map((f) => [f.value, f.previous]),
+      [
+        ['1', null],
+        ['0', null],
+        ['1 crashed', 'of 1 user'],
+        ['1 event', 'not enough data yet'],
+      ],
+    );
+    assert.ok(figures.every((f) => f.change === null && f.direction === null));
+    assert.ok(!figures.some((f) => /%|\/h/.test(f.value)), 'no share, no rate');
   });
 });

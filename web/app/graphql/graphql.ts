@@ -394,7 +394,7 @@ export type ProjectReleaseHealthQueryVariables = Exact<{
 }>;
 
 
-export type ProjectReleaseHealthQuery = { releases: Array<{ id: string, version: string, environment: string, deployedAt: string, health: { issuesIntroduced: number, regressions: number, usersSeen: number, crashFreeUsers: number | null, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null } | null }> };
+export type ProjectReleaseHealthQuery = { releases: Array<{ id: string, version: string, environment: string, deployedAt: string, health: { issuesIntroduced: number, regressions: number, usersSeen: number, crashedUsers: number, crashFreeUsers: number | null, windowEvents: number, enoughData: boolean, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null } | null }> };
 
 export type MarkReleaseMutationVariables = Exact<{
   projectId: string;
@@ -1162,7 +1162,10 @@ export const ProjectReleaseHealthDocument = new TypedDocumentString(`
       issuesIntroduced
       regressions
       usersSeen
+      crashedUsers
       crashFreeUsers
+      windowEvents
+      enoughData
       eventsPerHour
       previousVersion
       previousIssuesIntroduced

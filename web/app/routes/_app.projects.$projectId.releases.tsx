@@ -58,7 +58,10 @@ const RELEASE_HEALTH_QUERY = graphql(`
         issuesIntroduced
         regressions
         usersSeen
+        crashedUsers
         crashFreeUsers
+        windowEvents
+        enoughData
         eventsPerHour
         previousVersion
         previousIssuesIntroduced
@@ -240,7 +243,9 @@ export default function ReleasesPage() {
           Each figure is compared with the deploy before it in the same environment. Issues introduced: first seen in
           this environment with this release. Regressions: issues an event of this release reopened. Crash-free users:
           of the users its error events named, the share with no fatal or unhandled error (Tracker records no sessions,
-          so users who met no error are not counted). Events per hour: from this deploy to the next one, or now.
+          so users who met no error are not counted). Events per hour: from this deploy to the next one, or now. Until a
+          release has run 30 minutes and seen 20 events, its row shows raw counts and says &ldquo;not enough data
+          yet&rdquo;: a rate or a change from a few minutes of data would mislead.
         </p>
       )}
     </div>
