@@ -87,6 +87,13 @@ export type MemberRole =
   | 'MEMBER'
   | 'OWNER';
 
+/** A chart range and its buckets: 12 × 5 minutes, 24 × 1 hour, 28 × 6 hours, 30 × 1 day (UTC). */
+export type SeriesRange =
+  | 'LAST_7_DAYS'
+  | 'LAST_24_HOURS'
+  | 'LAST_30_DAYS'
+  | 'LAST_HOUR';
+
 /** Core Web Vitals. Milliseconds, except CLS (unitless). */
 export type VitalMetric =
   | 'CLS'
@@ -119,7 +126,7 @@ export type IssueDetailQueryVariables = Exact<{
   id: string;
   eventsFirst: number;
   eventsAfter?: string | null | undefined;
-  hours: number;
+  range: SeriesRange;
   eventId: string;
   picked: boolean;
 }>;
@@ -573,7 +580,7 @@ export const PlanFieldsFragmentDoc = new TypedDocumentString(`
 }
     `, {"fragmentName":"PlanFields"}) as unknown as TypedDocumentString<PlanFieldsFragment, unknown>;
 export const IssueDetailDocument = new TypedDocumentString(`
-    query IssueDetail($id: ID!, $eventsFirst: Int!, $eventsAfter: String, $hours: Int!, $eventId: ID!, $picked: Boolean!) {
+    query IssueDetail($id: ID!, $eventsFirst: Int!, $eventsAfter: String, $range: SeriesRange!, $eventId: ID!, $picked: Boolean!) {
   issue(id: $id) {
     id
     projectId
@@ -609,7 +616,7 @@ export const IssueDetailDocument = new TypedDocumentString(`
         count
       }
     }
-    series(hours: $hours) {
+    series: eventSeries(range: $range) {
       ts
       count
     }
