@@ -86,7 +86,11 @@ describe('the minimum sample for release health', () => {
     const window = (ms: number, events: number) => ({ windowStart: start, windowEnd: at(ms), windowEvents: events });
     assert.equal(hasEnoughHealthSample(window(MIN_HEALTH_WINDOW_MS, MIN_HEALTH_EVENTS), at(HOUR)), true);
     assert.equal(hasEnoughHealthSample(window(MIN_HEALTH_WINDOW_MS - 1, 500), at(HOUR)), false, 'a busy minute');
-    assert.equal(hasEnoughHealthSample(window(7 * 24 * HOUR, MIN_HEALTH_EVENTS - 1), at(8 * 24 * HOUR)), false, 'a quiet week');
+    assert.equal(
+      hasEnoughHealthSample(window(7 * 24 * HOUR, MIN_HEALTH_EVENTS - 1), at(8 * 24 * HOUR)),
+      false,
+      'a quiet week',
+    );
     // One event a minute after the deploy: the walkthrough's "94.9 events/h".
     assert.equal(hasEnoughHealthSample(window(60_000, 1), at(60_000)), false);
   });

@@ -24,7 +24,7 @@ interface Run {
  * `until`: stop it (SIGTERM) once stdout matches, else wait for it to exit by itself.
  */
 function runServer(env: Record<string, string>, { tty = false, until }: { tty?: boolean; until?: RegExp } = {}) {
-  const fullEnv = { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', ...env };
+  const fullEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', ...env };
   delete fullEnv.TRACKER_LOG_FORMAT;
   const proc = tty
     ? spawn('script', ['-qefc', `${JSON.stringify(process.execPath)} ${JSON.stringify(MAIN)}`, '/dev/null'], {

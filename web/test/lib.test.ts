@@ -1,3 +1,4 @@
+import { splitUrlAtSeparators } from '../app/lib/url-breaks.ts';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeEventUser } from '../app/lib/event-user.ts';
@@ -180,5 +181,28 @@ describe('release health against the previous release', () => {
     );
     assert.ok(figures.every((f) => f.change === null && f.direction === null));
     assert.ok(!figures.some((f) => /%|\/h/.test(f.value)), 'no share, no rate');
+  });
+});
+
+describe('URLs break at their separators', () => {
+  test('after / ? & = - and before a dot, never between the slashes of //; the pieces join back to the URL', () => {
+    const url = 'https://shop.example/checkout/confirm?utm_source=mail&item=mug';
+    const pieces = splitUrlAtSeparators(url);
+    assert.deepEqual(pieces, [
+      'https://',
+      'shop',
+      '.example/',
+      'checkout/',
+      'confirm?',
+      'utm_source=',
+      'mail&',
+      'item=',
+      'mug',
+    ]);
+    assert.equal(pieces.join(''), url);
+    assert.deepEqual(splitUrlAtSeparators('/'), ['/']);
+    assert.deepEqual(splitUrlAtSeparators(''), []);
+    assert.deepEqual(splitUrlAtSeparators('.env'), ['.env']);
+    assert.deepEqual(splitUrlAtSeparators('/confirm-order'), ['/', 'confirm-', 'order']);
   });
 });

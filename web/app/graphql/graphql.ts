@@ -320,7 +320,7 @@ export type BillingDetailsQueryVariables = Exact<{
 }>;
 
 
-export type BillingDetailsQuery = { organization: { id: string, name: string, usage: { period: string, periodEnd: string, events: { used: number, limit: number, remaining: number }, logs: { used: number, limit: number, remaining: number } } } | null, billing: { configured: boolean, plan: string, availablePlans: Array<string>, status: string | null, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, pastDueSince: string | null, graceEndsAt: string | null, hasBillingAccount: boolean }, plans: Array<{ id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean }> };
+export type BillingDetailsQuery = { organization: { id: string, name: string, slug: string, usage: { period: string, periodEnd: string, events: { used: number, limit: number, remaining: number }, logs: { used: number, limit: number, remaining: number } } } | null, billing: { configured: boolean, plan: string, availablePlans: Array<string>, status: string | null, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, pastDueSince: string | null, graceEndsAt: string | null, hasBillingAccount: boolean }, plans: Array<{ id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean }> };
 
 export type CreateCheckoutSessionMutationVariables = Exact<{
   organizationId: string;
@@ -935,6 +935,7 @@ export const BillingDetailsDocument = new TypedDocumentString(`
   organization(id: $organizationId) {
     id
     name
+    slug
     usage {
       period
       periodEnd

@@ -183,14 +183,25 @@ export default function ReleasesPage() {
             {visibleText(actionData.marked.environment)} at {formatDateTime(actionData.marked.deployedAt)}.
           </p>
         )}
-        <p className="hint">
-          CI can do the same with an upload token: <code>POST /ingest/release</code> or{' '}
-          <code>tracker-upload-sourcemaps</code>.
-        </p>
+        {allowed ? (
+          <p className="hint">
+            CI can do the same with an upload token: <code>POST /ingest/release</code> or{' '}
+            <code>tracker-upload-sourcemaps</code>.
+          </p>
+        ) : (
+          <p className="hint">
+            On every plan, source maps uploaded with <code>tracker-upload-sourcemaps</code> de-minify the stack traces
+            of events that carry their release.
+          </p>
+        )}
       </section>
 
       {releases.length === 0 ? (
-        <p className="empty">No releases yet. Mark one above, or register it from your deploy.</p>
+        <p className="empty">
+          {allowed
+            ? 'No releases yet. Mark one above, or register it from your deploy.'
+            : 'No releases yet: registering them is part of the plans named above.'}
+        </p>
       ) : (
         groupByEnvironment(releases).map(([environment, list]) => (
           <section key={environment} className="card" aria-label={`Releases in ${visibleText(environment)}`}>
