@@ -1,3 +1,4 @@
+import { API_UNREACHABLE, describeApiStatus, errorTitle, SERVER_FAILED } from '../app/lib/user-messages.ts';
 import { splitUrlAtSeparators } from '../app/lib/url-breaks.ts';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -168,7 +169,14 @@ describe('release health against the previous release', () => {
   test('below the minimum sample: raw counts and "not enough data yet", never a rate or a change', () => {
     // One event a minute after the deploy, one user who crashed.
     const figures = rawHealthFigures(
-      health({ issuesIntroduced: 1, windowEvents: 1, usersSeen: 1, crashedUsers: 1, crashFreeUsers: 0, enoughData: false }),
+      health({
+        issuesIntroduced: 1,
+        windowEvents: 1,
+        usersSeen: 1,
+        crashedUsers: 1,
+        crashFreeUsers: 0,
+        enoughData: false,
+      }),
     );
     assert.deepEqual(
       figures.map((f) => [f.value, f.previous]),
@@ -204,5 +212,29 @@ describe('URLs break at their separators', () => {
     assert.deepEqual(splitUrlAtSeparators(''), []);
     assert.deepEqual(splitUrlAtSeparators('.env'), ['.env']);
     assert.deepEqual(splitUrlAtSeparators('/confirm-order'), ['/', 'confirm-', 'order']);
+  });
+});
+
+describe("messages when the API cannot answer are in the user's words", () => {
+  test('a status says why, without protocol names', () => {
+    assert.equal(describeApiStatus(429, 12), 'Too many requests from this session: wait 12 seconds and try again.');
+    assert.equal(describeApiStatus(429, null), 'Too many requests from this session: wait a moment and try again.');
+    assert.match(describeApiStatus(503, null), /starting, stopping or overloaded/);
+    for (const status of [400, 413, 429, 500, 502, 503, 504]) {
+      assert.doesNotMatch(describeApiStatus(status, 1), /GraphQL|HTTP|API|unexpected/i);
+    }
+    assert.doesNotMatch(API_UNREACHABLE + SERVER_FAILED, /GraphQL|HTTP|API|unexpected/i);
+  });
+
+  test('error pages are titled in words, not numbers', () => {
+    assert.deepEqual([404, 403, 402, 429, 400, 500, 503].map(errorTitle), [
+      'Not found',
+      'Not allowed',
+      'Not included in this plan',
+      'Too many requests',
+      'That did not work',
+      'Tracker is not available',
+      'Tracker is not available',
+    ]);
   });
 });
