@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import {
   countIssueMerges,
   findFeedbackForIssues,
+  findEventSeries,
   findHourlySeries,
   findIssueEnvironments,
   findReleaseHealth,
@@ -21,6 +22,7 @@ import {
   type ProjectKey,
   type ReleaseHealth,
   type SeriesPoint,
+  type SeriesRange,
 } from '@tracker/core';
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
@@ -39,6 +41,8 @@ export interface Loaders {
   releasesByIssue: DataLoader<string, IssueRelease[]>;
   /** Key `${hours}:${issueId}`: a page of sparklines is one query per distinct `hours`. */
   seriesByIssue: DataLoader<string, Array<{ ts: string; count: number }>>;
+  /** Keyed `<range>|<issue id>` (SERIES_RANGES): the issue page's chart. */
+  rangeSeriesByIssue: DataLoader<string, Array<{ ts: string; count: number }>>;
   environmentsByIssue: DataLoader<
     string,
     Array<{ environment: string; firstSeen: Date; lastSeen: Date; eventCount: number }>
@@ -114,6 +118,24 @@ export function createLoaders(ds: DataSource, clock: Clock): Loaders {
           found.set(
             `${hours}:${id}`,
             points.map((p: SeriesPoint, i: number) => ({ ts: stamps![i], count: p.count })),
+          );
+        }
+      }
+      return keys.map((k) => found.get(k) ?? []);
+    }),
+    rangeSeriesByIssue: new DataLoader(async (keys) => {
+      const now = new Date(clock());
+      const byRange = new Map<SeriesRange, string[]>();
+      for (const key of keys) {
+        const [range, id] = key.split('|') as [SeriesRange, string];
+        byRange.set(range, [...(byRange.get(range) ?? []), id]);
+      }
+      const found = new Map<string, Array<{ ts: string; count: number }>>();
+      for (const [range, ids] of byRange) {
+        for (const [id, points] of await findEventSeries(ds, ids, range, now)) {
+          found.set(
+            `${range}|${id}`,
+            points.map((p: SeriesPoint) => ({ ts: p.ts.toISOString(), count: p.count })),
           );
         }
       }

@@ -6,7 +6,7 @@ import { createIssueFixture, HOUR_MS, type IssueFixture } from './issue-fixtures
 const RELEASES = `query($p: ID!, $env: String) { releases(projectId: $p, environment: $env) {
   version environment deployedAt
   health { issuesIntroduced regressions usersSeen crashedUsers crashFreeUsers windowStart windowEnd windowEvents
-           eventsPerHour previousVersion previousEventsPerHour eventsPerHourRatio
+           enoughData eventsPerHour previousVersion previousEventsPerHour eventsPerHourRatio
            previousIssuesIntroduced previousRegressions previousCrashFreeUsers }
 } }`;
 
@@ -18,7 +18,12 @@ const RELEASES = `query($p: ID!, $env: String) { releases(projectId: $p, environ
  *   staging D+2h X u9 fatal (another environment: ignored by production's figures).
  * X is resolved (in 1.0) before 1.1 is deployed.
  * 1.1 events: D+11h X u1 (regresses X) · D+12h Y u4 · D+25h Y u5 fatal (after 1.1's window).
+ * Plus 20 events without a user in each of 1.0 (X, D+5h) and 1.1 (Y, D+13h), so both windows
+ * are a large enough sample for a rate (hasEnoughHealthSample: 30 minutes and 20 events); 1.2
+ * has none and gets no rate.
  */
+const filler = (fingerprint: string, release: string, at: Date) =>
+  Array.from({ length: 20 }, () => ({ fingerprint: [fingerprint], release, at }));
 describe('release health (Pro and above)', () => {
   let f: IssueFixture;
   let owner: Awaited<ReturnType<IssueFixture['account']>>;
@@ -36,6 +41,7 @@ describe('release health (Pro and above)', () => {
       { fingerprint: ['Z'], release: '1.0', at: at(3), user: { email: 'U3@example.com' }, level: 'fatal' },
       { fingerprint: ['X'], release: '1.0', at: at(4) },
       { fingerprint: ['X'], release: '1.0', at: at(2), environment: 'staging', user: { id: 'u9' }, level: 'fatal' },
+      ...filler('X', '1.0', at(5)),
     ]);
     const [x]: Array<{ id: string }> = await f.db.ds.query(
       `SELECT DISTINCT issue_id AS id FROM events WHERE fingerprint = '["X"]'::jsonb AND project_id = $1`,
@@ -47,6 +53,7 @@ describe('release health (Pro and above)', () => {
     await f.ingest(p, [
       { fingerprint: ['Y'], release: '1.1', at: at(12), user: { id: 'u4' } },
       { fingerprint: ['Y'], release: '1.1', at: at(25), user: { id: 'u5' }, level: 'fatal' },
+      ...filler('Y', '1.1', at(13)),
     ]);
     await registerRelease(f.db.ds, { projectId: p, version: '1.2', at: at(20) });
     const regressed = (
@@ -71,8 +78,9 @@ describe('release health (Pro and above)', () => {
       crashFreeUsers: 1 / 3,
       windowStart: at(0).toISOString(),
       windowEnd: at(10).toISOString(),
-      windowEvents: 4,
-      eventsPerHour: 0.4,
+      windowEvents: 24,
+      enoughData: true,
+      eventsPerHour: 2.4,
       previousVersion: null,
       previousEventsPerHour: null,
       eventsPerHourRatio: null,
@@ -88,11 +96,12 @@ describe('release health (Pro and above)', () => {
       crashFreeUsers: 2 / 3,
       windowStart: at(10).toISOString(),
       windowEnd: at(20).toISOString(),
-      windowEvents: 2, // D+11h and D+12h; D+25h is after 1.2's deploy
-      eventsPerHour: 0.2,
+      windowEvents: 22, // D+11h, D+12h and the 20 at D+13h; D+25h is after 1.2's deploy
+      enoughData: true,
+      eventsPerHour: 2.2,
       previousVersion: '1.0',
-      previousEventsPerHour: 0.4,
-      eventsPerHourRatio: 0.5,
+      previousEventsPerHour: 2.4,
+      eventsPerHourRatio: 2.2 / 2.4,
       previousIssuesIntroduced: 2, // 1.0's figures, as above
       previousRegressions: 0,
       previousCrashFreeUsers: 1 / 3,
@@ -100,9 +109,12 @@ describe('release health (Pro and above)', () => {
     assert.equal(r12.usersSeen, 0);
     assert.equal(r12.crashFreeUsers, null);
     assert.equal(r12.windowEvents, 0);
-    assert.equal(r12.eventsPerHour, 0);
+    // No events for 20 hours: not a sample, so no rate and no trend (not "−100 %").
+    assert.equal(r12.enoughData, false);
+    assert.equal(r12.eventsPerHour, null);
     assert.equal(r12.previousVersion, '1.1');
-    assert.equal(r12.eventsPerHourRatio, 0);
+    assert.equal(r12.previousEventsPerHour, 2.2);
+    assert.equal(r12.eventsPerHourRatio, null);
     assert.equal(r12.previousIssuesIntroduced, 1);
     assert.equal(r12.previousRegressions, 1);
     assert.equal(r12.previousCrashFreeUsers, 2 / 3);
@@ -127,7 +139,7 @@ describe('release health (Pro and above)', () => {
       ['1.1', 1, 1],
     );
     assert.equal(only.health.previousCrashFreeUsers, 2 / 3);
-    assert.equal(only.health.previousEventsPerHour, 0.2);
+    assert.equal(only.health.previousEventsPerHour, 2.2);
   });
 
   test('on Free, health answers PLAN_REQUIRED while the releases themselves still list', async () => {

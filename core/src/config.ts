@@ -55,6 +55,8 @@ const envSchema = z.object({
   /** GraphQL requests per minute per token (session or API token; per client IP without one). 0 = off. */
   TRACKER_GRAPHQL_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(600),
   TRACKER_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: readable lines on a terminal, JSON otherwise (server/src/log-format.ts). */
+  TRACKER_LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   /** Stripe billing (docs/billing.md): configured only with the key, the webhook secret and at least one price. */
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
@@ -99,6 +101,8 @@ export type Config = {
   graphqlIntrospection: boolean;
   workerBatchSize: number;
   logLevel: string;
+  /** `auto`, `pretty` or `json`: see TRACKER_LOG_FORMAT. */
+  logFormat: 'auto' | 'pretty' | 'json';
   smtp: SmtpConfig | undefined;
   sourcemapCacheMb: number;
   /**
@@ -242,6 +246,7 @@ export function loadConfig(
     graphqlIntrospection: e.TRACKER_GRAPHQL_INTROSPECTION === '1',
     workerBatchSize: e.TRACKER_WORKER_BATCH_SIZE,
     logLevel: e.TRACKER_LOG_LEVEL,
+    logFormat: e.TRACKER_LOG_FORMAT,
     smtp: parseSmtp(e.TRACKER_SMTP_URL, e.TRACKER_SMTP_FROM),
     sourcemapCacheMb: e.TRACKER_SOURCEMAP_CACHE_MB,
     graphqlRateLimit: { requests: e.TRACKER_GRAPHQL_RATE_LIMIT, windowMs: 60_000 },

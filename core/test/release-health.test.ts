@@ -4,7 +4,13 @@ import { after, before, describe, test } from 'node:test';
 import { signUp } from '../src/accounts';
 import { openDatabase, type Database } from '../src/db';
 import { createProject } from '../src/projects';
-import { findReleaseHealth, registerRelease } from '../src/releases';
+import {
+  findReleaseHealth,
+  hasEnoughHealthSample,
+  MIN_HEALTH_EVENTS,
+  MIN_HEALTH_WINDOW_MS,
+  registerRelease,
+} from '../src/releases';
 import { createTestPostgres, type TestPostgres } from '../src/testing';
 
 const HOUR = 3_600_000;
@@ -37,22 +43,62 @@ describe('release health windows follow the time they are given (postgres)', () 
        VALUES ($1, 'fp', 't', 'Error', 'error', $2, $2, 3) RETURNING id`,
       [project.id, new Date(DEPLOYED).toISOString()],
     );
+    // Ten events at each of three times: the window's figures move with the now given.
     for (const after of [10 * 60_000, 30 * 60_000, 3 * HOUR]) {
       const at = new Date(DEPLOYED + after).toISOString();
-      await db.ds.query(
-        `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment, release, frames, tags)
-         VALUES ($1, $2, $3, $4, $4, 'error', 'Error', 'm', 'production', '1.0.0', '[]', '{}')`,
-        [project.id, issue.id, randomUUID(), at],
-      );
+      for (let i = 0; i < 10; i++) {
+        await db.ds.query(
+          `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment, release, frames, tags)
+           VALUES ($1, $2, $3, $4, $4, 'error', 'Error', 'm', 'production', '1.0.0', '[]', '{}')`,
+          [project.id, issue.id, randomUUID(), at],
+        );
+      }
     }
     const health = (await findReleaseHealth(db.ds, [release.id], new Date(DEPLOYED + 2 * HOUR))).get(release.id)!;
     assert.equal(health.windowStart.getTime(), DEPLOYED);
     assert.equal(health.windowEnd.getTime(), DEPLOYED + 2 * HOUR);
-    assert.equal(health.windowEvents, 2, 'the event after now is outside the window');
-    assert.equal(health.eventsPerHour, 1);
+    assert.equal(health.windowEvents, 20, 'the events after now are outside the window');
+    assert.equal(health.enoughData, true);
+    assert.equal(health.eventsPerHour, 10);
 
     const later = (await findReleaseHealth(db.ds, [release.id], new Date(DEPLOYED + 4 * HOUR))).get(release.id)!;
-    assert.equal(later.windowEvents, 3);
-    assert.equal(later.eventsPerHour, 0.75);
+    assert.equal(later.windowEvents, 30);
+    assert.equal(later.eventsPerHour, 7.5);
+
+    // Twenty minutes after the deploy: ten events, too few and too soon for a rate.
+    const early = (await findReleaseHealth(db.ds, [release.id], new Date(DEPLOYED + 20 * 60_000))).get(release.id)!;
+    assert.equal(early.windowEvents, 10);
+    assert.equal(early.enoughData, false);
+    assert.equal(early.eventsPerHour, null, 'no rate below the minimum sample');
+    // 35 minutes in, the twenty events of the first half hour make the sample.
+    const enough = (await findReleaseHealth(db.ds, [release.id], new Date(DEPLOYED + 35 * 60_000))).get(release.id)!;
+    assert.equal(enough.windowEvents, 20);
+    assert.equal(enough.enoughData, true);
+    assert.ok(enough.eventsPerHour !== null && Math.abs(enough.eventsPerHour - 20 / (35 / 60)) < 1e-9);
+  });
+});
+
+describe('the minimum sample for release health', () => {
+  const start = new Date(DEPLOYED);
+  const at = (ms: number) => new Date(DEPLOYED + ms);
+
+  test('needs both 30 minutes and 20 events', () => {
+    const window = (ms: number, events: number) => ({ windowStart: start, windowEnd: at(ms), windowEvents: events });
+    assert.equal(hasEnoughHealthSample(window(MIN_HEALTH_WINDOW_MS, MIN_HEALTH_EVENTS), at(HOUR)), true);
+    assert.equal(hasEnoughHealthSample(window(MIN_HEALTH_WINDOW_MS - 1, 500), at(HOUR)), false, 'a busy minute');
+    assert.equal(
+      hasEnoughHealthSample(window(7 * 24 * HOUR, MIN_HEALTH_EVENTS - 1), at(8 * 24 * HOUR)),
+      false,
+      'a quiet week',
+    );
+    // One event a minute after the deploy: the walkthrough's "94.9 events/h".
+    assert.equal(hasEnoughHealthSample(window(60_000, 1), at(60_000)), false);
+  });
+
+  test('measures the window up to the now it is given', () => {
+    // A window whose end is later than now (a clock behind the database's) counts only to now.
+    const window = { windowStart: start, windowEnd: at(HOUR), windowEvents: 100 };
+    assert.equal(hasEnoughHealthSample(window, at(10 * 60_000)), false);
+    assert.equal(hasEnoughHealthSample(window, at(HOUR)), true);
   });
 });

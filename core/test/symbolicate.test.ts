@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 import { build } from 'esbuild';
 import { AppError } from '../src/errors';
+import { computeGroupingKey } from '../src/grouping';
 import { parseStack, type StackFrame } from '../src/stacktrace';
 import { FIELDS, createSegmentIndex, findSegment } from '../src/symbolication/segment-index';
 import {
@@ -16,6 +17,7 @@ import {
   frameBasename,
   isPlainMapFilename,
   normalizeMapFilename,
+  sourcePathFromMap,
   validateSourceMap,
   type SourceMapKey,
   type SymbolicatedFrame,
@@ -206,7 +208,12 @@ describe('symbolicating a real esbuild bundle run in Node', () => {
           assert.equal(out.minified, undefined, `${line}:${col} should stay unmapped`);
         } else {
           mapped++;
-          assert.deepEqual([out.filename, out.lineno, out.colno], [want.source, want.line, want.column + 1], `${line}:${col}`);
+          assert.deepEqual(
+            [out.mapSource ?? out.filename, out.lineno, out.colno],
+            [want.source, want.line, want.column + 1],
+            `${line}:${col}`,
+          );
+          assert.equal(out.filename, sourcePathFromMap(want.source));
         }
       }
     }
@@ -675,7 +682,12 @@ describe('packed segments (segment-index.ts)', () => {
           assert.equal(out.minified, undefined, `${line}:${col} should stay unmapped`);
         } else {
           mapped++;
-          assert.deepEqual([out.filename, out.lineno, out.colno], [want.source, want.line, want.column + 1], `${line}:${col}`);
+          assert.deepEqual(
+            [out.mapSource ?? out.filename, out.lineno, out.colno],
+            [want.source, want.line, want.column + 1],
+            `${line}:${col}`,
+          );
+          assert.equal(out.filename, sourcePathFromMap(want.source));
         }
       }
     }
@@ -690,5 +702,31 @@ describe('packed segments (segment-index.ts)', () => {
     assert.equal(SEGMENT_BYTES, 20);
     assert.equal(s.stats.bytes, estimateMapBytes(text.length, 3));
     assert.equal(s.stats.bytes, text.length + 60);
+  });
+});
+
+describe('paths of de-minified frames', () => {
+  test('read as the developer wrote them, while grouping keeps the map\'s own spelling', async () => {
+    const { loadMap } = store([{ filename: 'app.js.map', text: tinyMap('webpack:///./src/app/cart.ts', 'addItem') }]);
+    const symbolicator = new Symbolicator({ maxCacheBytes: 1_000_000, loadMap });
+    const [top] = await symbolicator.symbolicate('p1', '1.0.0', [frame('https://shop.example/app.js')]);
+    assert.equal(top.filename, 'src/app/cart.ts');
+    // As trace-mapping resolves it (the `./` goes): the spelling grouping has always read.
+    assert.equal(top.mapSource, 'webpack:///src/app/cart.ts');
+    // The key an issue got before paths were tidied, from a frame that named the map's source.
+    const before = computeGroupingKey({
+      type: 'Error',
+      message: 'm',
+      frames: [{ ...top, filename: 'webpack:///src/app/cart.ts', mapSource: undefined }],
+    });
+    assert.equal(computeGroupingKey({ type: 'Error', message: 'm', frames: [top] }), before);
+  });
+
+  test('a source already plain carries no second spelling', async () => {
+    const { loadMap } = store([{ filename: 'app.js.map', text: tinyMap('src/app/cart.ts', 'addItem') }]);
+    const symbolicator = new Symbolicator({ maxCacheBytes: 1_000_000, loadMap });
+    const [top] = await symbolicator.symbolicate('p1', '1.0.0', [frame('https://shop.example/app.js')]);
+    assert.equal(top.filename, 'src/app/cart.ts');
+    assert.equal('mapSource' in top, false);
   });
 });

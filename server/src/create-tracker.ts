@@ -45,6 +45,7 @@ import { DEFAULT_SDK_DIR } from './sdk-dist/pack-sdks';
 import { loadSdkAssets, type SdkAssets } from './sdk-dist/sdk-assets';
 import { registerSdkRoutes } from './sdk-dist/sdk-routes';
 import { mountWeb } from './web-mount';
+import { chooseLogFormat, createPrettyStream } from './log-format';
 
 /** Behind a load balancer the health checks and ingest see many short connections. */
 const KEEP_ALIVE_MS = 65_000;
@@ -178,7 +179,12 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       server.keepAliveTimeout = KEEP_ALIVE_MS;
       return server;
     },
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : chooseLogFormat(process.stdout.isTTY, config.logFormat) === 'pretty'
+          ? { level: config.logLevel, stream: createPrettyStream() }
+          : { level: config.logLevel },
     // A log line per request would cost the ingest edge a good share of its throughput;
     // errors are still logged by each edge's error handler.
     logController: new LogController({ disableRequestLogging: true }),

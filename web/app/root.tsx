@@ -3,9 +3,13 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/reac
 import type { ReactNode } from 'react';
 import { ErrorMessage } from './components/error-message';
 import { useNonce } from './lib/nonce';
+import additionsHref from './additions.css?url';
 import stylesHref from './styles.css?url';
 
-export const links: LinksFunction = () => [{ rel: 'stylesheet', href: stylesHref }];
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesHref },
+  { rel: 'stylesheet', href: additionsHref },
+];
 
 export const meta: MetaFunction = () => [{ title: 'Tracker' }];
 

@@ -1,8 +1,16 @@
+import { API_UNREACHABLE, describeApiStatus, errorTitle, SERVER_FAILED } from '../app/lib/user-messages.ts';
+import { splitUrlAtSeparators } from '../app/lib/url-breaks.ts';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeEventUser } from '../app/lib/event-user.ts';
 import { formatPercent } from '../app/lib/format.ts';
-import { compareCount, compareCrashFree, compareRate, type ReleaseHealth } from '../app/lib/release-health.ts';
+import {
+  compareCount,
+  compareCrashFree,
+  compareRate,
+  rawHealthFigures,
+  type ReleaseHealth,
+} from '../app/lib/release-health.ts';
 import { toSafeHref } from '../app/lib/safe-url.ts';
 import { describeSnooze, parseSnoozeRequest, parseSnoozeUntil } from '../app/lib/snooze.ts';
 import { visibleText } from '../app/lib/visible-text.ts';
@@ -117,7 +125,10 @@ describe('release health against the previous release', () => {
     issuesIntroduced: 0,
     regressions: 0,
     usersSeen: 0,
+    crashedUsers: 0,
     crashFreeUsers: null,
+    windowEvents: 0,
+    enoughData: true,
     eventsPerHour: null,
     previousVersion: '1.4.0',
     previousIssuesIntroduced: 0,
@@ -180,5 +191,77 @@ describe('release health against the previous release', () => {
       '+1,912 vs 1.4.0',
     );
     assert.equal(compareRate(health({ eventsPerHour: 3, previousVersion: null })).change, null);
+  });
+
+  test('below the minimum sample: raw counts and "not enough data yet", never a rate or a change', () => {
+    // One event a minute after the deploy, one user who crashed.
+    const figures = rawHealthFigures(
+      health({
+        issuesIntroduced: 1,
+        windowEvents: 1,
+        usersSeen: 1,
+        crashedUsers: 1,
+        crashFreeUsers: 0,
+        enoughData: false,
+      }),
+    );
+    assert.deepEqual(
+      figures.map((f) => [f.value, f.previous]),
+      [
+        ['1', null],
+        ['0', null],
+        ['1 crashed', 'of 1 user'],
+        ['1 event', 'not enough data yet'],
+      ],
+    );
+    assert.ok(figures.every((f) => f.change === null && f.direction === null));
+    assert.ok(!figures.some((f) => /%|\/h/.test(f.value)), 'no share, no rate');
+  });
+});
+
+describe('URLs break at their separators', () => {
+  test('after / ? & = - and before a dot, never between the slashes of //; the pieces join back to the URL', () => {
+    const url = 'https://shop.example/checkout/confirm?utm_source=mail&item=mug';
+    const pieces = splitUrlAtSeparators(url);
+    assert.deepEqual(pieces, [
+      'https://',
+      'shop',
+      '.example/',
+      'checkout/',
+      'confirm?',
+      'utm_source=',
+      'mail&',
+      'item=',
+      'mug',
+    ]);
+    assert.equal(pieces.join(''), url);
+    assert.deepEqual(splitUrlAtSeparators('/'), ['/']);
+    assert.deepEqual(splitUrlAtSeparators(''), []);
+    assert.deepEqual(splitUrlAtSeparators('.env'), ['.env']);
+    assert.deepEqual(splitUrlAtSeparators('/confirm-order'), ['/', 'confirm-', 'order']);
+  });
+});
+
+describe("messages when the API cannot answer are in the user's words", () => {
+  test('a status says why, without protocol names', () => {
+    assert.equal(describeApiStatus(429, 12), 'Too many requests from this session: wait 12 seconds and try again.');
+    assert.equal(describeApiStatus(429, null), 'Too many requests from this session: wait a moment and try again.');
+    assert.match(describeApiStatus(503, null), /starting, stopping or overloaded/);
+    for (const status of [400, 413, 429, 500, 502, 503, 504]) {
+      assert.doesNotMatch(describeApiStatus(status, 1), /GraphQL|HTTP|API|unexpected/i);
+    }
+    assert.doesNotMatch(API_UNREACHABLE + SERVER_FAILED, /GraphQL|HTTP|API|unexpected/i);
+  });
+
+  test('error pages are titled in words, not numbers', () => {
+    assert.deepEqual([404, 403, 402, 429, 400, 500, 503].map(errorTitle), [
+      'Not found',
+      'Not allowed',
+      'Not included in this plan',
+      'Too many requests',
+      'That did not work',
+      'Tracker is not available',
+      'Tracker is not available',
+    ]);
   });
 });

@@ -118,7 +118,8 @@ function isBundlerHash(token: string): boolean {
 export interface GroupingInput {
   type: string;
   message: string;
-  frames: StackFrame[];
+  /** `mapSource`: see SymbolicatedFrame; grouping prefers it to `filename`. */
+  frames: Array<StackFrame & { mapSource?: string }>;
   /**
    * The event's own fingerprint; replaces the computed key when non-empty. A string is the
    * one-entry array (the wire accepts both, docs/wire.md), so `"x"` and `["x"]` group together.
@@ -148,7 +149,10 @@ function computeDefaultKey({ type, message, frames }: GroupingInput): string {
   // its name alone; anonymous code has nothing else.
   const parts = chosen.map((frame) => {
     const fn = frame.function ?? null;
-    return [normalizeFilename(frame.filename), fn, fn === null ? frame.lineno : null];
+    // A de-minified frame is grouped on the source as its map names it (`mapSource`), not on the
+    // tidied path shown: issues grouped before paths were tidied keep their events.
+    const file = frame.mapSource ?? frame.filename;
+    return [normalizeFilename(file), fn, fn === null ? frame.lineno : null];
   });
   return hashParts(['frames', type, parts]);
 }

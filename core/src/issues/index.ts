@@ -3,7 +3,15 @@ export { findEvent } from './find-event';
 export { findIssue, findLatestEvents } from './find-issue';
 export { issueFromRow } from './issue-row';
 export type { IssueRow } from './issue-row';
-export { findHourlySeries, listIssueEvents, MAX_EVENTS_PAGE, MAX_SERIES_HOURS } from './issue-events';
+export {
+  findEventSeries,
+  findHourlySeries,
+  listIssueEvents,
+  MAX_EVENTS_PAGE,
+  MAX_SERIES_HOURS,
+  SERIES_RANGES,
+  type SeriesRange,
+} from './issue-events';
 export type { EventPage, SeriesPoint } from './issue-events';
 export { findIssueEnvironments, findTagBreakdown, TAG_SAMPLE_EVENTS, TOP_TAG_VALUES } from './issue-facets';
 export type { TagBreakdown } from './issue-facets';

@@ -142,34 +142,68 @@ export async function findHourlySeries(
   ds: DataSource,
   issueIds: readonly string[],
   hours: number,
-  now = new Date(),
+  now: Date,
 ): Promise<Map<string, SeriesPoint[]>> {
   if (!Number.isInteger(hours) || hours < 1 || hours > MAX_SERIES_HOURS) {
     throw new AppError('BAD_USER_INPUT', `hours: must be between 1 and ${MAX_SERIES_HOURS}`);
   }
-  const end = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
-  const start = new Date(end.getTime() - (hours - 1) * 3_600_000);
+  return findBucketedSeries(ds, issueIds, { bucketMs: 3_600_000, buckets: hours }, now);
+}
+
+/**
+ * The ranges the issue page's chart offers, each with a bucket size that gives it a readable
+ * number of columns: 12 × 5 minutes, 24 × 1 hour, 28 × 6 hours, 30 × 1 day. Buckets are aligned
+ * to the epoch (so days start at midnight UTC) and the current one is included.
+ */
+export const SERIES_RANGES = {
+  '1h': { bucketMs: 5 * 60_000, buckets: 12 },
+  '24h': { bucketMs: 3_600_000, buckets: 24 },
+  '7d': { bucketMs: 6 * 3_600_000, buckets: 28 },
+  '30d': { bucketMs: 24 * 3_600_000, buckets: 30 },
+} as const;
+export type SeriesRange = keyof typeof SERIES_RANGES;
+
+/** Events per bucket of one of SERIES_RANGES for each issue, zero-filled, oldest first. */
+export async function findEventSeries(
+  ds: DataSource,
+  issueIds: readonly string[],
+  range: SeriesRange,
+  now: Date,
+): Promise<Map<string, SeriesPoint[]>> {
+  const spec = SERIES_RANGES[range];
+  if (!spec) throw new AppError('BAD_USER_INPUT', `range: must be one of ${Object.keys(SERIES_RANGES).join(', ')}`);
+  return findBucketedSeries(ds, issueIds, spec, now);
+}
+
+async function findBucketedSeries(
+  ds: DataSource,
+  issueIds: readonly string[],
+  { bucketMs, buckets }: { bucketMs: number; buckets: number },
+  now: Date,
+): Promise<Map<string, SeriesPoint[]>> {
+  const end = new Date(Math.floor(now.getTime() / bucketMs) * bucketMs);
+  const start = new Date(end.getTime() - (buckets - 1) * bucketMs);
   const out = new Map<string, SeriesPoint[]>();
   for (const id of issueIds) {
     out.set(
       id,
-      Array.from({ length: hours }, (_, i) => ({ ts: new Date(start.getTime() + i * 3_600_000), count: 0 })),
+      Array.from({ length: buckets }, (_, i) => ({ ts: new Date(start.getTime() + i * bucketMs), count: 0 })),
     );
   }
   if (issueIds.length === 0) return out;
-  const rows = await queryRows<{ issue_id: string; hour: number; n: string }>(
+  const rows = await queryRows<{ issue_id: string; bucket: number; n: string }>(
     ds,
-    `SELECT issue_id, floor(extract(epoch FROM timestamp) / 3600)::int8 AS hour, count(*) AS n
+    `SELECT issue_id, floor(extract(epoch FROM timestamp) * 1000 / $4::numeric)::int8 AS bucket, count(*) AS n
        FROM events
       WHERE issue_id = ANY($1::uuid[]) AND timestamp >= $2 AND timestamp < $3
       GROUP BY 1, 2`,
-    [issueIds, start.toISOString(), new Date(end.getTime() + 3_600_000).toISOString()],
+    [issueIds, start.toISOString(), new Date(end.getTime() + bucketMs).toISOString(), bucketMs],
   );
-  const startHour = start.getTime() / 3_600_000;
+  const startBucket = start.getTime() / bucketMs;
   for (const r of rows) {
     const points = out.get(r.issue_id);
-    const index = Number(r.hour) - startHour;
-    if (points && index >= 0 && index < hours) points[index].count = Number(r.n);
+    const index = Number(r.bucket) - startBucket;
+    if (points && index >= 0 && index < buckets) points[index].count = Number(r.n);
   }
   return out;
 }

@@ -3,3 +3,4 @@ export * from './source-maps';
 export * from './upload-tokens';
 export * from './release-health';
 export * from './mark-release';
+export * from './health-sample';

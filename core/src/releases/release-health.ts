@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../db/query-rows';
+import { hasEnoughHealthSample } from './health-sample';
 
 /**
  * Release health of one release record (a version deployed to one environment). All figures are
@@ -22,7 +23,12 @@ export interface ReleaseHealth {
   windowEnd: Date;
   /** Events carrying the release, timestamped inside the window. */
   windowEvents: number;
-  /** windowEvents per hour of window; null for an empty window. */
+  /**
+   * Whether the window is a large enough sample to be read as a rate or compared
+   * (hasEnoughHealthSample: 30 minutes and 20 events).
+   */
+  enoughData: boolean;
+  /** windowEvents per hour of window; null for an empty window or without enoughData. */
   eventsPerHour: number | null;
   /** The deploy before it in the same environment; null for the first. */
   previousReleaseId: string | null;
@@ -51,7 +57,7 @@ const HOUR_MS = 3_600_000;
 export async function findReleaseHealth(
   ds: DataSource,
   releaseIds: readonly string[],
-  now = new Date(),
+  now: Date,
 ): Promise<Map<string, ReleaseHealth>> {
   const out = new Map<string, ReleaseHealth>();
   if (releaseIds.length === 0) return out;
@@ -100,6 +106,7 @@ export async function findReleaseHealth(
     const usersSeen = Number(r.users_seen ?? 0);
     const crashedUsers = Number(r.crashed_users ?? 0);
     const windowEvents = Number(r.window_events);
+    const enoughData = hasEnoughHealthSample({ windowStart, windowEnd, windowEvents }, now);
     out.set(r.id, {
       releaseId: r.id,
       issuesIntroduced: Number(r.introduced),
@@ -110,7 +117,8 @@ export async function findReleaseHealth(
       windowStart,
       windowEnd,
       windowEvents,
-      eventsPerHour: hours > 0 ? windowEvents / hours : null,
+      enoughData,
+      eventsPerHour: enoughData && hours > 0 ? windowEvents / hours : null,
       previousReleaseId: r.prev_id,
     });
   }

@@ -23,3 +23,4 @@ export {
   type SymbolicatorOptions,
   type SymbolicatorStats,
 } from './symbolicator';
+export { sourcePathFromMap } from './source-path';

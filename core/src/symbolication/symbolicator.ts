@@ -2,6 +2,7 @@ import { FlattenMap, TraceMap, decodedMappings, type SectionedSourceMapInput } f
 import { isInAppFilename } from '../stacktrace/parse-stack';
 import type { StackFrame } from '../stacktrace/stack-frame';
 import { frameBasename } from './filenames';
+import { sourcePathFromMap } from './source-path';
 import { FIELDS, createSegmentIndex, findSegment, unpackSegments, type SegmentIndex } from './segment-index';
 import { checkSourceMap, type DecodedIndexMap, type DecodedRegularMap } from './validate';
 
@@ -66,6 +67,12 @@ export interface SourceContext {
 export interface SymbolicatedFrame extends StackFrame {
   minified?: MinifiedFrame;
   context?: SourceContext;
+  /**
+   * The source as the map names it (`webpack:///./src/app/cart.ts`), when that differs from
+   * `filename` (`src/app/cart.ts`, see sourcePathFromMap). Grouping reads this one, so issues
+   * grouped before paths were tidied keep getting their events.
+   */
+  mapSource?: string;
 }
 
 export interface SymbolicatorStats {
@@ -117,6 +124,8 @@ interface LoadedMap {
   sources: Array<SplitSource | null | undefined>;
   /** Each source's in-app flag, on first use: 0 unknown, 1 no, 2 yes. */
   inApp: Uint8Array;
+  /** Each source's path as shown (sourcePathFromMap), on first use. */
+  paths: Array<string | undefined>;
 }
 
 type CacheEntry =
@@ -263,13 +272,21 @@ export class Symbolicator {
           colno: frame.colno,
         };
         const fn = nameIndex === -1 ? frame.function : withPrefix(frame.function, map.names[nameIndex]);
-        const filename = map.resolvedSources[sourceIndex];
+        const mapSource = map.resolvedSources[sourceIndex];
+        const filename = sourcePath(map, sourceIndex);
         const lineno = line + 1;
         const colno = column + 1;
-        out[i] =
-          context === null
-            ? { filename, function: fn, lineno, colno, inApp: inApp(map, sourceIndex), minified }
-            : { filename, function: fn, lineno, colno, inApp: inApp(map, sourceIndex), minified, context };
+        const symbolicated: SymbolicatedFrame = {
+          filename,
+          function: fn,
+          lineno,
+          colno,
+          inApp: inApp(map, sourceIndex),
+          minified,
+        };
+        if (context !== null) symbolicated.context = context;
+        if (mapSource !== filename) symbolicated.mapSource = mapSource;
+        out[i] = symbolicated;
       }
       m = callerM;
       segment = caller;
@@ -402,6 +419,7 @@ export class Symbolicator {
       sourcesContent: trace.sourcesContent,
       sources: new Array<SplitSource | null | undefined>(sources),
       inApp: new Uint8Array(sources),
+      paths: new Array<string | undefined>(sources),
     };
     return {
       map,
@@ -518,6 +536,13 @@ function splitSource(map: LoadedMap, index: number, max: number): SplitSource | 
   const contexts: Array<SourceContext | undefined> = [];
   for (let i = 0; i < lines.length; i++) contexts.push(undefined);
   return { lines, cut, contexts, long: new Map() };
+}
+
+/** The source's path as shown, computed once per source of a cached map. */
+function sourcePath(map: LoadedMap, index: number): string {
+  let path = map.paths[index];
+  if (path === undefined) path = map.paths[index] = sourcePathFromMap(map.resolvedSources[index] ?? '');
+  return path;
 }
 
 /** The in-app rule (shared with parseStack) on the original path, once per source. */

@@ -1,12 +1,14 @@
 import { Link, isRouteErrorResponse, useRouteError } from '@remix-run/react';
+import { errorTitle, SERVER_FAILED } from '../lib/user-messages';
 
 /** Shared body of every ErrorBoundary: the API's message for expected failures, a generic one otherwise. */
 export function ErrorMessage() {
   const error = useRouteError();
-  let title = 'Something went wrong';
-  let message = 'An unexpected error occurred. Try again in a moment.';
+  // Only a failure with no answer at all (a bug in a page) lands here without a reason.
+  let title = errorTitle(500);
+  let message = SERVER_FAILED;
   if (isRouteErrorResponse(error)) {
-    title = error.status === 404 ? 'Not found' : error.status === 403 ? 'Not allowed' : `Error ${error.status}`;
+    title = errorTitle(error.status);
     const data: unknown = error.data;
     if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string') {
       message = data.message;

@@ -115,7 +115,7 @@ export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
               </div>
             )}
             {event.url && (
-              <div>
+              <div className="fact-wide">
                 <dt>URL</dt>
                 <dd>
                   <ExternalLink url={event.url} />

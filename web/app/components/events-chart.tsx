@@ -1,3 +1,6 @@
+import { Link, useLocation } from '@remix-run/react';
+import { bucketLabel, CHART_RANGES, type ChartRange } from '../lib/chart-range';
+import { withParams } from '../lib/filters';
 import { formatNumber } from '../lib/format';
 
 export type SeriesPoint = { ts: string; count: number };
@@ -9,18 +12,13 @@ const H = 100;
 const PAD = { left: 32, right: 4, top: 8, bottom: 20 };
 const BAR_GAP = 2;
 
-/** "14:00" from an hour's ISO start; UTC, so the server render and the browser agree. */
-function hourLabel(iso: string): string {
-  const time = Date.parse(iso);
-  return Number.isNaN(time) ? iso : new Date(time).toISOString().slice(11, 16);
-}
-
 /**
- * Events per hour as columns, server-rendered SVG like the issues-list sparkline: geometry in
+ * Events per bucket of the range (per hour for 24 hours) as columns, server-rendered SVG like the issues-list sparkline: geometry in
  * attributes, colour by class (the CSP allows no inline style, decision 010). The summary is the
  * accessible name; each column has its hour and count as a `<title>` tooltip.
  */
-export function EventsChart({ points }: { points: SeriesPoint[] }) {
+export function EventsChart({ points, range }: { points: SeriesPoint[]; range: ChartRange }) {
+  const label = (iso: string) => bucketLabel(iso, range.param);
   const total = points.reduce((n, p) => n + p.count, 0);
   const max = Math.max(1, ...points.map((p) => p.count));
   const busiest = points.reduce<SeriesPoint | null>((best, p) => (p.count > (best?.count ?? 0) ? p : best), null);
@@ -29,8 +27,8 @@ export function EventsChart({ points }: { points: SeriesPoint[] }) {
   const slot = plotW / Math.max(1, points.length);
   const baseline = PAD.top + plotH;
   const summary =
-    `${formatNumber(total)} event${total === 1 ? '' : 's'} in the last ${points.length} hours` +
-    (busiest ? `; the busiest hour, ${hourLabel(busiest.ts)} UTC, had ${formatNumber(busiest.count)}` : '');
+    `${formatNumber(total)} event${total === 1 ? '' : 's'} in ${range.words}` +
+    (busiest ? `; the busiest ${range.bucket}, from ${label(busiest.ts)} UTC, had ${formatNumber(busiest.count)}` : '');
   const first = points[0];
   const last = points.at(-1);
   return (
@@ -49,7 +47,7 @@ export function EventsChart({ points }: { points: SeriesPoint[] }) {
         // The whole column carries the tooltip (a transparent hit area), so an empty hour says 0.
         return (
           <g key={p.ts}>
-            <title>{`${hourLabel(p.ts)} UTC: ${formatNumber(p.count)} event${p.count === 1 ? '' : 's'}`}</title>
+            <title>{`${label(p.ts)} UTC: ${formatNumber(p.count)} event${p.count === 1 ? '' : 's'}`}</title>
             <rect className="hour-hit" x={x.toFixed(1)} y={PAD.top} width={width.toFixed(1)} height={plotH} />
             {height > 0 && (
               <rect
@@ -65,14 +63,33 @@ export function EventsChart({ points }: { points: SeriesPoint[] }) {
       })}
       {first && (
         <text className="tick" x={PAD.left} y={H - 4}>
-          {hourLabel(first.ts)}
+          {label(first.ts)}
         </text>
       )}
       {last && last !== first && (
         <text className="tick" x={W - PAD.right} y={H - 4} textAnchor="end">
-          {hourLabel(last.ts)} UTC
+          {label(last.ts)} UTC
         </text>
       )}
     </svg>
+  );
+}
+
+/** The chart's ranges as links (the range is in the URL: `?range=`), the current one marked. */
+export function ChartRangeLinks({ current }: { current: ChartRange }) {
+  const location = useLocation();
+  return (
+    <nav className="range-links" aria-label="Chart range">
+      {CHART_RANGES.map((r) => (
+        <Link
+          key={r.param}
+          to={withParams(location, { range: r.param === '24h' ? null : r.param })}
+          preventScrollReset
+          aria-current={r.param === current.param ? 'true' : undefined}
+        >
+          {r.label}
+        </Link>
+      ))}
+    </nav>
   );
 }

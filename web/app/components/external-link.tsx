@@ -1,5 +1,5 @@
 import { toSafeHref } from '../lib/safe-url';
-import { visibleText } from '../lib/visible-text';
+import { UrlText } from './url-text';
 
 /**
  * A URL from an event: a link when it is plain http(s), text otherwise. Opens in a new tab
@@ -7,10 +7,15 @@ import { visibleText } from '../lib/visible-text';
  */
 export function ExternalLink({ url }: { url: string }) {
   const href = toSafeHref(url);
-  if (!href) return <span className="mono break">{visibleText(url)}</span>;
+  if (!href)
+    return (
+      <span className="mono break url-text">
+        <UrlText url={url} />
+      </span>
+    );
   return (
-    <a className="mono break" href={href} target="_blank" rel="noopener noreferrer nofollow">
-      {visibleText(url)}
+    <a className="mono break url-text" href={href} target="_blank" rel="noopener noreferrer nofollow">
+      <UrlText url={url} />
     </a>
   );
 }

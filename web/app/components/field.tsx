@@ -2,9 +2,12 @@ import type { InputHTMLAttributes } from 'react';
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & { name: string; label: string; hint?: string };
 
-/** A labelled input; the hint is tied to it with aria-describedby so screen readers read it too. */
-export function Field({ label, hint, name, ...input }: FieldProps) {
-  const id = `field-${name}`;
+/**
+ * A labelled input; the hint is tied to it with aria-describedby so screen readers read it too.
+ * The id is `field-<name>` unless given: pass one when a page has two fields of the same name.
+ */
+export function Field({ label, hint, name, id: givenId, ...input }: FieldProps) {
+  const id = givenId ?? `field-${name}`;
   const hintId = hint ? `${id}-hint` : undefined;
   return (
     <div className="field">

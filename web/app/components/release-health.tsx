@@ -3,6 +3,7 @@ import {
   compareCount,
   compareCrashFree,
   compareRate,
+  rawHealthFigures,
   type HealthFigure,
   type ReleaseHealth,
 } from '../lib/release-health';
@@ -37,6 +38,15 @@ export function ReleaseHealthCells({ health }: { health: ReleaseHealth | null })
         —
       </td>
     ));
+  }
+  if (!health.enoughData) {
+    return (
+      <>
+        {rawHealthFigures(health).map((figure, i) => (
+          <FigureCell key={HEALTH_COLUMNS[i]} figure={figure} />
+        ))}
+      </>
+    );
   }
   const version = health.previousVersion;
   return (

@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
-import { useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { SdkSetup } from '../load-context';
+import { CopyBlock, CopyButton } from './copy-button';
 
 /** A JavaScript string literal for the snippet; the DSN is ours, but quote it properly anyway. */
 function quote(value: string): string {
@@ -60,9 +61,12 @@ export function SetupInstructions({
   dsnOnly = false,
   sdk,
   releases,
+  focusDsn = false,
 }: {
   dsn: string;
   dsnOnly?: boolean;
+  /** Focus and select the DSN when the page opens: a project waiting for its first event. */
+  focusDsn?: boolean;
   sdk?: SdkSetup | null;
   releases?: ReleasePlan;
 }) {
@@ -76,14 +80,7 @@ export function SetupInstructions({
   }
   return (
     <div className="setup">
-      <div className="field">
-        <label htmlFor="project-dsn">DSN</label>
-        <div className="copy-row">
-          <input id="project-dsn" type="text" readOnly value={dsn} className="mono" />
-          <CopyButton text={dsn} label="Copy DSN" />
-        </div>
-        <p className="hint">Public and write-only: it can send events to this project, nothing else.</p>
-      </div>
+      <DsnField dsn={dsn} focus={focusDsn} />
       {dsnOnly ? null : sdk ? (
         <Snippets dsn={dsn} sdk={sdk} releases={releases} />
       ) : (
@@ -106,6 +103,26 @@ export function SetupInstructions({
         <Snippet title="Sentry in Node.js" label="@sentry/node" install="npm install @sentry/node" code={sentry.node} />
         <Snippet title="Sentry in Python" label="sentry-python" install="pip install sentry-sdk" code={sentry.python} />
       </details>
+    </div>
+  );
+}
+
+function DsnField({ dsn, focus }: { dsn: string; focus: boolean }) {
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focus && input.current) {
+      input.current.focus();
+      input.current.select();
+    }
+  }, [focus, dsn]);
+  return (
+    <div className="field">
+      <label htmlFor="project-dsn">DSN</label>
+      <div className="copy-row">
+        <input ref={input} id="project-dsn" type="text" readOnly value={dsn} className="mono" />
+        <CopyButton text={dsn} label="Copy DSN" />
+      </div>
+      <p className="hint">Public and write-only: it can send events to this project, nothing else.</p>
     </div>
   );
 }
@@ -220,33 +237,10 @@ function Snippet({
         <CopyButton text={code} label={`Copy the ${label} snippet`} />
       </div>
       {hint ? <p className="hint">{hint}</p> : null}
-      {install ? (
-        <pre>
-          <code>{install}</code>
-        </pre>
-      ) : null}
+      {install ? <CopyBlock text={install} label={`Copy the ${label} install command`} /> : null}
       <pre>
         <code>{code}</code>
       </pre>
     </section>
-  );
-}
-
-// Without JavaScript (or clipboard permission) the text stays selectable; the button just does nothing.
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 2000);
-    } catch {
-      setCopied(false);
-    }
-  }
-  return (
-    <button type="button" className="button button-small" onClick={copy} aria-label={label}>
-      <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
-    </button>
   );
 }

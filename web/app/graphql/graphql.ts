@@ -107,6 +107,13 @@ export type MemberRole =
   | 'MEMBER'
   | 'OWNER';
 
+/** A chart range and its buckets: 12 × 5 minutes, 24 × 1 hour, 28 × 6 hours, 30 × 1 day (UTC). */
+export type SeriesRange =
+  | 'LAST_7_DAYS'
+  | 'LAST_24_HOURS'
+  | 'LAST_30_DAYS'
+  | 'LAST_HOUR';
+
 /** What ends a snooze. */
 export type SnoozeKind =
   /** A number of further events (`forEvents`). */
@@ -150,7 +157,7 @@ export type IssueDetailQueryVariables = Exact<{
   id: string;
   eventsFirst: number;
   eventsAfter?: string | null | undefined;
-  hours: number;
+  range: SeriesRange;
   eventId: string;
   picked: boolean;
   activityFirst: number;
@@ -395,7 +402,7 @@ export type BillingDetailsQueryVariables = Exact<{
 }>;
 
 
-export type BillingDetailsQuery = { organization: { id: string, name: string, usage: { period: string, periodEnd: string, events: { used: number, limit: number, remaining: number }, logs: { used: number, limit: number, remaining: number } } } | null, billing: { configured: boolean, plan: string, availablePlans: Array<string>, status: string | null, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, pastDueSince: string | null, graceEndsAt: string | null, hasBillingAccount: boolean }, plans: Array<{ id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean }> };
+export type BillingDetailsQuery = { organization: { id: string, name: string, slug: string, usage: { period: string, periodEnd: string, events: { used: number, limit: number, remaining: number }, logs: { used: number, limit: number, remaining: number } } } | null, billing: { configured: boolean, plan: string, availablePlans: Array<string>, status: string | null, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, pastDueSince: string | null, graceEndsAt: string | null, hasBillingAccount: boolean }, plans: Array<{ id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean }> };
 
 export type CreateCheckoutSessionMutationVariables = Exact<{
   organizationId: string;
@@ -495,7 +502,7 @@ export type ProjectReleaseHealthQueryVariables = Exact<{
 }>;
 
 
-export type ProjectReleaseHealthQuery = { releases: Array<{ id: string, version: string, environment: string, deployedAt: string, health: { issuesIntroduced: number, regressions: number, usersSeen: number, crashFreeUsers: number | null, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null } | null }> };
+export type ProjectReleaseHealthQuery = { releases: Array<{ id: string, version: string, environment: string, deployedAt: string, health: { issuesIntroduced: number, regressions: number, usersSeen: number, crashedUsers: number, crashFreeUsers: number | null, windowEvents: number, enoughData: boolean, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null } | null }> };
 
 export type MarkReleaseMutationVariables = Exact<{
   projectId: string;
@@ -674,7 +681,7 @@ export const PlanFieldsFragmentDoc = new TypedDocumentString(`
 }
     `, {"fragmentName":"PlanFields"}) as unknown as TypedDocumentString<PlanFieldsFragment, unknown>;
 export const IssueDetailDocument = new TypedDocumentString(`
-    query IssueDetail($id: ID!, $eventsFirst: Int!, $eventsAfter: String, $hours: Int!, $eventId: ID!, $picked: Boolean!, $activityFirst: Int!, $projectId: ID!) {
+    query IssueDetail($id: ID!, $eventsFirst: Int!, $eventsAfter: String, $range: SeriesRange!, $eventId: ID!, $picked: Boolean!, $activityFirst: Int!, $projectId: ID!) {
   issue(id: $id) {
     id
     projectId
@@ -742,7 +749,7 @@ export const IssueDetailDocument = new TypedDocumentString(`
         count
       }
     }
-    series(hours: $hours) {
+    series: eventSeries(range: $range) {
       ts
       count
     }
@@ -1116,6 +1123,7 @@ export const BillingDetailsDocument = new TypedDocumentString(`
   organization(id: $organizationId) {
     id
     name
+    slug
     usage {
       period
       periodEnd
@@ -1377,7 +1385,10 @@ export const ProjectReleaseHealthDocument = new TypedDocumentString(`
       issuesIntroduced
       regressions
       usersSeen
+      crashedUsers
       crashFreeUsers
+      windowEvents
+      enoughData
       eventsPerHour
       previousVersion
       previousIssuesIntroduced

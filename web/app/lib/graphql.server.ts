@@ -1,6 +1,7 @@
 import { data, type AppLoadContext } from '@remix-run/node';
 import type { TypedDocumentString } from '../graphql/graphql';
 import { createLoginRedirect, findSessionToken } from './session.server';
+import { API_UNREACHABLE, describeApiStatus, SERVER_FAILED } from './user-messages';
 
 // The only way the dashboard reaches the rest of Tracker: GraphQL over HTTP to `context.apiUrl`.
 // No GraphQL client on purpose: `fetch` keeps the server bundle free of dependencies. Documents
@@ -27,6 +28,8 @@ const HTTP_STATUS_BY_CODE: Record<string, number> = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  PLAN_REQUIRED: 402,
+  RATE_LIMITED: 429,
   UNAVAILABLE: 503,
 };
 
@@ -52,22 +55,33 @@ export async function postGraphQL<TResult, TVariables>(
       signal: AbortSignal.timeout(API_TIMEOUT_MS),
     });
   } catch {
-    return { ok: false, error: { code: 'UNAVAILABLE', message: 'The Tracker API could not be reached.' } };
+    return { ok: false, error: { code: 'UNAVAILABLE', message: API_UNREACHABLE } };
   }
 
   let body: GraphQLResponse<TResult>;
   try {
     body = (await response.json()) as GraphQLResponse<TResult>;
   } catch {
-    const message = `The Tracker API answered HTTP ${response.status} without a GraphQL body.`;
-    return { ok: false, error: { code: 'UNAVAILABLE', message } };
+    const retryAfter = Number(response.headers.get('retry-after'));
+    const message = describeApiStatus(response.status, Number.isFinite(retryAfter) ? retryAfter : null);
+    return { ok: false, error: { code: response.status === 429 ? 'RATE_LIMITED' : 'UNAVAILABLE', message } };
   }
   const first = body.errors?.[0];
   if (first) {
-    return { ok: false, error: { code: first.extensions?.code ?? 'INTERNAL_SERVER_ERROR', message: first.message } };
+    const code = first.extensions?.code ?? 'INTERNAL_SERVER_ERROR';
+    if (code === 'RATE_LIMITED') {
+      // The API words it for integrations ("GraphQL requests from this token"); a person gets this.
+      const retryAfter = Number(response.headers.get('retry-after'));
+      return {
+        ok: false,
+        error: { code, message: describeApiStatus(429, Number.isFinite(retryAfter) ? retryAfter : null) },
+      };
+    }
+    // The API's "Internal server error" names nothing a user can act on.
+    return { ok: false, error: { code, message: code === 'INTERNAL_SERVER_ERROR' ? SERVER_FAILED : first.message } };
   }
   if (!body.data) {
-    return { ok: false, error: { code: 'INTERNAL_SERVER_ERROR', message: 'The Tracker API answered with no data.' } };
+    return { ok: false, error: { code: 'INTERNAL_SERVER_ERROR', message: SERVER_FAILED } };
   }
   return { ok: true, data: body.data };
 }

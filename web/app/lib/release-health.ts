@@ -9,7 +9,11 @@ export type ReleaseHealth = {
   issuesIntroduced: number;
   regressions: number;
   usersSeen: number;
+  crashedUsers: number;
   crashFreeUsers: number | null;
+  windowEvents: number;
+  /** False below the API's minimum sample (30 minutes and 20 events): no rate, no trend. */
+  enoughData: boolean;
   eventsPerHour: number | null;
   previousVersion: string | null;
   previousIssuesIntroduced: number | null;
@@ -118,4 +122,30 @@ export function compareRate(health: ReleaseHealth): HealthFigure {
     previous: was,
     direction: direction(percent, true),
   };
+}
+
+/** Said in place of every rate and trend while a release's window is too small a sample. */
+export const NOT_ENOUGH_DATA = 'not enough data yet';
+
+/**
+ * The four figures (HEALTH_COLUMNS order) of a release whose window is below the minimum
+ * sample: raw counts only, no share, no rate and no comparison, because one event a minute
+ * after a deploy reads as "94.9 events/h" and a green "−100 %".
+ */
+export function rawHealthFigures(health: ReleaseHealth): HealthFigure[] {
+  const plain = (value: string, previous: string | null = null): HealthFigure => ({
+    value,
+    change: null,
+    previous,
+    direction: null,
+  });
+  const users = health.usersSeen === 1 ? 'user' : 'users';
+  return [
+    plain(formatNumber(health.issuesIntroduced)),
+    plain(formatNumber(health.regressions)),
+    health.usersSeen === 0
+      ? plain('—', 'no users named')
+      : plain(`${formatNumber(health.crashedUsers)} crashed`, `of ${formatNumber(health.usersSeen)} ${users}`),
+    plain(`${formatNumber(health.windowEvents)} ${health.windowEvents === 1 ? 'event' : 'events'}`, NOT_ENOUGH_DATA),
+  ];
 }

@@ -75,7 +75,7 @@ export default function ProjectSetupPage() {
           </p>
         </>
       )}
-      <SetupInstructions dsn={project.dsn} sdk={sdk} releases={releases} />
+      <SetupInstructions dsn={project.dsn} sdk={sdk} releases={releases} focusDsn={issueCount === 0} />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { mutateApi, queryApi } from '../lib/graphql.server';
 import { planName, type PlanInfo } from '../lib/plans';
 import { visibleText } from '../lib/visible-text';
 import { graphql } from '../graphql';
+import { OperatorPlanChange } from '../features/billing/operator-plan-change';
 
 const BILLING_QUERY = graphql(`
   query Billing($projectId: ID!) {
@@ -21,6 +22,7 @@ const BILLING_DETAILS = graphql(`
     organization(id: $organizationId) {
       id
       name
+      slug
       usage {
         period
         periodEnd
@@ -155,11 +157,8 @@ export default function BillingPage() {
             {formatDateTime(billing.graceEndsAt)} or the organization returns to the Free plan.
           </p>
         )}
-        {!billing.configured && (
-          <p className="notice">
-            Payments are not configured on this installation (no Stripe keys). An operator changes plans with{' '}
-            <code>npm run tracker -- org:set-plan &lt;org-slug&gt; &lt;plan&gt;</code>.
-          </p>
+        {!billing.configured && organization && (
+          <OperatorPlanChange slug={organization.slug} current={billing.plan} plans={plans} />
         )}
         {billing.configured && billing.hasBillingAccount && (
           <Form method="post">

@@ -3,10 +3,11 @@ import { Link, useActionData, useLoaderData, useNavigation, useParams } from '@r
 import { ErrorMessage } from '../components/error-message';
 import type { SnoozeIssueMutationVariables } from '../graphql/graphql';
 import { EventDetail } from '../components/event-detail';
-import { EventsChart } from '../components/events-chart';
+import { ChartRangeLinks, EventsChart } from '../components/events-chart';
 import { FormError } from '../components/field';
 import { IssueEvents } from '../components/issue-events';
 import { TagBreakdown } from '../components/tag-breakdown';
+import { AutoRefresh } from '../components/auto-refresh';
 import { IssueFeedback } from '../features/issue/issue-feedback';
 import { IssueHeader } from '../features/issue/issue-header';
 import { IssueReleases } from '../features/issue/issue-releases';
@@ -25,6 +26,7 @@ import {
   UNMERGE_ISSUE,
   UPDATE_COMMENT,
 } from '../features/issue/queries';
+import { readChartRange } from '../lib/chart-range';
 import { withParams } from '../lib/filters';
 import { readString } from '../lib/form.server';
 import { formatNumber } from '../lib/format';
@@ -34,7 +36,6 @@ import { parseSnoozeRequest } from '../lib/snooze';
 import { visibleText } from '../lib/visible-text';
 
 const EVENTS_PAGE_SIZE = 25;
-const SERIES_HOURS = 24;
 /** The timeline's newest entries shown on the page. */
 const ACTIVITY_ENTRIES = 100;
 
@@ -44,11 +45,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const after = url.searchParams.get('after') || null;
   const pickedId = url.searchParams.get('event') || null;
+  const range = readChartRange(url.searchParams.get('range'));
   const { issue, event, project } = await queryApi(args, ISSUE_QUERY, {
     id: args.params.issueId ?? '',
     eventsFirst: EVENTS_PAGE_SIZE,
     eventsAfter: after,
-    hours: SERIES_HOURS,
+    range: range.api,
     eventId: pickedId ?? '',
     picked: pickedId !== null,
     activityFirst: ACTIVITY_ENTRIES,
@@ -77,6 +79,7 @@ export async function loader(args: LoaderFunctionArgs) {
         : null,
     newestPath: after ? `${withParams(url, { after: null })}#events` : null,
     showMinified: url.searchParams.get('frames') === 'minified',
+    range: range.param,
     now: new Date().toISOString(),
   };
 }
@@ -129,13 +132,14 @@ function readBody(form: FormData): string {
 }
 
 export default function IssuePage() {
-  const { issue, members, events, event, picked, olderPath, newestPath, showMinified, now } =
+  const { issue, members, events, event, picked, olderPath, newestPath, showMinified, range, now } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const { projectId = '' } = useParams();
   return (
     <article className="issue-page" aria-labelledby="issue-title">
+      <AutoRefresh />
       <p className="breadcrumb">
         <Link to={projectPath(projectId, 'issues')}>← All issues</Link>
       </p>
@@ -147,8 +151,11 @@ export default function IssuePage() {
 
       <div className="issue-overview">
         <section className="card" aria-labelledby="series-heading">
-          <h3 id="series-heading">Events per hour</h3>
-          <EventsChart points={issue.series} />
+          <div className="card-heading">
+            <h3 id="series-heading">Events</h3>
+            <ChartRangeLinks current={readChartRange(range)} />
+          </div>
+          <EventsChart points={issue.series} range={readChartRange(range)} />
         </section>
         <section className="card" aria-labelledby="tags-heading">
           <h3 id="tags-heading">Tags</h3>

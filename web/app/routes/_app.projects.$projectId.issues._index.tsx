@@ -4,6 +4,7 @@ import { useCallback, useState } from 'react';
 import { FormError } from '../components/field';
 import { IssueTable } from '../components/issue-table';
 import { KeyboardTriage } from '../components/keyboard-triage';
+import { AutoRefresh } from '../components/auto-refresh';
 import { mutateApi, tryQueryApi, createErrorResponse } from '../lib/graphql.server';
 import { readString, readStrings } from '../lib/form.server';
 import { issuePath, projectPath } from '../lib/paths';
@@ -299,6 +300,7 @@ export default function IssuesPage() {
   const listLabel = statusFromQuery ? 'matching' : current.label.toLowerCase();
   return (
     <section aria-labelledby="issues-heading">
+      <AutoRefresh />
       <h2 id="issues-heading" className="visually-hidden">
         {current.label} issues
       </h2>

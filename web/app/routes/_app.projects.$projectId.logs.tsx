@@ -85,7 +85,7 @@ export default function LogsPage() {
   return (
     <div className="stack">
       <LiveTail on={live} />
-      <Form method="get" className="card form form-inline filters" aria-label="Search logs">
+      <Form method="get" className="card form form-inline filters log-filters" aria-label="Search logs">
         <div className="field">
           <label htmlFor="q">Message contains</label>
           <input id="q" name="q" type="search" defaultValue={text ?? ''} maxLength={200} />
@@ -118,7 +118,6 @@ export default function LogsPage() {
           <Link
             to={livePath}
             className={`button button-small live-toggle${live ? ' is-live' : ''}`}
-            aria-pressed={live}
             preventScrollReset
             replace
           >

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
 import { TrendChart, VitalCard, VitalValue } from '../components/vitals';
+import { UrlText } from '../components/url-text';
 import { readFilter } from '../lib/filters';
 import { formatDateTime, formatNumber } from '../lib/format';
 import { queryApi } from '../lib/graphql.server';
@@ -173,7 +174,7 @@ export default function PerformancePage() {
                   {vitalsByUrl.map((page) => (
                     <tr key={page.url}>
                       <th scope="row" className="break mono">
-                        {visibleText(page.url)}
+                        <UrlText url={page.url} />
                       </th>
                       <td className="num">{formatNumber(page.pageViews)}</td>
                       {METRICS.map((m) => (

@@ -58,7 +58,10 @@ const RELEASE_HEALTH_QUERY = graphql(`
         issuesIntroduced
         regressions
         usersSeen
+        crashedUsers
         crashFreeUsers
+        windowEvents
+        enoughData
         eventsPerHour
         previousVersion
         previousIssuesIntroduced
@@ -180,14 +183,25 @@ export default function ReleasesPage() {
             {visibleText(actionData.marked.environment)} at {formatDateTime(actionData.marked.deployedAt)}.
           </p>
         )}
-        <p className="hint">
-          CI can do the same with an upload token: <code>POST /ingest/release</code> or{' '}
-          <code>tracker-upload-sourcemaps</code>.
-        </p>
+        {allowed ? (
+          <p className="hint">
+            CI can do the same with an upload token: <code>POST /ingest/release</code> or{' '}
+            <code>tracker-upload-sourcemaps</code>.
+          </p>
+        ) : (
+          <p className="hint">
+            On every plan, source maps uploaded with <code>tracker-upload-sourcemaps</code> de-minify the stack traces
+            of events that carry their release.
+          </p>
+        )}
       </section>
 
       {releases.length === 0 ? (
-        <p className="empty">No releases yet. Mark one above, or register it from your deploy.</p>
+        <p className="empty">
+          {allowed
+            ? 'No releases yet. Mark one above, or register it from your deploy.'
+            : 'No releases yet: registering them is part of the plans named above.'}
+        </p>
       ) : (
         groupByEnvironment(releases).map(([environment, list]) => (
           <section key={environment} className="card" aria-label={`Releases in ${visibleText(environment)}`}>
@@ -240,7 +254,9 @@ export default function ReleasesPage() {
           Each figure is compared with the deploy before it in the same environment. Issues introduced: first seen in
           this environment with this release. Regressions: issues an event of this release reopened. Crash-free users:
           of the users its error events named, the share with no fatal or unhandled error (Tracker records no sessions,
-          so users who met no error are not counted). Events per hour: from this deploy to the next one, or now.
+          so users who met no error are not counted). Events per hour: from this deploy to the next one, or now. Until a
+          release has run 30 minutes and seen 20 events, its row shows raw counts and says &ldquo;not enough data
+          yet&rdquo;: a rate or a change from a few minutes of data would mislead.
         </p>
       )}
     </div>

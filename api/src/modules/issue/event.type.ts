@@ -1,4 +1,4 @@
-import type { Event, SymbolicatedFrame } from '@tracker/core';
+import { sourcePathFromMap, type Event, type SymbolicatedFrame } from '@tracker/core';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { LevelEnum } from './issue.type';
@@ -162,7 +162,8 @@ export function toEventType(e: Event): EventType {
     sdk: e.sdk,
     fingerprint: e.fingerprint,
     frames: e.frames.map((f: SymbolicatedFrame) => ({
-      filename: f.filename,
+      // Frames de-minified before paths were tidied (sourcePathFromMap) read the same as new ones.
+      filename: f.minified ? sourcePathFromMap(f.filename) : f.filename,
       function: f.function,
       lineno: f.lineno,
       colno: f.colno,

@@ -1,7 +1,13 @@
 import { AppError, findEvent, findTagBreakdown, listIssueEvents, MAX_SERIES_HOURS } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { requireCaller, type Context } from '../../context';
-import { EventConnection, IssueEnvironmentType, SeriesPointType, TagBreakdownType } from './issue-detail.type';
+import {
+  EventConnection,
+  IssueEnvironmentType,
+  SeriesPointType,
+  SeriesRangeEnum,
+  TagBreakdownType,
+} from './issue-detail.type';
 import { EventType, toEventType } from './event.type';
 import { IssueType } from './issue.type';
 
@@ -55,6 +61,19 @@ export class IssueDetailResolver {
       throw new AppError('BAD_USER_INPUT', `hours: must be between 1 and ${MAX_SERIES_HOURS}`);
     }
     return ctx.loaders.seriesByIssue.load(`${hours}:${issue.id}`);
+  }
+
+  @FieldResolver(() => [SeriesPointType], {
+    description:
+      'Events per bucket over a chart range (SeriesRange: the last hour in 5-minute buckets, 24 hours in hours, ' +
+      '7 days in 6-hour buckets, 30 days in days), oldest first, zero-filled, the current bucket included.',
+  })
+  async eventSeries(
+    @Root() issue: IssueType,
+    @Arg('range', () => SeriesRangeEnum) range: SeriesRangeEnum,
+    @Ctx() ctx: Context,
+  ): Promise<SeriesPointType[]> {
+    return ctx.loaders.rangeSeriesByIssue.load(`${range}|${issue.id}`);
   }
 
   @FieldResolver(() => [IssueEnvironmentType], { description: 'Environments its events came from; latest first.' })

@@ -1,4 +1,4 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { EventType } from './event.type';
 import { PageInfo } from './issue.type';
 
@@ -27,9 +27,21 @@ export class TagBreakdownType {
   values: TagValueCountType[];
 }
 
-@ObjectType('SeriesPoint', { simpleResolvers: true, description: 'Events in one hour.' })
+/** The chart ranges of the issue page (core's SERIES_RANGES). */
+export enum SeriesRangeEnum {
+  LAST_HOUR = '1h',
+  LAST_24_HOURS = '24h',
+  LAST_7_DAYS = '7d',
+  LAST_30_DAYS = '30d',
+}
+registerEnumType(SeriesRangeEnum, {
+  name: 'SeriesRange',
+  description: 'A chart range and its buckets: 12 × 5 minutes, 24 × 1 hour, 28 × 6 hours, 30 × 1 day (UTC).',
+});
+
+@ObjectType('SeriesPoint', { simpleResolvers: true, description: 'Events in one hour (or one bucket of a range).' })
 export class SeriesPointType {
-  @Field(() => String, { description: 'Start of the hour, UTC, ISO 8601.' })
+  @Field(() => String, { description: 'Start of the hour (or bucket), UTC, ISO 8601.' })
   ts: string;
 
   @Field(() => Int)

@@ -35,6 +35,7 @@ export class ReleaseHealthResolver {
       windowStart: health.windowStart.toISOString(),
       windowEnd: health.windowEnd.toISOString(),
       windowEvents: health.windowEvents,
+      enoughData: health.enoughData,
       eventsPerHour: health.eventsPerHour,
       previousReleaseId: health.previousReleaseId,
       previousVersion: previousRelease?.version ?? null,

@@ -46,7 +46,18 @@ export class ReleaseHealthType {
   @Field(() => Int, { description: 'Events of this release timestamped inside the window.' })
   windowEvents: number;
 
-  @Field(() => Float, { nullable: true, description: 'windowEvents per hour of window; null for an empty window.' })
+  @Field(() => Boolean, {
+    description:
+      'Whether the window is a large enough sample to read as a rate or compare: at least 30 minutes since the ' +
+      'deploy (or up to the next one) and at least 20 events. When false, eventsPerHour and eventsPerHourRatio ' +
+      'are null: show the raw counts (windowEvents, usersSeen, crashedUsers) instead.',
+  })
+  enoughData: boolean;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: 'windowEvents per hour of window; null for an empty window, and when enoughData is false.',
+  })
   eventsPerHour: number | null;
 
   @Field(() => ID, { nullable: true, description: 'The deploy before this one in the same environment.' })
@@ -75,7 +86,9 @@ export class ReleaseHealthType {
 
   @Field(() => Float, {
     nullable: true,
-    description: 'eventsPerHour / previousEventsPerHour: above 1, more events per hour than the previous release.',
+    description:
+      'eventsPerHour / previousEventsPerHour: above 1, more events per hour than the previous release. Null ' +
+      'unless both releases have enoughData.',
   })
   eventsPerHourRatio: number | null;
 }

@@ -58,7 +58,7 @@ export const ISSUE_QUERY = graphql(`
     $id: ID!
     $eventsFirst: Int!
     $eventsAfter: String
-    $hours: Int!
+    $range: SeriesRange!
     $eventId: ID!
     $picked: Boolean!
     $activityFirst: Int!
@@ -131,7 +131,7 @@ export const ISSUE_QUERY = graphql(`
           count
         }
       }
-      series(hours: $hours) {
+      series: eventSeries(range: $range) {
         ts
         count
       }

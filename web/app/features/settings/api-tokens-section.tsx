@@ -23,7 +23,14 @@ export function ApiTokensSection({ tokens, time, busy }: ApiTokensSectionProps) 
             caption="API tokens"
           />
           <Form method="post" className="form form-inline">
-            <Field label="Token name" name="name" required placeholder="Grafana" autoComplete="off" />
+            <Field
+              id="api-token-name"
+              label="Token name"
+              name="name"
+              required
+              placeholder="Grafana"
+              autoComplete="off"
+            />
             <fieldset className="checkbox-row">
               <legend>Scopes</legend>
               {['READ', 'WRITE', 'ADMIN'].map((scope) => (

@@ -22,7 +22,7 @@ export function UploadTokensSection({ tokens, time, busy }: UploadTokensSectionP
             caption="Upload tokens"
           />
           <Form method="post" className="form form-inline">
-            <Field label="Token name" name="name" required placeholder="CI" autoComplete="off" />
+            <Field id="upload-token-name" label="Token name" name="name" required placeholder="CI" autoComplete="off" />
             <button
               type="submit"
               name="intent"
