@@ -82,7 +82,12 @@ for (const mode of MODES) {
 
     async function rule(projectId: string, kind: string, path: string, extra: Record<string, unknown> = {}) {
       return (
-        await gqlOk(url, CREATE, { p: projectId, k: kind, c: { type: 'WEBHOOK', url: receiver.origin + path }, ...extra }, token)
+        await gqlOk(
+          url,
+          CREATE,
+          { p: projectId, k: kind, c: { type: 'WEBHOOK', url: receiver.origin + path }, ...extra },
+          token,
+        )
       ).createAlertRule;
     }
 
@@ -103,9 +108,14 @@ for (const mode of MODES) {
     /** Waits until the worker has stored `n` events in the project (its alerts are written with them). */
     async function processed(projectId: string, n: number) {
       await waitFor(`${n} events stored`, async () => {
-        const r = await gqlOk(url, `query($p: ID!) { issues(projectId: $p, first: 100) { nodes { eventCount } } }`, {
-          p: projectId,
-        }, token);
+        const r = await gqlOk(
+          url,
+          `query($p: ID!) { issues(projectId: $p, first: 100) { nodes { eventCount } } }`,
+          {
+            p: projectId,
+          },
+          token,
+        );
         const total = r.issues.nodes.reduce((a: number, i: { eventCount: number }) => a + i.eventCount, 0);
         return total === n;
       });
@@ -284,10 +294,7 @@ for (const mode of MODES) {
       const [digest] = await hitsOn('/digest', 1);
       assert.equal(digest.digest.count, 3);
       assert.equal(digest.digest.minutes, 10);
-      assert.deepEqual(
-        digest.digest.items.map((i: any) => i.event.message).sort(),
-        ['one', 'three', 'two'],
-      );
+      assert.deepEqual(digest.digest.items.map((i: any) => i.event.message).sort(), ['one', 'three', 'two']);
       const after = await deliveries(p.id);
       assert.equal(after.length, 2, 'the fourth opened the next digest');
       await waitFor('first digest delivered', async () =>
@@ -311,7 +318,12 @@ for (const mode of MODES) {
       await send(p.key, { fingerprint: fp });
       await processed(p.id, 1);
       assert.equal((await deliveries(p.id)).length, 0, 'the rule is muted');
-      await gqlOk(url, `mutation($id: ID!) { muteAlertRule(id: $id, until: null) { mutedUntil } }`, { id: r.id }, token);
+      await gqlOk(
+        url,
+        `mutation($id: ID!) { muteAlertRule(id: $id, until: null) { mutedUntil } }`,
+        { id: r.id },
+        token,
+      );
       await send(p.key, { fingerprint: fp });
       const [alert] = await hitsOn('/muted', 1);
       assert.equal(alert.eventsSinceLastAlert, null);
@@ -356,13 +368,23 @@ for (const mode of MODES) {
         [{ k: 'NEW_ISSUE', f: { tags: [{ key: '', value: 'x' }] } }, /filter.tags.key: must not be empty/],
       ];
       for (const [vars, message] of cases) {
-        const r = await gql(url, CREATE, { p: p.id, c: { type: 'WEBHOOK', url: `${receiver.origin}/x` }, ...vars }, token);
+        const r = await gql(
+          url,
+          CREATE,
+          { p: p.id, c: { type: 'WEBHOOK', url: `${receiver.origin}/x` }, ...vars },
+          token,
+        );
         assert.equal(r.errors?.[0].extensions?.code, 'BAD_USER_INPUT', JSON.stringify(vars));
         assert.match(r.errors![0].message, message);
       }
       // Changing the kind re-checks the rule as a whole; a counting rule becomes an issue rule cleanly.
       const r = await rule(p.id, 'NEW_ISSUE', '/x');
-      const bad = await gql(url, `mutation($id: ID!) { updateAlertRule(id: $id, kind: LOG_MATCH) { id } }`, { id: r.id }, token);
+      const bad = await gql(
+        url,
+        `mutation($id: ID!) { updateAlertRule(id: $id, kind: LOG_MATCH) { id } }`,
+        { id: r.id },
+        token,
+      );
       assert.match(bad.errors![0].message, /query: required for LOG_MATCH/);
       const ok = await gqlOk(
         url,

@@ -62,7 +62,10 @@ export function buildSlackMessage(payload: AlertPayload): { text: string; blocks
   blocks.push({
     type: 'context',
     elements: [
-      { type: 'mrkdwn', text: escapeMrkdwn(`Tracker · ${payload.issue?.type ?? payload.kind} · triggered ${payload.triggeredAt}`) },
+      {
+        type: 'mrkdwn',
+        text: escapeMrkdwn(`Tracker · ${payload.issue?.type ?? payload.kind} · triggered ${payload.triggeredAt}`),
+      },
     ],
   });
   return { text, blocks };
