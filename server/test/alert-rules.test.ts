@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { deadLetterSink } from '@tracker/core';
+import { RedisStreamQueue, startWorker } from '@tracker/ingest';
 import type { Tracker } from '../src';
 import { createTestEnv, gql, gqlOk, MODES, sendError, startTracker, waitFor, type TestEnv } from './helpers';
 
@@ -352,6 +354,58 @@ for (const mode of MODES) {
       assert.equal(past.errors?.[0].extensions?.code, 'BAD_USER_INPUT');
       assert.match(past.errors![0].message, /until: must be in the future/);
     });
+
+    if (mode === 'postgres+redis') {
+      test('two workers racing on one burst count every event once and fire each rule once', async () => {
+        const p = await project();
+        const freq = await rule(p.id, 'ISSUE_FREQUENCY', '/race-freq', { t: 29, w: 5 });
+        const users = await rule(p.id, 'USERS_AFFECTED', '/race-users', { t: 19, w: 5 });
+        const spike = await rule(p.id, 'ERROR_SPIKE', '/race-spike', { t: 5, w: 5 });
+        // A second worker on the same stream, with small batches, racing the tracker's own.
+        const queue = await RedisStreamQueue.connect({
+          url: env.config.redisUrl!,
+          prefix: env.config.redisPrefix,
+          deadLetters: deadLetterSink(tracker.db.ds),
+        });
+        const second = startWorker({ ds: tracker.db.ds, queue, batchSize: 3, publicUrl: () => url, clock: now });
+        try {
+          const fp = [randomUUID()];
+          const burst = await Promise.all(
+            Array.from({ length: 40 }, (_, i) =>
+              sendError(url, p.key, {
+                type: 'Error',
+                message: 'race',
+                environment: 'production',
+                fingerprint: fp,
+                user: { id: `u${i}` },
+              }),
+            ),
+          );
+          assert.ok(burst.every((r) => r.status === 202));
+          await processed(p.id, 40);
+          const [f] = await hitsOn('/race-freq', 1);
+          const [u] = await hitsOn('/race-users', 1);
+          const [s] = await hitsOn('/race-spike', 1);
+          assert.ok(f.window.count > 29 && u.window.count > 19 && s.window.count > 25, 'fired past each threshold');
+          const sums = await tracker.db.ds.query(
+            `SELECT rule_id, sum(events)::int AS n FROM alert_rule_counts WHERE rule_id = ANY($1::uuid[]) GROUP BY rule_id`,
+            [[freq.id, users.id, spike.id]],
+          );
+          for (const r of sums) assert.equal(r.n, 40, 'every event counted once, by both workers together');
+          const [distinct] = await tracker.db.ds.query(
+            `SELECT count(DISTINCT user_key)::int AS n FROM alert_rule_users WHERE rule_id = $1`,
+            [users.id],
+          );
+          assert.equal(distinct.n, 40);
+          const all = await deliveries(p.id);
+          assert.equal(all.length, 3, 'one delivery per rule: the interval held the rest back');
+          assert.equal(receiver.on('/race-freq').length + receiver.on('/race-users').length, 2);
+        } finally {
+          await second.stop();
+          await queue.close();
+        }
+      });
+    }
 
     test('settings are checked per kind with messages that say what is missing', async () => {
       const p = await project();
