@@ -320,6 +320,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         symbolicator: new EventSymbolicator(db.ds, { maxCacheBytes: config.sourcemapCacheMb * 1024 * 1024 }),
         alerts: alertsQueue,
         publicUrl: () => config.publicUrl,
+        clock: options.clock,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
         // Events of discarded issues the edge could not recognize: their quota units go back
         // where the edge counted them (docs/quotas.md).

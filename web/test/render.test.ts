@@ -520,6 +520,13 @@ function alertRulesAnswer(variables: Record<string, unknown>): Api.AlertRulesQue
     masked,
     channel: { type, url, email },
     deliveries: [],
+    threshold: null,
+    windowMinutes: null,
+    query: null,
+    actionIntervalMinutes: 30,
+    digestMinutes: null,
+    mutedUntil: null,
+    filter: { environments: null, minLevel: null, tags: null, release: null, assigned: null },
   });
   return {
     alertRules: masked

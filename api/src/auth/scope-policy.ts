@@ -35,6 +35,7 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   'createAlertRule',
   'updateAlertRule',
   'deleteAlertRule',
+  'muteAlertRule',
   // billing
   'createCheckoutSession',
   'createBillingPortalSession',

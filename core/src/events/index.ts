@@ -27,7 +27,7 @@ export { discardKeyOf, matchesDiscardKeys, type DiscardCandidate } from './disca
 export type { DiscardedUsage, PersistOptions, PersistResult } from './persist-events';
 export { persistFeedback } from './persist-feedback';
 export type { FeedbackResult } from './persist-feedback';
-export { persistLogs } from './persist-logs';
+export { persistLogs, type LogsResult } from './persist-logs';
 export type { RecordsResult } from './persist-records';
 export { persistVitals } from './persist-vitals';
 export { deriveTags, MAX_USER_AGENT_CHARS, withDerivedTags } from './derive-tags';

@@ -17,6 +17,7 @@ import { IssueAssignee1796350000000 } from './1796350000000-issue-assignee';
 import { IssueActivity1796400000000 } from './1796400000000-issue-activity';
 import { GroupingControl1796410000000 } from './1796410000000-grouping-control';
 import { IssueSearch1796420000000 } from './1796420000000-issue-search';
+import { AlertRuleConditions1796440000000 } from './1796440000000-alert-rule-conditions';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   IssueActivity1796400000000,
   GroupingControl1796410000000,
   IssueSearch1796420000000,
+  AlertRuleConditions1796440000000,
 ];

@@ -21,12 +21,12 @@ export function renderAlertEmail(payload: AlertPayload): { subject: string; text
     `${label} in ${payload.project.name}`,
     '',
     title,
-    ...(payload.issue.culprit ? [`  at ${clip(payload.issue.culprit, 500)}`] : []),
+    ...(payload.issue?.culprit ? [`  at ${clip(payload.issue.culprit, 500)}`] : []),
     ...(payload.event?.message ? ['', clip(payload.event.message, 2000)] : []),
     '',
     ...facts.map(([k, v]) => `${`${k}:`.padEnd(13)}${v}`),
     '',
-    `View the issue: ${payload.issue.url}`,
+    ...(payload.issue ? [`View the issue: ${payload.issue.url}`] : []),
     '',
     '-- ',
     `Sent by Tracker because alert rule ${payload.ruleId} fired (${payload.kind}).`,
@@ -42,11 +42,13 @@ export function renderAlertEmail(payload: AlertPayload): { subject: string; text
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif;font-size:14px;color:#222">',
     `<p style="color:#b00;font-weight:bold">${escapeHtml(label)} in ${escapeHtml(payload.project.name)}</p>`,
-    `<h2 style="margin:0 0 4px"><a href="${escapeHtml(payload.issue.url)}">${escapeHtml(title)}</a></h2>`,
-    payload.issue.culprit ? `<p><code>${escapeHtml(clip(payload.issue.culprit, 500))}</code></p>` : '',
+    payload.issue
+      ? `<h2 style="margin:0 0 4px"><a href="${escapeHtml(payload.issue.url)}">${escapeHtml(title)}</a></h2>`
+      : `<h2 style="margin:0 0 4px">${escapeHtml(title)}</h2>`,
+    payload.issue?.culprit ? `<p><code>${escapeHtml(clip(payload.issue.culprit, 500))}</code></p>` : '',
     payload.event?.message ? `<blockquote>${escapeHtml(clip(payload.event.message, 2000))}</blockquote>` : '',
     `<table>${rows}</table>`,
-    `<p><a href="${escapeHtml(payload.issue.url)}">View the issue</a></p>`,
+    payload.issue ? `<p><a href="${escapeHtml(payload.issue.url)}">View the issue</a></p>` : '',
     `<p style="color:#888;font-size:12px">Sent by Tracker because alert rule ${escapeHtml(payload.ruleId)} fired (${escapeHtml(payload.kind)}).</p>`,
     '</body></html>',
   ].join('');

@@ -26,13 +26,13 @@ function isHttpUrl(text: string): boolean {
 export function buildSlackMessage(payload: AlertPayload): { text: string; blocks: Record<string, unknown>[] } {
   const label = kindLabel(payload.kind);
   const title = alertTitle(payload);
-  const link = isHttpUrl(payload.issue.url) ? payload.issue.url : undefined;
+  const link = payload.issue && isHttpUrl(payload.issue.url) ? payload.issue.url : undefined;
   const text = `${label} in ${escapeMrkdwn(clip(payload.project.name, 100))}: ${
     link ? `<${link}|${escapeMrkdwn(title)}>` : escapeMrkdwn(title)
   }`;
 
   const detail: string[] = [link ? `*<${link}|${escapeMrkdwn(title)}>*` : `*${escapeMrkdwn(title)}*`];
-  if (payload.issue.culprit) detail.push(`\`${escapeMrkdwn(clip(payload.issue.culprit, 300)).replace(/`/g, "'")}\``);
+  if (payload.issue?.culprit) detail.push(`\`${escapeMrkdwn(clip(payload.issue.culprit, 300)).replace(/`/g, "'")}\``);
   if (payload.event?.message) detail.push(`>${escapeMrkdwn(clip(payload.event.message, 1000))}`);
 
   const blocks: Record<string, unknown>[] = [
@@ -62,7 +62,10 @@ export function buildSlackMessage(payload: AlertPayload): { text: string; blocks
   blocks.push({
     type: 'context',
     elements: [
-      { type: 'mrkdwn', text: escapeMrkdwn(`Tracker · ${payload.issue.type} · triggered ${payload.triggeredAt}`) },
+      {
+        type: 'mrkdwn',
+        text: escapeMrkdwn(`Tracker · ${payload.issue?.type ?? payload.kind} · triggered ${payload.triggeredAt}`),
+      },
     ],
   });
   return { text, blocks };

@@ -18,7 +18,8 @@ export interface AlertPayload {
   /** When the rule fired (not when this attempt was made). */
   triggeredAt: string;
   project: { id: string; name: string };
-  issue: {
+  /** Absent for the project-wide kinds (ERROR_SPIKE, LOG_MATCH). */
+  issue?: {
     id: string;
     title: string;
     type: string;
@@ -37,6 +38,28 @@ export interface AlertPayload {
     release: string | null;
     environment: string;
     message: string;
+  };
+  // What the rule kinds and noise control add (docs/alerts.md, "What each trigger adds").
+  /** ISSUE_FREQUENCY, USERS_AFFECTED, ERROR_SPIKE: what was counted in the window. */
+  window?: { minutes: number; threshold: number; count: number; unit: 'events' | 'users'; ratePerMinute?: number };
+  /** NEW_RELEASE_ISSUE: the release the issue was first seen in. */
+  newRelease?: { version: string; environment: string };
+  /** LOG_MATCH: the log line, and the rule's query. */
+  log?: { id: string; level: string; message: string; environment: string; release: string | null; timestamp: string };
+  query?: string;
+  /** Events matching the rule since its previous alert for this issue (null: none before). */
+  eventsSinceLastAlert?: number | null;
+  lastAlertAt?: string | null;
+  /** Dashboard pages that mute the rule, or its alerts for this issue, after the user confirms. */
+  links?: { muteRule: string; muteIssue?: string };
+  /** Digest rules: every firing of the period (at most 50; `count` has them all). */
+  digest?: {
+    minutes: number;
+    count: number;
+    openedAt: string;
+    lastAt: string;
+    closesAt: string;
+    items: Array<Omit<AlertPayload, 'ruleId' | 'deliveryId' | 'digest'>>;
   };
 }
 

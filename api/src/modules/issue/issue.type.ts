@@ -138,6 +138,12 @@ export class IssueType {
   @Field(() => String, { nullable: true, description: 'ISO 8601; when it was discarded.' })
   discardedAt: string | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description: 'No alert rule fires for this issue before this time (muteIssueAlerts); null: not muted.',
+  })
+  alertsMutedUntil?: string | null;
+
   resolvedInReleaseId: string | null;
   assigneeId: string | null;
 }
@@ -179,6 +185,7 @@ export function toIssueType(i: Issue): IssueType {
     snooze: i.status === 'snoozed' ? toSnoozeType(i) : null,
     discarded: i.discardedAt != null,
     discardedAt: i.discardedAt?.toISOString() ?? null,
+    alertsMutedUntil: i.alertsMutedUntil?.toISOString() ?? null,
     resolvedInReleaseId: i.resolvedInReleaseId,
     assigneeId: i.assigneeId ?? null,
   };
