@@ -33,6 +33,8 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   'createAlertRule',
   'updateAlertRule',
   'deleteAlertRule',
+  // a test notification sends data to the rule's outside URL now
+  'testAlertRule',
   // billing
   'createCheckoutSession',
   'createBillingPortalSession',

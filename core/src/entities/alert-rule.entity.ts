@@ -1,9 +1,9 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 export type AlertKind = 'REGRESSED_ISSUE' | 'NEW_ISSUE';
-export type AlertChannelType = 'WEBHOOK' | 'SLACK' | 'EMAIL';
+export type AlertChannelType = 'WEBHOOK' | 'SLACK' | 'EMAIL' | 'TEAMS' | 'DISCORD';
 export const ALERT_KINDS: readonly AlertKind[] = ['REGRESSED_ISSUE', 'NEW_ISSUE'];
-export const ALERT_CHANNEL_TYPES: readonly AlertChannelType[] = ['WEBHOOK', 'SLACK', 'EMAIL'];
+export const ALERT_CHANNEL_TYPES: readonly AlertChannelType[] = ['WEBHOOK', 'SLACK', 'EMAIL', 'TEAMS', 'DISCORD'];
 
 /** "When <kind> happens in this project, tell <channel>." */
 @Entity('alert_rules')
@@ -20,7 +20,7 @@ export class AlertRule {
   @Column('text', { name: 'channel_type' })
   channelType: AlertChannelType;
 
-  /** Webhook or Slack incoming-webhook URL. */
+  /** Webhook URL, or the Slack, Microsoft Teams or Discord incoming-webhook URL. */
   @Column('text', { nullable: true })
   url: string | null;
 

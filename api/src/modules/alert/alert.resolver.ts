@@ -1,4 +1,5 @@
 import { createAlertRule, deleteAlertRule, listAlertDeliveries, listAlertRules, updateAlertRule } from '@tracker/core';
+import { assertChannelDeliverable, instanceOf } from './alert-channels';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { canSeeSecrets } from '../../auth/secret-guard';
 import { requireCaller, type Context } from '../../context';
@@ -25,6 +26,7 @@ export class AlertResolver {
     @Arg('channel', () => AlertChannelInput) channel: AlertChannelInput,
     @Ctx() ctx: Context,
   ): Promise<AlertRuleType> {
+    assertChannelDeliverable(channel.type, instanceOf(ctx));
     const rule = await createAlertRule(ctx.ds, requireCaller(ctx), {
       projectId,
       kind,
@@ -42,6 +44,7 @@ export class AlertResolver {
     @Arg('enabled', () => Boolean, { nullable: true }) enabled: boolean | null,
     @Ctx() ctx: Context,
   ): Promise<AlertRuleType> {
+    if (channel) assertChannelDeliverable(channel.type, instanceOf(ctx));
     const updated = await updateAlertRule(ctx.ds, requireCaller(ctx), id, {
       kind,
       channel,
