@@ -205,6 +205,14 @@ const CASES: Record<string, Case> = {
     ids: { id: 'alertRule' },
     args: async (b, make) => ({ id: await make.alertRule(b, b.project) }),
   },
+  testAlertRule: {
+    ids: { id: 'alertRule' },
+    args: (b) => ({ id: b.alertRule }),
+    // This suite's api is given no alert sender (the channel code is ingest's; the server hands it
+    // in): B's own call passes every access check and stops there. Sending is tested with real
+    // receivers in server/test/alert-delivery.test.ts.
+    own: 'INTERNAL_SERVER_ERROR',
+  },
 };
 
 function isIdArgument(arg: GraphQLArgument): boolean {

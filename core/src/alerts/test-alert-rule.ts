@@ -23,7 +23,7 @@ export async function testAlertRule(
   ds: DataSource,
   caller: Caller,
   id: string,
-  options: { send: AlertSender; now: number; publicUrl: string },
+  options: { send: AlertSender | undefined; now: number; publicUrl: string },
 ): Promise<AlertDelivery> {
   const rule = isUuid(id) ? await ds.manager.findOneBy(AlertRule, { id }) : null;
   const access = rule && (await findProjectAccess(ds, caller, rule.projectId));
@@ -43,6 +43,8 @@ export async function testAlertRule(
     );
   }
 
+  // After the access checks: a caller who may not test learns nothing about this process's wiring.
+  if (!options.send) throw new Error('testAlertRule: this process was given no alert sender');
   const deliveryId = randomUUID();
   const now = new Date(options.now);
   const payload = testPayload(rule, access.project.name, options.publicUrl, now);

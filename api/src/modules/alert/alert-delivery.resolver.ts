@@ -45,9 +45,7 @@ export class AlertDeliveryResolver {
       "Owners and admins. Sends a test notification to the rule's channel now (marked as a test: `test: true`, webhook header X-Tracker-Test: 1) through the same code as real alerts, records it in the rule's delivery log, and returns it with the receiver's answer (lastStatus, response) or why it failed (lastError). One attempt, never retried; at most 5 a minute per rule.",
   })
   async testAlertRule(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<AlertDeliveryType> {
-    const caller = requireCaller(ctx);
-    if (!ctx.sendAlert) throw new Error('testAlertRule: no alert sender was given to the api');
-    const delivery = await testAlertRule(ctx.ds, caller, id, {
+    const delivery = await testAlertRule(ctx.ds, requireCaller(ctx), id, {
       send: ctx.sendAlert,
       now: ctx.clock(),
       publicUrl: ctx.config.publicUrl,
