@@ -8,13 +8,19 @@ export type AlertChannelInput = {
   /** EMAIL: the recipient. */
   email?: string | null | undefined;
   type: AlertChannelType;
-  /** WEBHOOK and SLACK: http(s) URL. */
+  /** WEBHOOK, SLACK, TEAMS and DISCORD: http(s) URL. */
   url?: string | null | undefined;
 };
 
+export type AlertChannelTarget =
+  | 'EMAIL'
+  | 'URL';
+
 export type AlertChannelType =
+  | 'DISCORD'
   | 'EMAIL'
   | 'SLACK'
+  | 'TEAMS'
   | 'WEBHOOK';
 
 export type AlertDeliveryStatus =
@@ -275,7 +281,7 @@ export type AlertRulesQueryVariables = Exact<{
 }>;
 
 
-export type AlertRulesQuery = { alertRules: Array<{ id: string, kind: AlertKind, enabled: boolean, createdAt: string, secret: string | null, masked: boolean, channel: { type: AlertChannelType, url: string | null, email: string | null }, deliveries: Array<{ id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null }> }> };
+export type AlertRulesQuery = { alertRules: Array<{ id: string, kind: AlertKind, enabled: boolean, createdAt: string, secret: string | null, masked: boolean, failing: boolean, recentFailures: number, channel: { type: AlertChannelType, url: string | null, email: string | null }, deliveries: Array<{ id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null, response: string | null, test: boolean }> }>, alertChannels: Array<{ type: AlertChannelType, name: string, target: AlertChannelTarget, available: boolean, unavailableReason: string | null, help: string }> };
 
 export type CreateAlertRuleMutationVariables = Exact<{
   projectId: string;
@@ -293,6 +299,13 @@ export type UpdateAlertRuleMutationVariables = Exact<{
 
 
 export type UpdateAlertRuleMutation = { updateAlertRule: { id: string } };
+
+export type TestAlertRuleMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type TestAlertRuleMutation = { testAlertRule: { id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, response: string | null, test: boolean, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null } };
 
 export type DeleteAlertRuleMutationVariables = Exact<{
   id: string;
@@ -893,7 +906,19 @@ export const AlertRulesDocument = new TypedDocumentString(`
       createdAt
       deliveredAt
       nextAttemptAt
+      response
+      test
     }
+    failing
+    recentFailures
+  }
+  alertChannels {
+    type
+    name
+    target
+    available
+    unavailableReason
+    help
   }
 }
     `) as unknown as TypedDocumentString<AlertRulesQuery, AlertRulesQueryVariables>;
@@ -911,6 +936,23 @@ export const UpdateAlertRuleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UpdateAlertRuleMutation, UpdateAlertRuleMutationVariables>;
+export const TestAlertRuleDocument = new TypedDocumentString(`
+    mutation TestAlertRule($id: ID!) {
+  testAlertRule(id: $id) {
+    id
+    kind
+    status
+    attempts
+    lastError
+    lastStatus
+    response
+    test
+    createdAt
+    deliveredAt
+    nextAttemptAt
+  }
+}
+    `) as unknown as TypedDocumentString<TestAlertRuleMutation, TestAlertRuleMutationVariables>;
 export const DeleteAlertRuleDocument = new TypedDocumentString(`
     mutation DeleteAlertRule($id: ID!) {
   deleteAlertRule(id: $id)
