@@ -739,8 +739,8 @@ describe('assertPublicUrl (rule creation)', () => {
 });
 
 describe('back-off', () => {
-  test('exponential from 30 s, capped at 30 min, with jitter between half and all of it', () => {
-    const nominal = [30e3, 60e3, 120e3, 240e3, 480e3, 960e3, 1800e3, 1800e3, 1800e3, 1800e3];
+  test('exponential from 30 s, capped at 1 h, with jitter between half and all of it', () => {
+    const nominal = [30e3, 60e3, 120e3, 240e3, 480e3, 960e3, 1920e3, 3600e3, 3600e3, 3600e3];
     nominal.forEach((n, i) => {
       assert.equal(
         backoffDelayMs(i + 1, () => 1),
@@ -792,7 +792,19 @@ describe('back-off', () => {
       nextRetryAt({ attempt: 2, firstAttemptAt: t0, now: t0 + 59 * 60_000, retryAfterMs: 600_000, backoff: full }),
       t0 + RETRY_WINDOW_MS,
     );
-    // The attempt backstop.
+    // Even the shortest jitter fits fewer than MAX_DELIVERY_ATTEMPTS attempts in the hour (nine),
+    // the last at the hour: the window, not the backstop, ends an alert's retries.
+    const shortest = (n: number) => backoffDelayMs(n, () => 0);
+    now = t0;
+    let attempts = 1;
+    for (;;) {
+      const next = nextRetryAt({ attempt: attempts, firstAttemptAt: t0, now, backoff: shortest });
+      if (next === null) break;
+      now = next;
+      attempts += 1;
+    }
+    assert.equal(attempts, 9);
+    assert.equal(now, t0 + RETRY_WINDOW_MS);
     assert.equal(nextRetryAt({ attempt: MAX_DELIVERY_ATTEMPTS, firstAttemptAt: t0, now: t0 }), null);
   });
 });

@@ -5,16 +5,19 @@
  * hour needs a person, whom the failing-rule warning on the Alerts page tells.
  */
 export const RETRY_WINDOW_MS = 60 * 60_000;
-/** A backstop on attempts per delivery, the first included (the window ends first in practice). */
-export const MAX_DELIVERY_ATTEMPTS = 12;
+/**
+ * A backstop on attempts per delivery, the first included (usage-warning emails use it as their
+ * only bound). An alert's hour ends first: 8 or 9 attempts, depending on the jitter.
+ */
+export const MAX_DELIVERY_ATTEMPTS = 10;
 export const BACKOFF_BASE_MS = 30_000;
-export const BACKOFF_CAP_MS = 30 * 60_000;
+export const BACKOFF_CAP_MS = 60 * 60_000;
 
 /**
  * How long to wait after failed attempt number `attempt` (1 = the first attempt failed) before
- * the next: nominal 30 s × 2^(attempt−1), capped at 30 min, with "equal jitter" (a uniformly
+ * the next: nominal 30 s × 2^(attempt−1), capped at 1 h, with "equal jitter" (a uniformly
  * random value between half and all of the nominal delay) so receivers that came back are not
- * hit by every queued alert at once. Nominal: 30 s, 1 m, 2 m, 4 m, 8 m, 16 m, 30 m.
+ * hit by every queued alert at once. Nominal: 30 s, 1 m, 2 m, 4 m, 8 m, 16 m, 32 m, 1 h.
  */
 export function backoffDelayMs(attempt: number, random: () => number = Math.random): number {
   const n = Number.isFinite(attempt) ? Math.max(1, Math.floor(attempt)) : 1;

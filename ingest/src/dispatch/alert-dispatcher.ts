@@ -24,7 +24,7 @@ export interface AlertDispatcherOptions {
   concurrency?: number;
   /** How often due retries and lost messages are looked for. */
   sweepMs?: number;
-  /** Delay after failed attempt n; default `backoffDelayMs` (30 s doubling, capped at 30 min). */
+  /** Delay after failed attempt n; default `backoffDelayMs` (30 s doubling with jitter), cut short at the hour. */
   backoff?: (attempt: number) => number;
   timeoutMs?: number;
   /**
