@@ -226,15 +226,12 @@ describe('Discord: webhook JSON with an embed', () => {
   test('the message, exactly; Markdown escaped and mentions off', async () => {
     const r = await deliverAlert({ type: 'DISCORD', url: `${rx.url}/api/webhooks/1/t` }, base, local);
     assert.deepEqual([r.channel, r.status, r.response], ['DISCORD', 204, '']);
-    const escapedTitle = 'TypeError\\: \\*bold\\* \\[click\\]\\(https\\://evil.example\\) \\<b\\>x\\<b\\>'.replace(
-      '\\<b\\>x\\<b\\>',
-      '\\<b\\>x\\</b\\>',
-    );
+    const escapedTitle = 'TypeError: \\*bold\\* \\[click\\]\\(https://evil.example\\) \\<b\\>x\\</b\\>';
     assert.deepEqual(rx.requests[0].json, {
       content: `Regression in Shop: ${escapedTitle} \\@everyone`,
       embeds: [
         {
-          title: `Regression\\: ${escapedTitle} \\@everyone`,
+          title: `Regression: ${escapedTitle} \\@everyone`,
           description:
             "`app/cart.ts in addItem`\n> Cannot read properties of undefined \\(reading 'id'\\)\n" +
             `[Mute this rule](${base.links!.muteRule})`,
@@ -247,8 +244,8 @@ describe('Discord: webhook JSON with an embed', () => {
             ['Since last alert', '17 events'],
             ['Environment', 'production'],
             ['Release', 'shop\\@2.4.1'],
-            ['First seen', '2025\\-12\\-01T00\\:00\\:00.000Z'],
-            ['Last seen', '2026\\-01\\-02T03\\:04\\:05.000Z'],
+            ['First seen', '2025-12-01T00:00:00.000Z'],
+            ['Last seen', '2026-01-02T03:04:05.000Z'],
           ].map(([name, value]) => ({ name, value, inline: true })),
           footer: { text: 'Tracker · TypeError · triggered 2026-01-02T03:04:05.000Z' },
           timestamp: '2026-01-02T03:04:05.000Z',
@@ -294,7 +291,7 @@ describe('a test send is marked as one on every channel', () => {
     assert.equal(hook.json.kind, 'NEW_ISSUE');
     assert.match(slack.json.blocks[0].text.text, /^Test · New issue: /);
     assert.equal(teams.json.attachments[0].content.body[0].inlines[0].text, 'Test · New issue');
-    assert.match(discord.json.embeds[0].title, /^Test · New issue\\: /);
+    assert.match(discord.json.embeds[0].title, /^Test · New issue: /);
     assert.equal(discord.json.embeds[0].color, 0x5865f2);
   });
 

@@ -335,7 +335,7 @@ for (const mode of MODES) {
         const [slack, teams, discord] = rx.hits.slice(-3).map((h) => JSON.parse(h.raw));
         assert.equal(slack.blocks[0].text.text, 'Test · New issue: Test notification from Tracker');
         assert.equal(teams.attachments[0].contentType, 'application/vnd.microsoft.card.adaptive');
-        assert.equal(discord.embeds[0].title, 'Test · New issue\\: Test notification from Tracker');
+        assert.equal(discord.embeds[0].title, 'Test · New issue: Test notification from Tracker');
 
         // Failures come back too, in words, and are not retried.
         for (const [path, status] of [

@@ -3,9 +3,13 @@ import { postJson, type PostOptions, type PostResult } from './http-post';
 import { clip, describeAlert } from './render';
 import type { AlertPayload, DiscordChannel } from './types';
 
-/** Discord Markdown is escaped with a backslash; event text must not format, link or quote. */
+/**
+ * Discord Markdown is escaped with a backslash; event text must not format, link (masked links
+ * need `[`, `]`, `(`, `)`), quote, mention (`@`, `<@…>`) or start a list or heading. Colons and
+ * inner dashes stay as they are: dates and versions read normally.
+ */
 export function escapeDiscord(text: string): string {
-  return text.replace(/[\\*_~`|>[\]()#:@<-]/g, (c) => `\\${c}`);
+  return text.replace(/[\\*_~`|>[\]()#@<]/g, (c) => `\\${c}`).replace(/^-/gm, '\\-');
 }
 
 /** A link in Markdown: its URL must not end the link early. */
