@@ -7,9 +7,6 @@ import { isAppError } from '@tracker/core';
 import { SMTPServer } from 'smtp-server';
 import {
   assertPublicUrl,
-  buildDiscordMessage,
-  buildSlackMessage,
-  buildTeamsMessage,
   BACKOFF_CAP_MS,
   backoffDelayMs,
   classifyAddress,
