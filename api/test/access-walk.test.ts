@@ -114,6 +114,17 @@ const FIELDS: Record<string, Row> = {
   },
   updateAlertRule: { args: (a) => ({ id: a.alertRule, enabled: false }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   deleteAlertRule: { args: (a) => ({ id: a.alertRule }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  muteAlertRule: {
+    args: (a) => ({ id: a.alertRule, until: new Date(Date.now() + 86_400_000).toISOString() }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  // Muting one issue's alerts is triage, like snoozing it: every member.
+  muteIssueAlerts: {
+    args: async (_a, m) => ({ issueId: await m.issue(), until: null }),
+    outsider: 'NOT_FOUND',
+    member: 'ok',
+  },
   // Sends to the rule's target now: owners and admins, like changing it.
   testAlertRule: { args: (a) => ({ id: a.alertRule }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
 

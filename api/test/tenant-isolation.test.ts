@@ -205,6 +205,14 @@ const CASES: Record<string, Case> = {
     ids: { id: 'alertRule' },
     args: async (b, make) => ({ id: await make.alertRule(b, b.project) }),
   },
+  muteAlertRule: {
+    ids: { id: 'alertRule' },
+    args: (b) => ({ id: b.alertRule, until: new Date(Date.now() + 3_600_000).toISOString() }),
+  },
+  muteIssueAlerts: {
+    ids: { issueId: 'issue' },
+    args: async (b, make) => ({ issueId: await make.issue(b), until: new Date(Date.now() + 3_600_000).toISOString() }),
+  },
   testAlertRule: {
     ids: { id: 'alertRule' },
     args: (b) => ({ id: b.alertRule }),

@@ -119,8 +119,7 @@ describe('Slack: Block Kit with the issue, counts, release, environment, view an
 
   test('optional facts of the counting kinds, a project-wide alert without an issue, a digest', async () => {
     const spike: AlertPayload = {
-      // A kind the rules side adds (issue 20); the renderers know its label already.
-      kind: 'ERROR_SPIKE' as AlertPayload['kind'],
+      kind: 'ERROR_SPIKE',
       ruleId: base.ruleId,
       deliveryId: base.deliveryId,
       triggeredAt: base.triggeredAt,
@@ -129,7 +128,30 @@ describe('Slack: Block Kit with the issue, counts, release, environment, view an
       digest: {
         minutes: 15,
         count: 3,
-        items: [{ issue: { ...base.issue!, title: 'first' } }, { log: { message: 'second' } }],
+        openedAt: base.triggeredAt,
+        lastAt: base.triggeredAt,
+        closesAt: base.triggeredAt,
+        items: [
+          {
+            kind: 'ISSUE_FREQUENCY',
+            triggeredAt: base.triggeredAt,
+            project: base.project,
+            issue: { ...base.issue!, title: 'first' },
+          },
+          {
+            kind: 'LOG_MATCH',
+            triggeredAt: base.triggeredAt,
+            project: base.project,
+            log: {
+              id: 'l1',
+              level: 'error',
+              message: 'second',
+              environment: 'production',
+              release: null,
+              timestamp: base.triggeredAt,
+            },
+          },
+        ],
       },
     };
     await deliverAlert({ type: 'SLACK', url: `${rx.url}/s` }, spike, local);

@@ -330,7 +330,7 @@ describe('Slack channel', () => {
     const body = JSON.parse(req.raw);
     // mrkdwn escaping: & < > only.
     assert.match(body.text, /^Regression in Shop &amp; &lt;Web&gt;: </);
-    assert.ok(body.text.includes(`<${payload.issue.url}|TypeError: &lt;script&gt;`));
+    assert.ok(body.text.includes(`<${payload.issue!.url}|TypeError: &lt;script&gt;`));
     const types = body.blocks.map((b: any) => b.type);
     assert.deepEqual(types, ['header', 'section', 'section', 'actions', 'context']);
     assert.equal(body.blocks[0].text.type, 'plain_text');
@@ -343,7 +343,7 @@ describe('Slack channel', () => {
     assert.ok(fields.includes('*Users*\n56'));
     assert.ok(fields.includes('*Release*\nshop@2.4.1'));
     assert.ok(fields.length <= 10);
-    assert.equal(body.blocks[3].elements[0].url, payload.issue.url);
+    assert.equal(body.blocks[3].elements[0].url, payload.issue!.url);
   });
 
   test('404 no_service: not retryable', async () => {
@@ -454,7 +454,7 @@ describe('email channel', () => {
     assert.deepEqual(mail.to, ['oncall@example.com']);
     assert.equal(mail.from, 'alerts@tracker.example.com');
     const parsed = parseMail(mail.raw);
-    assert.equal(parsed.headers.get('subject'), `[Tracker] Regression: ${payload.issue.title}`);
+    assert.equal(parsed.headers.get('subject'), `[Tracker] Regression: ${payload.issue!.title}`);
     assert.equal(parsed.headers.get('to'), 'oncall@example.com');
     assert.equal(parsed.headers.get('x-tracker-delivery'), payload.deliveryId);
     assert.equal(parsed.headers.get('auto-submitted'), 'auto-generated');
@@ -462,10 +462,10 @@ describe('email channel', () => {
     assert.match(parsed.text, /Events:\s+1234\n/);
     assert.match(parsed.text, /Users:\s+56\n/);
     assert.match(parsed.text, /Release:\s+shop@2\.4\.1\n/);
-    assert.ok(parsed.text.includes(`View the issue: ${payload.issue.url}`));
+    assert.ok(parsed.text.includes(`View the issue: ${payload.issue!.url}`));
     assert.ok(
       parsed.html.includes(
-        `<a href="${payload.issue.url}">TypeError: &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp;`,
+        `<a href="${payload.issue!.url}">TypeError: &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp;`,
       ),
     );
     assert.ok(!parsed.html.includes('<script>'), 'the title is escaped in HTML');
@@ -474,7 +474,7 @@ describe('email channel', () => {
 
   test('new-issue subject', async () => {
     await deliverAlert({ type: 'EMAIL', email: 'oncall@example.com' }, { ...payload, kind: 'NEW_ISSUE' }, withSmtp());
-    assert.equal(parseMail(mails.at(-1)!.raw).headers.get('subject'), `[Tracker] New issue: ${payload.issue.title}`);
+    assert.equal(parseMail(mails.at(-1)!.raw).headers.get('subject'), `[Tracker] New issue: ${payload.issue!.title}`);
   });
 
   test('a 5xx SMTP reply is final, a 4xx one retryable', async () => {

@@ -321,6 +321,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         symbolicator: new EventSymbolicator(db.ds, { maxCacheBytes: config.sourcemapCacheMb * 1024 * 1024 }),
         alerts: alertsQueue,
         publicUrl: () => config.publicUrl,
+        clock: options.clock,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
       (tracker as { dispatcher: RunningDispatcher | undefined }).dispatcher = startAlertDispatcher({

@@ -470,6 +470,13 @@ function alertRulesAnswer(variables: Record<string, unknown>): Api.AlertRulesQue
     deliveries: [] as Api.AlertRulesQuery['alertRules'][number]['deliveries'],
     failing: false,
     recentFailures: 0,
+    threshold: null,
+    windowMinutes: null,
+    query: null,
+    actionIntervalMinutes: 30,
+    digestMinutes: null,
+    mutedUntil: null,
+    filter: { environments: null, minLevel: null, tags: null, release: null, assigned: null },
   });
   const failingHook = {
     ...rule('ar4', 'DISCORD', 'https://discord.com/api/webhooks/1/x', null),

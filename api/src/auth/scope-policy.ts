@@ -33,6 +33,7 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   'createAlertRule',
   'updateAlertRule',
   'deleteAlertRule',
+  'muteAlertRule',
   // a test notification sends data to the rule's outside URL now
   'testAlertRule',
   // billing

@@ -60,4 +60,5 @@ export const REVIEWED_FIELDS: ReadonlyMap<string, string> = new Map([
   ['PageVitals.url', 'the page measured, as the SDK sent it'],
   ['EventTag.key', 'a tag name'],
   ['TagBreakdown.key', 'a tag name'],
+  ['TagFilter.key', "a tag name in an alert rule's conditions"],
 ]);

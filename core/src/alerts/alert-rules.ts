@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import {
   assertAllowed,
+  findIssueAccess,
   findProjectAccess,
   isMaskedUrl,
   isUuid,
@@ -11,6 +12,7 @@ import {
 import {
   AlertDelivery,
   AlertRule,
+  type Issue,
   ALERT_CHANNEL_TYPES,
   ALERT_KINDS,
   type AlertChannelType,
@@ -19,6 +21,7 @@ import {
 import { AppError } from '../errors';
 import { generateToken } from '../security';
 import { checkTargetUrl } from '../security/outbound';
+import { resolveRuleSettings, type AlertRuleSettingsInput } from './rule-settings';
 
 export interface AlertChannelInput {
   type: AlertChannelType;
@@ -52,16 +55,24 @@ function channelColumns(
 export async function createAlertRule(
   ds: DataSource,
   caller: Caller,
-  input: { projectId: string; kind: AlertKind; channel: AlertChannelInput; allowPrivateTargets: boolean },
+  input: {
+    projectId: string;
+    kind: AlertKind;
+    channel: AlertChannelInput;
+    allowPrivateTargets: boolean;
+  } & AlertRuleSettingsInput,
 ): Promise<AlertRule> {
   await requireProjectAccess(ds, caller, input.projectId, 'admin', MANAGE);
   refuseMaskedUrl(input.channel);
   if (!ALERT_KINDS.includes(input.kind)) throw new AppError('BAD_USER_INPUT', 'kind: unknown alert kind');
+  const settings = resolveRuleSettings(input.kind, input);
   const columns = channelColumns(input.channel, input.allowPrivateTargets);
   return ds.manager.save(
     Object.assign(new AlertRule(), {
       projectId: input.projectId,
       kind: input.kind,
+      ...settings,
+      mutedUntil: null,
       ...columns,
       secret: columns.channelType === 'WEBHOOK' ? generateToken('whsec_', 24) : null,
       enabled: true,
@@ -96,7 +107,11 @@ function refuseMaskedUrl(channel: AlertChannelInput | null | undefined): void {
   }
 }
 
-/** Owners and admins: changes what is given; a webhook keeps its secret unless it stops being a webhook. */
+/**
+ * Owners and admins: changes what is given; a setting given as null clears it (`digestMinutes:
+ * null` ends digests, `actionIntervalMinutes: null` restores 30). A webhook keeps its secret
+ * unless it stops being a webhook. The settings are checked again as a whole for the (new) kind.
+ */
 export async function updateAlertRule(
   ds: DataSource,
   caller: Caller,
@@ -106,14 +121,26 @@ export async function updateAlertRule(
     channel?: AlertChannelInput | null;
     enabled?: boolean | null;
     allowPrivateTargets: boolean;
-  },
+  } & AlertRuleSettingsInput,
 ): Promise<AlertRule> {
   const rule = await requireManagedRule(ds, caller, id);
   refuseMaskedUrl(patch.channel);
   if (patch.kind) {
     if (!ALERT_KINDS.includes(patch.kind)) throw new AppError('BAD_USER_INPUT', 'kind: unknown alert kind');
-    rule.kind = patch.kind;
   }
+  const kind = patch.kind ?? rule.kind;
+  Object.assign(
+    rule,
+    resolveRuleSettings(kind, patch, {
+      threshold: rule.threshold,
+      windowMinutes: rule.windowMinutes,
+      query: rule.query,
+      filter: rule.filter ?? {},
+      actionIntervalMinutes: rule.actionIntervalMinutes,
+      digestMinutes: rule.digestMinutes,
+    }),
+  );
+  rule.kind = kind;
   if (patch.channel) {
     const columns = channelColumns(patch.channel, patch.allowPrivateTargets);
     if (columns.channelType === 'WEBHOOK' && rule.channelType !== 'WEBHOOK') rule.secret = generateToken('whsec_', 24);
@@ -143,4 +170,47 @@ export async function listAlertDeliveries(
     .orderBy('d.created_at', 'DESC')
     .take(first * ruleIds.length)
     .getMany();
+}
+
+/** How far ahead a mute may reach: a year is "until I turn it back on". */
+const MAX_MUTE_MS = 366 * 86_400_000;
+
+function checkMuteUntil(until: Date | null, now: number): Date | null {
+  if (until === null) return null;
+  if (until.getTime() <= now) throw new AppError('BAD_USER_INPUT', 'until: must be in the future (null unmutes)');
+  if (until.getTime() - now > MAX_MUTE_MS) throw new AppError('BAD_USER_INPUT', 'until: at most a year ahead');
+  return until;
+}
+
+/**
+ * Owners and admins (as for every rule change): the rule fires nothing before `until`; null
+ * unmutes. Events keep counting, so the first firing after says how many came in meanwhile.
+ */
+export async function muteAlertRule(
+  ds: DataSource,
+  caller: Caller,
+  input: { id: string; until: Date | null; now: number },
+): Promise<AlertRule> {
+  const rule = await requireManagedRule(ds, caller, input.id);
+  rule.mutedUntil = checkMuteUntil(input.until, input.now);
+  return ds.manager.save(rule);
+}
+
+/**
+ * Every member (like snoozing, it is triage): no rule fires for this issue before `until`;
+ * null unmutes. Returns the issue. Another tenant's issue answers NOT_FOUND like a missing one.
+ */
+export async function muteIssueAlerts(
+  ds: DataSource,
+  caller: Caller,
+  input: { issueId: string; until: Date | null; now: number },
+): Promise<Issue> {
+  const access = await findIssueAccess(ds, caller, input.issueId);
+  if (!access) throw new AppError('NOT_FOUND', 'Issue not found');
+  assertAllowed(caller, access.role, needOf('write'), 'mute alerts for issues');
+  const issue = access.issue;
+  const until = checkMuteUntil(input.until, input.now);
+  await ds.query('UPDATE issues SET alerts_muted_until = $2 WHERE id = $1', [issue.id, until?.toISOString() ?? null]);
+  issue.alertsMutedUntil = until;
+  return issue;
 }

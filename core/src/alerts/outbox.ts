@@ -1,60 +1,17 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { queryRows } from '../db/query-rows';
 import type { AlertChannelType, AlertKind } from '../entities';
 
-/** Something that happened to an issue in a worker batch and may fire rules. */
+/**
+ * Something that happened to an issue in a worker batch and may fire rules: NEW_ISSUE,
+ * REGRESSED_ISSUE and NEW_RELEASE_ISSUE come from the lifecycle step (`evaluateAlerts` counts the rest).
+ */
 export interface AlertTrigger {
   kind: AlertKind;
   projectId: string;
   issueId: string;
   /** The event that caused it. */
   event: { eventId: string; release: string | null; environment: string; message: string };
-}
-
-/**
- * Writes one delivery per enabled matching rule, in the caller's transaction (the outbox):
- * the transition and its alerts commit together, so an alert is never sent for a rolled-back
- * transition and never lost for a committed one. The snapshot is taken now, with the counters
- * this batch wrote. Returns the new delivery ids, for the caller to queue after commit.
- */
-export async function writeAlertDeliveries(
-  em: EntityManager,
-  triggers: AlertTrigger[],
-  publicUrl: string,
-): Promise<string[]> {
-  if (triggers.length === 0) return [];
-  const rows = await queryRows<{ id: string }>(
-    em,
-    `INSERT INTO alert_deliveries (rule_id, project_id, issue_id, kind, payload, enqueued_at)
-     SELECT r.id, r.project_id, i.id, r.kind,
-       jsonb_build_object(
-         'project', jsonb_build_object('id', p.id, 'name', p.name),
-         'issue', jsonb_build_object(
-           'id', i.id, 'title', i.title, 'type', i.type, 'culprit', i.culprit, 'status', upper(i.status),
-           'eventCount', i.event_count, 'userCount', i.user_count,
-           'firstSeen', to_char(i.first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-           'lastSeen', to_char(i.last_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-           'url', $7 || '/projects/' || p.id || '/issues/' || i.id),
-         'event', jsonb_build_object('eventId', t.event_id, 'release', t.release, 'environment', t.environment,
-           'message', t.message)),
-       now()
-     FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[])
-       AS t(kind, issue_id, event_id, release, environment, message)
-     JOIN issues i ON i.id = t.issue_id
-     JOIN projects p ON p.id = i.project_id
-     JOIN alert_rules r ON r.project_id = i.project_id AND r.kind = t.kind AND r.enabled
-     RETURNING id`,
-    [
-      triggers.map((t) => t.kind),
-      triggers.map((t) => t.issueId),
-      triggers.map((t) => t.event.eventId),
-      triggers.map((t) => t.event.release),
-      triggers.map((t) => t.event.environment),
-      triggers.map((t) => t.event.message.slice(0, 1000)),
-      publicUrl,
-    ],
-  );
-  return rows.map((r) => r.id);
 }
 
 /** What the dispatcher needs to send one delivery. */

@@ -46,7 +46,13 @@ export {
   Invitation,
 };
 export { API_SCOPES, type ApiScope } from './api-token.entity';
-export { ALERT_CHANNEL_TYPES, ALERT_KINDS, type AlertChannelType, type AlertKind } from './alert-rule.entity';
+export {
+  ALERT_CHANNEL_TYPES,
+  ALERT_KINDS,
+  type AlertChannelType,
+  type AlertFilter,
+  type AlertKind,
+} from './alert-rule.entity';
 export type { DeliveryStatus } from './alert-delivery.entity';
 export type { IssueStatus, Level } from './issue.entity';
 export type { Role } from './membership.entity';

@@ -62,4 +62,8 @@ export class Issue {
   /** The member who owns the issue (issue 19); null when nobody does. */
   @Column('uuid', { name: 'assignee_id', nullable: true })
   assigneeId: string | null;
+
+  /** No alert rule fires for this issue before this time (muteIssueAlerts). */
+  @Column('timestamptz', { name: 'alerts_muted_until', nullable: true })
+  alertsMutedUntil: Date | null;
 }

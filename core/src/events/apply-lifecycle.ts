@@ -29,9 +29,22 @@ export async function applyLifecycle(
   createdIssueIds: ReadonlySet<string>,
 ): Promise<AlertTrigger[]> {
   if (events.length === 0) return [];
-  await recordIssueReleases(em, events);
+  const firstInRelease = await recordIssueReleases(em, events);
   await recordIssueEnvironments(em, events);
   const triggers: AlertTrigger[] = [];
+
+  // NEW_RELEASE_ISSUE: an issue that existed before is seen in a release (for an environment)
+  // for the first time; its first event in the batch with that release is the trigger.
+  if (firstInRelease.size > 0) {
+    const done = new Set<string>();
+    for (const e of events) {
+      if (e.release === null || createdIssueIds.has(e.issueId)) continue;
+      const k = `${e.issueId}\u0000${e.environment}\u0000${e.release}`;
+      if (!firstInRelease.has(k) || done.has(k)) continue;
+      done.add(k);
+      triggers.push({ kind: 'NEW_RELEASE_ISSUE', projectId: e.projectId, issueId: e.issueId, event: factsOf(e) });
+    }
+  }
 
   // NEW_ISSUE fires once per created issue, for its first event in the batch.
   const seenNew = new Set<string>();
@@ -197,8 +210,12 @@ async function releaseFacts(
   };
 }
 
-/** issue_releases: one upsert for the batch, aggregated per (issue, environment, release). */
-async function recordIssueReleases(em: EntityManager, events: LifecycleEvent[]): Promise<void> {
+/**
+ * issue_releases: one upsert for the batch, aggregated per (issue, environment, release).
+ * Returns the keys (`issue\0environment\0release`) this batch created: an issue's first event
+ * in that release. The row lock of the upsert makes that true for one worker only.
+ */
+async function recordIssueReleases(em: EntityManager, events: LifecycleEvent[]): Promise<Set<string>> {
   const agg = new Map<
     string,
     { issueId: string; environment: string; release: string; first: Date; last: Date; n: number }
@@ -222,7 +239,7 @@ async function recordIssueReleases(em: EntityManager, events: LifecycleEvent[]):
       if (e.timestamp > a.last) a.last = e.timestamp;
     }
   }
-  if (agg.size === 0) return;
+  if (agg.size === 0) return new Set();
   // Sorted, so two workers upserting overlapping rows take their locks in the same order.
   const rows = [...agg.values()].sort((a, b) =>
     a.issueId === b.issueId
@@ -233,13 +250,15 @@ async function recordIssueReleases(em: EntityManager, events: LifecycleEvent[]):
         ? -1
         : 1,
   );
-  await em.query(
+  const upserted = await queryRows<{ issue_id: string; environment: string; release: string; created: boolean }>(
+    em,
     `INSERT INTO issue_releases (issue_id, environment, release, first_seen, last_seen, event_count)
      SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::bigint[])
      ON CONFLICT (issue_id, environment, release) DO UPDATE SET
        first_seen = least(issue_releases.first_seen, excluded.first_seen),
        last_seen = greatest(issue_releases.last_seen, excluded.last_seen),
-       event_count = issue_releases.event_count + excluded.event_count`,
+       event_count = issue_releases.event_count + excluded.event_count
+     RETURNING issue_id, environment, release, (xmax = 0) AS created`,
     [
       rows.map((r) => r.issueId),
       rows.map((r) => r.environment),
@@ -249,4 +268,5 @@ async function recordIssueReleases(em: EntityManager, events: LifecycleEvent[]):
       rows.map((r) => r.n),
     ],
   );
+  return new Set(upserted.filter((r) => r.created).map((r) => `${r.issue_id}\u0000${r.environment}\u0000${r.release}`));
 }

@@ -26,7 +26,7 @@ export { EVENT_COLUMNS, persistEvents } from './persist-events';
 export type { PersistOptions, PersistResult } from './persist-events';
 export { persistFeedback } from './persist-feedback';
 export type { FeedbackResult } from './persist-feedback';
-export { persistLogs } from './persist-logs';
+export { persistLogs, type LogsResult } from './persist-logs';
 export type { RecordsResult } from './persist-records';
 export { persistVitals } from './persist-vitals';
 export { deriveTags, MAX_USER_AGENT_CHARS, withDerivedTags } from './derive-tags';

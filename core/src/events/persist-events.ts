@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
-import { writeAlertDeliveries } from '../alerts/outbox';
+import { evaluateAlerts } from '../alerts/evaluate';
+import { systemClock, type Clock } from '../time/clock';
 import { queryRows } from '../db/query-rows';
 import { applyLifecycle } from './apply-lifecycle';
 import type { PreparedEvent } from './prepare-event';
@@ -18,6 +19,8 @@ export interface PersistResult {
 export interface PersistOptions {
   /** Dashboard origin, for the issue links in alerts. */
   publicUrl?: string;
+  /** The time alert windows, intervals, mutes and digests are read against (default the wall clock). */
+  clock?: Clock;
 }
 
 /**
@@ -81,7 +84,29 @@ export async function persistEvents(
     }),
     new Set(newIssueIds),
   );
-  const alertDeliveryIds = await writeAlertDeliveries(em, triggers, options.publicUrl ?? '');
+  const alertDeliveryIds = await evaluateAlerts(
+    em,
+    {
+      events: inserted.map((row) => {
+        const e = byEventId.get(`${row.project_id}/${row.event_id}`)!;
+        return {
+          projectId: e.projectId,
+          issueId: row.issue_id,
+          eventId: e.eventId,
+          receivedAt: e.receivedAt,
+          level: e.level,
+          tags: e.tags,
+          release: e.release,
+          environment: e.environment,
+          message: e.message,
+          userKey: e.userKey,
+        };
+      }),
+      triggers,
+      logs: [],
+    },
+    { now: (options.clock ?? systemClock)(), publicUrl: options.publicUrl ?? '' },
+  );
   return { inserted: inserted.length, duplicates: events.length - inserted.length, newIssueIds, alertDeliveryIds };
 }
 

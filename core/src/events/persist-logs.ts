@@ -1,14 +1,26 @@
 import type { EntityManager } from 'typeorm';
+import { evaluateAlerts } from '../alerts/evaluate';
 import { queryRows } from '../db/query-rows';
+import { systemClock } from '../time/clock';
+import type { PersistOptions } from './persist-events';
 import type { RecordsResult } from './persist-records';
 import type { PreparedLog } from './prepare-log';
+
+/** Logs inserted, and the LOG_MATCH alert deliveries they wrote (queue them after commit). */
+export interface LogsResult extends RecordsResult {
+  alertDeliveryIds: string[];
+}
 
 /**
  * One statement for the batch, inside the caller's transaction. The (project_id, id) key
  * assigned at the edge makes a redelivered log insert nothing.
  */
-export async function persistLogs(em: EntityManager, logs: PreparedLog[]): Promise<RecordsResult> {
-  if (logs.length === 0) return { inserted: 0, duplicates: 0 };
+export async function persistLogs(
+  em: EntityManager,
+  logs: PreparedLog[],
+  options: PersistOptions = {},
+): Promise<LogsResult> {
+  if (logs.length === 0) return { inserted: 0, duplicates: 0, alertDeliveryIds: [] };
   const rows = await queryRows<{ id: string }>(
     em,
     `INSERT INTO logs (project_id, id, level, message, context, environment, release, tags, timestamp, received_at)
@@ -29,5 +41,12 @@ export async function persistLogs(em: EntityManager, logs: PreparedLog[]): Promi
       logs.map((l) => l.receivedAt.toISOString()),
     ],
   );
-  return { inserted: rows.length, duplicates: logs.length - rows.length };
+  // Only inserted lines can fire LOG_MATCH: a redelivered one already had its chance.
+  const inserted = new Set(rows.map((r) => r.id));
+  const alertDeliveryIds = await evaluateAlerts(
+    em,
+    { events: [], triggers: [], logs: logs.filter((l) => inserted.has(l.id)) },
+    { now: (options.clock ?? systemClock)(), publicUrl: options.publicUrl ?? '' },
+  );
+  return { inserted: rows.length, duplicates: logs.length - rows.length, alertDeliveryIds };
 }

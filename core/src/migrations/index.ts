@@ -14,6 +14,7 @@ import { DeadLetters1796200000000 } from './1796200000000-dead-letters';
 import { ProjectPrivacy1796250000000 } from './1796250000000-project-privacy';
 import { ProjectNumbers1796300000000 } from './1796300000000-project-numbers';
 import { IssueAssignee1796350000000 } from './1796350000000-issue-assignee';
+import { AlertRuleConditions1796440000000 } from './1796440000000-alert-rule-conditions';
 import { AlertDeliveryLog1796445000000 } from './1796445000000-alert-delivery-log';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
@@ -34,5 +35,6 @@ export const MIGRATIONS = [
   ProjectPrivacy1796250000000,
   ProjectNumbers1796300000000,
   IssueAssignee1796350000000,
+  AlertRuleConditions1796440000000,
   AlertDeliveryLog1796445000000,
 ];

@@ -14,8 +14,8 @@ const KIND_LABELS: Record<string, string> = {
   REGRESSED_ISSUE: 'Regression',
   NEW_ISSUE: 'New issue',
   ISSUE_FREQUENCY: 'Frequent issue',
-  USERS_AFFECTED: 'Many users affected',
-  NEW_RELEASE_ISSUE: 'New in this release',
+  USERS_AFFECTED: 'Users affected',
+  NEW_RELEASE_ISSUE: 'Issue in a new release',
   ERROR_SPIKE: 'Error spike',
   LOG_MATCH: 'Log match',
 };

@@ -29,20 +29,31 @@ export interface AlertPayload {
     environment: string;
     message: string;
   };
-  /** Optional facts some kinds add (docs/alerts.md); every renderer shows them when present. */
-  log?: { level?: string; message?: string; environment?: string | null; release?: string | null; timestamp?: string };
-  query?: string;
-  newRelease?: { version?: string | null; environment?: string | null };
-  window?: { minutes?: number; threshold?: number; count?: number; unit?: string; ratePerMinute?: number };
+  // What the rule kinds and noise control add (docs/alerts.md, "What each trigger adds"); every
+  // renderer shows them when present.
+  /** ISSUE_FREQUENCY, USERS_AFFECTED, ERROR_SPIKE: what was counted in the window. */
+  window?: { minutes: number; threshold: number; count: number; unit: 'events' | 'users'; ratePerMinute?: number };
+  /** Older or other producers may send the window's N and M flat. */
   threshold?: number | null;
   windowMinutes?: number | null;
-  /** Events since the rule last fired for this issue (null on the first firing). */
+  /** NEW_RELEASE_ISSUE: the release the issue was first seen in. */
+  newRelease?: { version: string; environment: string };
+  /** LOG_MATCH: the log line, and the rule's query. */
+  log?: { id: string; level: string; message: string; environment: string; release: string | null; timestamp: string };
+  query?: string;
+  /** Events matching the rule since its previous alert for this issue (null: none before). */
   eventsSinceLastAlert?: number | null;
-  links?: { muteRule?: string; muteIssue?: string };
+  lastAlertAt?: string | null;
+  /** Dashboard pages that mute the rule, or its alerts for this issue, after the user confirms. */
+  links?: { muteRule: string; muteIssue?: string };
+  /** Digest rules: every firing of the period (at most 50; `count` has them all). */
   digest?: {
-    minutes?: number;
-    count?: number;
-    items?: Array<Partial<Omit<AlertPayload, 'digest'>>>;
+    minutes: number;
+    count: number;
+    openedAt: string;
+    lastAt: string;
+    closesAt: string;
+    items: Array<Omit<AlertPayload, 'ruleId' | 'deliveryId' | 'digest'>>;
   };
 }
 

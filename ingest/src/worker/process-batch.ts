@@ -12,6 +12,7 @@ import {
   prepareLog,
   prepareVitals,
   type FeedbackResult,
+  type LogsResult,
   type Job,
   type PersistResult,
   type PreparedEvent,
@@ -24,7 +25,7 @@ import type { DataSource } from 'typeorm';
 
 /** `inserted`, `duplicates` and `newIssueIds` are about error events; the other kinds have their own. */
 export interface BatchOutcome extends PersistResult {
-  logs: RecordsResult;
+  logs: LogsResult;
   vitals: RecordsResult;
   feedback: FeedbackResult;
   /** Messages that can never be processed (unreadable payload), by index in the input. */
@@ -84,10 +85,17 @@ export async function persistBatch(
     // Events before feedback: feedback sent right after its error usually shares the batch,
     // and then finds the event (and its issue) already written in this transaction.
     const events = await persistEvents(em, batch.events, context);
-    const logs = await persistLogs(em, batch.logs);
+    const logs = await persistLogs(em, batch.logs, context);
     const vitals = await persistVitals(em, batch.vitals);
     const feedback = await persistFeedback(em, batch.feedback);
-    return { ...events, logs, vitals, feedback };
+    // Error rules and LOG_MATCH rules both write to the outbox; the worker queues them together.
+    return {
+      ...events,
+      alertDeliveryIds: [...events.alertDeliveryIds, ...logs.alertDeliveryIds],
+      logs,
+      vitals,
+      feedback,
+    };
   });
   return { ...result, unreadable: batch.unreadable };
 }

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { MAX_ATTEMPTS, type Queue, type QueueMessage } from '../queue';
-import { errorMessage, isTransientError, type EventSymbolicator } from '@tracker/core';
+import { errorMessage, isTransientError, type Clock, type EventSymbolicator } from '@tracker/core';
 import { encodeAlertJob } from '../dispatch/alert-dispatcher';
 import {
   emptyBatch,
@@ -30,6 +30,8 @@ export interface WorkerOptions {
   alerts?: Queue;
   /** Dashboard origin for links in alerts (read per batch: a test server learns its port late). */
   publicUrl?: () => string;
+  /** The time alert rules read (windows, intervals, mutes, digests); default the wall clock. */
+  clock?: Clock;
   log?: (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
   /** Waits between retries of a batch through a database outage (default: 0.5 s doubling to 15 s). */
   transientBackoff?: (attempt: number) => number;
@@ -98,7 +100,11 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   const waitMs = options.waitMs ?? 1_000;
   const log = options.log ?? (() => undefined);
   const overlap = options.overlap ?? !hasOneConnection(ds);
-  const context = () => ({ symbolicator: options.symbolicator, publicUrl: options.publicUrl?.() ?? '' });
+  const context = () => ({
+    symbolicator: options.symbolicator,
+    publicUrl: options.publicUrl?.() ?? '',
+    clock: options.clock,
+  });
   const backoff = options.transientBackoff ?? defaultBackoff;
   const stats: WorkerStats = {
     batches: 0,

@@ -29,9 +29,36 @@ export type AlertDeliveryStatus =
   | 'PENDING'
   | 'SENDING';
 
+/** Conditions on a rule; every one given must hold. All optional. */
+export type AlertFilterInput = {
+  /** true: only issues assigned to someone; false: only unassigned ones. Not for ERROR_SPIKE, LOG_MATCH. */
+  assigned?: boolean | null | undefined;
+  /** Any of these environments (the event's or log's). */
+  environments?: Array<string> | null | undefined;
+  /** Level at least: fatal > error > warning > info. */
+  minLevel?: Level | null | undefined;
+  /** Release glob: `*` any characters, `?` one (`shop@2.*`). */
+  release?: string | null | undefined;
+  /** Every key:value pair must be a tag of the event. */
+  tags?: Array<TagFilterInput> | null | undefined;
+};
+
+/** What fires a rule (docs/alerts.md, "Triggers"). */
 export type AlertKind =
+  /** The project's errors exceeded `threshold` per minute over `windowMinutes`. */
+  | 'ERROR_SPIKE'
+  /** An issue was seen more than `threshold` times in `windowMinutes`. */
+  | 'ISSUE_FREQUENCY'
+  /** A log line at level error whose message contains `query` (ignoring case). */
+  | 'LOG_MATCH'
+  /** An issue was created. */
   | 'NEW_ISSUE'
-  | 'REGRESSED_ISSUE';
+  /** An existing issue's first event in a release (per environment). */
+  | 'NEW_RELEASE_ISSUE'
+  /** A resolved or snoozed issue came back (docs/releases-and-lifecycle.md). */
+  | 'REGRESSED_ISSUE'
+  /** More than `threshold` distinct users hit an issue in `windowMinutes`. */
+  | 'USERS_AFFECTED';
 
 /** READ runs queries; WRITE also mutations; ADMIN also the admin mutations (members, tokens, deletes, keys, alerts, billing). */
 export type ApiScope =
@@ -92,6 +119,11 @@ export type MemberRole =
   | 'ADMIN'
   | 'MEMBER'
   | 'OWNER';
+
+export type TagFilterInput = {
+  key: string;
+  value: string;
+};
 
 /** Core Web Vitals. Milliseconds, except CLS (unitless). */
 export type VitalMetric =
@@ -281,16 +313,44 @@ export type AlertRulesQueryVariables = Exact<{
 }>;
 
 
-export type AlertRulesQuery = { alertRules: Array<{ id: string, kind: AlertKind, enabled: boolean, createdAt: string, secret: string | null, masked: boolean, failing: boolean, recentFailures: number, channel: { type: AlertChannelType, url: string | null, email: string | null }, deliveries: Array<{ id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null, response: string | null, test: boolean }> }>, alertChannels: Array<{ type: AlertChannelType, name: string, target: AlertChannelTarget, available: boolean, unavailableReason: string | null, help: string }> };
+export type AlertRulesQuery = { alertRules: Array<{ id: string, kind: AlertKind, enabled: boolean, createdAt: string, secret: string | null, masked: boolean, threshold: number | null, windowMinutes: number | null, query: string | null, actionIntervalMinutes: number, digestMinutes: number | null, mutedUntil: string | null, failing: boolean, recentFailures: number, filter: { environments: Array<string> | null, minLevel: Level | null, release: string | null, assigned: boolean | null, tags: Array<{ key: string, value: string }> | null }, channel: { type: AlertChannelType, url: string | null, email: string | null }, deliveries: Array<{ id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null, response: string | null, test: boolean }> }>, alertChannels: Array<{ type: AlertChannelType, name: string, target: AlertChannelTarget, available: boolean, unavailableReason: string | null, help: string }> };
 
 export type CreateAlertRuleMutationVariables = Exact<{
   projectId: string;
   kind: AlertKind;
   channel: AlertChannelInput;
+  threshold?: number | null | undefined;
+  windowMinutes?: number | null | undefined;
+  query?: string | null | undefined;
+  filter?: AlertFilterInput | null | undefined;
+  actionIntervalMinutes?: number | null | undefined;
+  digestMinutes?: number | null | undefined;
 }>;
 
 
 export type CreateAlertRuleMutation = { createAlertRule: { id: string } };
+
+export type UpdateAlertRuleSettingsMutationVariables = Exact<{
+  id: string;
+  kind: AlertKind;
+  threshold?: number | null | undefined;
+  windowMinutes?: number | null | undefined;
+  query?: string | null | undefined;
+  filter?: AlertFilterInput | null | undefined;
+  actionIntervalMinutes?: number | null | undefined;
+  digestMinutes?: number | null | undefined;
+}>;
+
+
+export type UpdateAlertRuleSettingsMutation = { updateAlertRule: { id: string } };
+
+export type MuteAlertRuleMutationVariables = Exact<{
+  id: string;
+  until?: string | null | undefined;
+}>;
+
+
+export type MuteAlertRuleMutation = { muteAlertRule: { id: string, mutedUntil: string | null } };
 
 export type UpdateAlertRuleMutationVariables = Exact<{
   id: string;
@@ -313,6 +373,31 @@ export type DeleteAlertRuleMutationVariables = Exact<{
 
 
 export type DeleteAlertRuleMutation = { deleteAlertRule: boolean };
+
+export type AlertMutePageQueryVariables = Exact<{
+  projectId: string;
+  issueId: string;
+  withIssue: boolean;
+}>;
+
+
+export type AlertMutePageQuery = { alertRules: Array<{ id: string, kind: AlertKind, mutedUntil: string | null, channel: { type: AlertChannelType } }>, issue?: { id: string, projectId: string, title: string, alertsMutedUntil: string | null } | null };
+
+export type MuteAlertRuleFromLinkMutationVariables = Exact<{
+  id: string;
+  until?: string | null | undefined;
+}>;
+
+
+export type MuteAlertRuleFromLinkMutation = { muteAlertRule: { id: string } };
+
+export type MuteIssueAlertsMutationVariables = Exact<{
+  issueId: string;
+  until?: string | null | undefined;
+}>;
+
+
+export type MuteIssueAlertsMutation = { muteIssueAlerts: { id: string } };
 
 export type BillingQueryVariables = Exact<{
   projectId: string;
@@ -891,6 +976,22 @@ export const AlertRulesDocument = new TypedDocumentString(`
     createdAt
     secret
     masked
+    threshold
+    windowMinutes
+    query
+    actionIntervalMinutes
+    digestMinutes
+    mutedUntil
+    filter {
+      environments
+      minLevel
+      tags {
+        key
+        value
+      }
+      release
+      assigned
+    }
     channel {
       type
       url
@@ -923,12 +1024,46 @@ export const AlertRulesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<AlertRulesQuery, AlertRulesQueryVariables>;
 export const CreateAlertRuleDocument = new TypedDocumentString(`
-    mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!) {
-  createAlertRule(projectId: $projectId, kind: $kind, channel: $channel) {
+    mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!, $threshold: Int, $windowMinutes: Int, $query: String, $filter: AlertFilterInput, $actionIntervalMinutes: Int, $digestMinutes: Int) {
+  createAlertRule(
+    projectId: $projectId
+    kind: $kind
+    channel: $channel
+    threshold: $threshold
+    windowMinutes: $windowMinutes
+    query: $query
+    filter: $filter
+    actionIntervalMinutes: $actionIntervalMinutes
+    digestMinutes: $digestMinutes
+  ) {
     id
   }
 }
     `) as unknown as TypedDocumentString<CreateAlertRuleMutation, CreateAlertRuleMutationVariables>;
+export const UpdateAlertRuleSettingsDocument = new TypedDocumentString(`
+    mutation UpdateAlertRuleSettings($id: ID!, $kind: AlertKind!, $threshold: Int, $windowMinutes: Int, $query: String, $filter: AlertFilterInput, $actionIntervalMinutes: Int, $digestMinutes: Int) {
+  updateAlertRule(
+    id: $id
+    kind: $kind
+    threshold: $threshold
+    windowMinutes: $windowMinutes
+    query: $query
+    filter: $filter
+    actionIntervalMinutes: $actionIntervalMinutes
+    digestMinutes: $digestMinutes
+  ) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateAlertRuleSettingsMutation, UpdateAlertRuleSettingsMutationVariables>;
+export const MuteAlertRuleDocument = new TypedDocumentString(`
+    mutation MuteAlertRule($id: ID!, $until: String) {
+  muteAlertRule(id: $id, until: $until) {
+    id
+    mutedUntil
+  }
+}
+    `) as unknown as TypedDocumentString<MuteAlertRuleMutation, MuteAlertRuleMutationVariables>;
 export const UpdateAlertRuleDocument = new TypedDocumentString(`
     mutation UpdateAlertRule($id: ID!, $enabled: Boolean) {
   updateAlertRule(id: $id, enabled: $enabled) {
@@ -958,6 +1093,38 @@ export const DeleteAlertRuleDocument = new TypedDocumentString(`
   deleteAlertRule(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteAlertRuleMutation, DeleteAlertRuleMutationVariables>;
+export const AlertMutePageDocument = new TypedDocumentString(`
+    query AlertMutePage($projectId: ID!, $issueId: ID!, $withIssue: Boolean!) {
+  alertRules(projectId: $projectId) {
+    id
+    kind
+    mutedUntil
+    channel {
+      type
+    }
+  }
+  issue(id: $issueId) @include(if: $withIssue) {
+    id
+    projectId
+    title
+    alertsMutedUntil
+  }
+}
+    `) as unknown as TypedDocumentString<AlertMutePageQuery, AlertMutePageQueryVariables>;
+export const MuteAlertRuleFromLinkDocument = new TypedDocumentString(`
+    mutation MuteAlertRuleFromLink($id: ID!, $until: String) {
+  muteAlertRule(id: $id, until: $until) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<MuteAlertRuleFromLinkMutation, MuteAlertRuleFromLinkMutationVariables>;
+export const MuteIssueAlertsDocument = new TypedDocumentString(`
+    mutation MuteIssueAlerts($issueId: ID!, $until: String) {
+  muteIssueAlerts(issueId: $issueId, until: $until) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<MuteIssueAlertsMutation, MuteIssueAlertsMutationVariables>;
 export const BillingDocument = new TypedDocumentString(`
     query Billing($projectId: ID!) {
   project(id: $projectId) {

@@ -4,10 +4,14 @@ import { ConfirmButton } from '../components/confirm-button';
 import { FormError } from '../components/field';
 import { DeliveryLog, FailingWarning, TestResult, type Delivery } from '../features/alerts/delivery-log';
 import { readString } from '../lib/form.server';
+import { formatDateTime } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { visibleText } from '../lib/visible-text';
 import { graphql } from '../graphql';
 import type { AlertChannelType, AlertKind } from '../graphql/graphql';
+import { describeRule, kindLabel, RuleFields } from '../features/alerts/rule-fields';
+import { MUTE_DURATIONS } from '../features/alerts/mute-durations';
+import { readMuteUntil, readRuleSettings, RuleFormError } from '../features/alerts/rule-settings.server';
 
 const DELIVERIES_SHOWN = 10;
 
@@ -20,6 +24,22 @@ const ALERT_RULES_QUERY = graphql(`
       createdAt
       secret
       masked
+      threshold
+      windowMinutes
+      query
+      actionIntervalMinutes
+      digestMinutes
+      mutedUntil
+      filter {
+        environments
+        minLevel
+        tags {
+          key
+          value
+        }
+        release
+        assigned
+      }
       channel {
         type
         url
@@ -53,9 +73,62 @@ const ALERT_RULES_QUERY = graphql(`
 `);
 
 const CREATE_RULE = graphql(`
-  mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!) {
-    createAlertRule(projectId: $projectId, kind: $kind, channel: $channel) {
+  mutation CreateAlertRule(
+    $projectId: ID!
+    $kind: AlertKind!
+    $channel: AlertChannelInput!
+    $threshold: Int
+    $windowMinutes: Int
+    $query: String
+    $filter: AlertFilterInput
+    $actionIntervalMinutes: Int
+    $digestMinutes: Int
+  ) {
+    createAlertRule(
+      projectId: $projectId
+      kind: $kind
+      channel: $channel
+      threshold: $threshold
+      windowMinutes: $windowMinutes
+      query: $query
+      filter: $filter
+      actionIntervalMinutes: $actionIntervalMinutes
+      digestMinutes: $digestMinutes
+    ) {
       id
+    }
+  }
+`);
+const UPDATE_RULE_SETTINGS = graphql(`
+  mutation UpdateAlertRuleSettings(
+    $id: ID!
+    $kind: AlertKind!
+    $threshold: Int
+    $windowMinutes: Int
+    $query: String
+    $filter: AlertFilterInput
+    $actionIntervalMinutes: Int
+    $digestMinutes: Int
+  ) {
+    updateAlertRule(
+      id: $id
+      kind: $kind
+      threshold: $threshold
+      windowMinutes: $windowMinutes
+      query: $query
+      filter: $filter
+      actionIntervalMinutes: $actionIntervalMinutes
+      digestMinutes: $digestMinutes
+    ) {
+      id
+    }
+  }
+`);
+const MUTE_RULE = graphql(`
+  mutation MuteAlertRule($id: ID!, $until: String) {
+    muteAlertRule(id: $id, until: $until) {
+      id
+      mutedUntil
     }
   }
 `);
@@ -89,13 +162,9 @@ const DELETE_RULE = graphql(`
   }
 `);
 
-const KINDS = [
-  ['NEW_ISSUE', 'A new issue appears'],
-  ['REGRESSED_ISSUE', 'A resolved issue comes back (regression)'],
-] as const;
 type Rule = {
   id: string;
-  kind: 'NEW_ISSUE' | 'REGRESSED_ISSUE';
+  kind: string;
   enabled: boolean;
   createdAt: string;
   secret: string | null;
@@ -105,6 +174,7 @@ type Rule = {
   deliveries: Delivery[];
   failing: boolean;
   recentFailures: number;
+  mutedUntil: string | null;
 };
 
 export const meta: MetaFunction = () => [{ title: 'Alerts · Tracker' }];
@@ -122,16 +192,35 @@ export async function action(args: ActionFunctionArgs) {
   const intent = readString(form, 'intent');
   const id = readString(form, 'id');
   let result;
+  // Enums are not checked here: the API coerces the variables and rejects other values.
+  const kind = readString(form, 'kind') as AlertKind;
+  let settings;
+  if (intent === 'create' || intent === 'edit') {
+    try {
+      settings = readRuleSettings(form, kind);
+    } catch (err) {
+      if (err instanceof RuleFormError) return data({ error: err.message, ruleId: id || null }, { status: 400 });
+      throw err;
+    }
+  }
   if (intent === 'create') {
-    // Enums are not checked here: the API coerces the variables and rejects other values.
     const type = readString(form, 'channelType') as AlertChannelType;
     const target = readString(form, 'target');
     const channel = type === 'EMAIL' ? { type, email: target } : { type, url: target };
     result = await mutateApi(args, CREATE_RULE, {
       projectId: args.params.projectId ?? '',
-      kind: readString(form, 'kind') as AlertKind,
+      kind,
       channel,
+      ...settings!,
     });
+  } else if (intent === 'edit') {
+    result = await mutateApi(args, UPDATE_RULE_SETTINGS, { id, kind, ...settings! });
+  } else if (intent === 'mute') {
+    const until = readMuteUntil(form);
+    if (!until) return data({ error: 'Choose how long to mute the rule.', ruleId: id }, { status: 400 });
+    result = await mutateApi(args, MUTE_RULE, { id, until });
+  } else if (intent === 'unmute') {
+    result = await mutateApi(args, MUTE_RULE, { id, until: null });
   } else if (intent === 'enable' || intent === 'disable') {
     result = await mutateApi(args, UPDATE_RULE, { id, enabled: intent === 'enable' });
   } else if (intent === 'delete') {
@@ -142,11 +231,14 @@ export async function action(args: ActionFunctionArgs) {
     if (!sent.ok) return data({ error: sent.error.message, testedRuleId: id }, { status: 400 });
     return { error: null, testedRuleId: id, tested: sent.data.testAlertRule };
   } else {
-    return data({ error: 'Unknown action.' }, { status: 400 });
+    return data({ error: 'Unknown action.', ruleId: null }, { status: 400 });
   }
   if (!result.ok)
-    return data({ error: result.error.message }, { status: result.error.code === 'FORBIDDEN' ? 403 : 400 });
-  return { error: null };
+    return data(
+      { error: result.error.message, ruleId: intent === 'create' ? null : id },
+      { status: result.error.code === 'FORBIDDEN' ? 403 : 400 },
+    );
+  return { error: null, ruleId: null };
 }
 
 function channelTarget(channel: Rule['channel']): string {
@@ -163,7 +255,7 @@ function maskedNote(rule: Rule): string {
 export default function AlertsPage() {
   const { rules, channels, now } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as
-    { error: string | null; testedRuleId?: string; tested?: Delivery } | undefined;
+    { error: string | null; ruleId?: string | null; testedRuleId?: string; tested?: Delivery } | undefined;
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
   const testing = busy && navigation.formData?.get('intent') === 'test' ? navigation.formData.get('id') : null;
@@ -173,18 +265,10 @@ export default function AlertsPage() {
     <div className="stack">
       <section className="card" aria-labelledby="new-rule-heading">
         <h2 id="new-rule-heading">New alert rule</h2>
-        <Form method="post" className="form form-inline">
+        {/* Keyed by the rule count: a rule added empties the form for the next one. */}
+        <Form method="post" className="form form-inline" key={rules.length}>
           <input type="hidden" name="intent" value="create" />
-          <div className="field">
-            <label htmlFor="rule-kind">When</label>
-            <select id="rule-kind" name="kind" required>
-              {KINDS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <RuleFields prefix="new-rule" />
           <div className="field">
             <label htmlFor="rule-channel">Send to</label>
             <select id="rule-channel" name="channelType" required>
@@ -222,22 +306,21 @@ export default function AlertsPage() {
             </li>
           ))}
         </ul>
-        <FormError message={actionData?.testedRuleId ? null : actionData?.error} />
+        <FormError message={actionData?.ruleId || actionData?.testedRuleId ? null : actionData?.error} />
       </section>
 
       {rules.length === 0 ? (
         <p className="empty">No alert rules yet. Add one to hear about new issues and regressions.</p>
       ) : (
         rules.map((rule) => (
-          <section
-            key={rule.id}
-            className="card"
-            aria-label={`Alert rule ${KINDS.find(([k]) => k === rule.kind)?.[1] ?? rule.kind}`}
-          >
+          <section key={rule.id} className="card" aria-label={`Alert rule ${kindLabel(rule.kind)}`}>
             <div className="section-head">
               <h3>
-                {KINDS.find(([k]) => k === rule.kind)?.[1] ?? rule.kind} → {rule.channel.type.toLowerCase()}{' '}
+                {kindLabel(rule.kind)} → {rule.channel.type.toLowerCase()}{' '}
                 {!rule.enabled && <span className="tag">disabled</span>}
+                {rule.mutedUntil && Date.parse(rule.mutedUntil) > Date.parse(now) && (
+                  <span className="tag">muted until {formatDateTime(rule.mutedUntil)}</span>
+                )}
               </h3>
               {!rule.masked && (
                 <div className="row-actions">
@@ -273,6 +356,9 @@ export default function AlertsPage() {
               )}
             </div>
             <p className="mono break">{channelTarget(rule.channel)}</p>
+            <p className="muted">{visibleText(describeRule(rule))}</p>
+            {actionData?.ruleId === rule.id && <FormError message={actionData.error} />}
+            {!rule.masked && <RuleControls rule={rule} now={now} busy={busy} />}
             {rule.secret && (
               <details>
                 <summary>Signing secret</summary>
@@ -301,6 +387,58 @@ export default function AlertsPage() {
           </section>
         ))
       )}
+    </div>
+  );
+}
+
+/** Edit a rule's trigger and conditions, and mute or unmute it (owners and admins). */
+function RuleControls({
+  rule,
+  now,
+  busy,
+}: {
+  rule: Rule & Parameters<typeof describeRule>[0];
+  now: string;
+  busy: boolean;
+}) {
+  const muted = rule.mutedUntil !== null && Date.parse(rule.mutedUntil) > Date.parse(now);
+  return (
+    <div className="row-actions">
+      <details>
+        <summary className="button button-small">Edit trigger and conditions</summary>
+        <Form method="post" className="form form-inline">
+          <input type="hidden" name="id" value={rule.id} />
+          <input type="hidden" name="intent" value="edit" />
+          <RuleFields rule={rule} prefix={`rule-${rule.id}`} />
+          <button type="submit" className="button button-primary" disabled={busy}>
+            Save rule
+          </button>
+        </Form>
+      </details>
+      <Form method="post" className="inline-form">
+        <input type="hidden" name="id" value={rule.id} />
+        {muted ? (
+          <button type="submit" name="intent" value="unmute" className="button button-small" disabled={busy}>
+            Unmute
+          </button>
+        ) : (
+          <>
+            <label htmlFor={`mute-${rule.id}`} className="visually-hidden">
+              Mute for
+            </label>
+            <select id={`mute-${rule.id}`} name="duration" defaultValue="1h">
+              {MUTE_DURATIONS.map((d) => (
+                <option key={d.value} value={d.value}>
+                  {d.label}
+                </option>
+              ))}
+            </select>
+            <button type="submit" name="intent" value="mute" className="button button-small" disabled={busy}>
+              Mute rule
+            </button>
+          </>
+        )}
+      </Form>
     </div>
   );
 }

@@ -1,11 +1,29 @@
 import type { AlertDelivery, AlertRule } from '@tracker/core';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { LevelEnum } from '../issue/issue.type';
 
 export enum AlertKindEnum {
   REGRESSED_ISSUE = 'REGRESSED_ISSUE',
   NEW_ISSUE = 'NEW_ISSUE',
+  ISSUE_FREQUENCY = 'ISSUE_FREQUENCY',
+  USERS_AFFECTED = 'USERS_AFFECTED',
+  NEW_RELEASE_ISSUE = 'NEW_RELEASE_ISSUE',
+  ERROR_SPIKE = 'ERROR_SPIKE',
+  LOG_MATCH = 'LOG_MATCH',
 }
-registerEnumType(AlertKindEnum, { name: 'AlertKind' });
+registerEnumType(AlertKindEnum, {
+  name: 'AlertKind',
+  description: 'What fires a rule (docs/alerts.md, "Triggers").',
+  valuesConfig: {
+    REGRESSED_ISSUE: { description: 'A resolved or snoozed issue came back (docs/releases-and-lifecycle.md).' },
+    NEW_ISSUE: { description: 'An issue was created.' },
+    ISSUE_FREQUENCY: { description: 'An issue was seen more than `threshold` times in `windowMinutes`.' },
+    USERS_AFFECTED: { description: 'More than `threshold` distinct users hit an issue in `windowMinutes`.' },
+    NEW_RELEASE_ISSUE: { description: "An existing issue's first event in a release (per environment)." },
+    ERROR_SPIKE: { description: "The project's errors exceeded `threshold` per minute over `windowMinutes`." },
+    LOG_MATCH: { description: 'A log line at level error whose message contains `query` (ignoring case).' },
+  },
+});
 
 export enum ChannelTypeEnum {
   WEBHOOK = 'WEBHOOK',
@@ -34,6 +52,63 @@ export class AlertChannelInput {
 
   @Field(() => String, { nullable: true, description: 'EMAIL: the recipient.' })
   email?: string | null;
+}
+
+@InputType('TagFilterInput')
+export class TagFilterInput {
+  @Field(() => String)
+  key: string;
+
+  @Field(() => String)
+  value: string;
+}
+
+@InputType('AlertFilterInput', { description: 'Conditions on a rule; every one given must hold. All optional.' })
+export class AlertFilterInput {
+  @Field(() => [String], { nullable: true, description: "Any of these environments (the event's or log's)." })
+  environments?: string[] | null;
+
+  @Field(() => LevelEnum, { nullable: true, description: 'Level at least: fatal > error > warning > info.' })
+  minLevel?: LevelEnum | null;
+
+  @Field(() => [TagFilterInput], { nullable: true, description: 'Every key:value pair must be a tag of the event.' })
+  tags?: TagFilterInput[] | null;
+
+  @Field(() => String, { nullable: true, description: 'Release glob: `*` any characters, `?` one (`shop@2.*`).' })
+  release?: string | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'true: only issues assigned to someone; false: only unassigned ones. Not for ERROR_SPIKE, LOG_MATCH.',
+  })
+  assigned?: boolean | null;
+}
+
+@ObjectType('TagFilter')
+export class TagFilterType {
+  @Field(() => String)
+  key: string;
+
+  @Field(() => String)
+  value: string;
+}
+
+@ObjectType('AlertFilter', { description: "A rule's conditions; null fields do not filter." })
+export class AlertFilterType {
+  @Field(() => [String], { nullable: true })
+  environments: string[] | null;
+
+  @Field(() => LevelEnum, { nullable: true })
+  minLevel: LevelEnum | null;
+
+  @Field(() => [TagFilterType], { nullable: true })
+  tags: TagFilterType[] | null;
+
+  @Field(() => String, { nullable: true })
+  release: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  assigned: boolean | null;
 }
 
 @ObjectType('AlertChannel')
@@ -81,6 +156,36 @@ export class AlertRuleType {
 
   @Field(() => String)
   createdAt: string;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: 'ISSUE_FREQUENCY, USERS_AFFECTED: more than this many; ERROR_SPIKE: more than this many per minute.',
+  })
+  threshold: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'The counting kinds: the window, in minutes (1 to 1440).' })
+  windowMinutes: number | null;
+
+  @Field(() => String, { nullable: true, description: 'LOG_MATCH: text the log message contains (ignoring case).' })
+  query: string | null;
+
+  @Field(() => AlertFilterType)
+  filter: AlertFilterType;
+
+  @Field(() => Int, {
+    description:
+      'Fires at most once per issue (per project for ERROR_SPIKE and LOG_MATCH) within this many minutes; the next alert says how many events came in between. Default 30; 0 = every time.',
+  })
+  actionIntervalMinutes: number;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: 'When set, firings are sent as one digest every this many minutes.',
+  })
+  digestMinutes: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Fires nothing before this time (muteAlertRule).' })
+  mutedUntil: string | null;
 }
 
 export function toAlertRuleType(r: AlertRule): AlertRuleType {
@@ -92,6 +197,19 @@ export function toAlertRuleType(r: AlertRule): AlertRuleType {
     secret: r.secret,
     enabled: r.enabled,
     createdAt: r.createdAt.toISOString(),
+    threshold: r.threshold,
+    windowMinutes: r.windowMinutes,
+    query: r.query,
+    filter: {
+      environments: r.filter?.environments ?? null,
+      minLevel: (r.filter?.minLevel as LevelEnum | undefined) ?? null,
+      tags: r.filter?.tags ?? null,
+      release: r.filter?.release ?? null,
+      assigned: r.filter?.assigned ?? null,
+    },
+    actionIntervalMinutes: r.actionIntervalMinutes,
+    digestMinutes: r.digestMinutes,
+    mutedUntil: r.mutedUntil?.toISOString() ?? null,
   };
 }
 

@@ -82,6 +82,12 @@ export class IssueType {
   @Field(() => String, { nullable: true, description: 'ISO 8601; set while snoozed.' })
   snoozedUntil: string | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description: 'No alert rule fires for this issue before this time (muteIssueAlerts); null: not muted.',
+  })
+  alertsMutedUntil?: string | null;
+
   resolvedInReleaseId: string | null;
 }
 
@@ -119,6 +125,7 @@ export function toIssueType(i: Issue): IssueType {
     lastSeen: i.lastSeen.toISOString(),
     resolvedAt: i.resolvedAt?.toISOString() ?? null,
     snoozedUntil: i.snoozedUntil?.toISOString() ?? null,
+    alertsMutedUntil: i.alertsMutedUntil?.toISOString() ?? null,
     resolvedInReleaseId: i.resolvedInReleaseId,
   };
 }
