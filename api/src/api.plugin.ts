@@ -34,6 +34,7 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
     usage: options.usage ?? createDatabaseUsageReader(options.ds),
     onProjectChanged: options.onProjectChanged,
     clock: options.clock,
+    sendAlert: options.sendAlert,
   };
   const limiter = options.rateLimiter ?? createMemoryRateLimiter(options.config.graphqlRateLimit);
   const refusals = createRefusalLog();

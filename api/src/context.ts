@@ -1,4 +1,4 @@
-import type { Caller, Clock, Config, Principal, UsageReader } from '@tracker/core';
+import type { AlertSender, Caller, Clock, Config, Principal, UsageReader } from '@tracker/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { AppError, callerOf, createDatabaseUsageReader, systemClock } from '@tracker/core';
@@ -20,6 +20,11 @@ export interface ApiDeps {
   onProjectChanged?: (projectId: string) => void;
   /** What time-dependent rules read as now (snooze in the future, charts, release health); tests hold it. */
   clock?: Clock;
+  /**
+   * The alert channel code (ingest's `createAlertSender`), handed in by the server so that
+   * `testAlertRule` sends through exactly what real alerts use; without it test sends are refused.
+   */
+  sendAlert?: AlertSender;
 }
 
 /** Per request: who is calling, and request-scoped DataLoaders. */

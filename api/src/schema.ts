@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { AlertResolver } from './modules/alert/alert.resolver';
+import { AlertDeliveryResolver } from './modules/alert/alert-delivery.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { IssueResolver } from './modules/issue/issue.resolver';
 import { IssueDetailResolver } from './modules/issue/issue-detail.resolver';
@@ -32,6 +33,7 @@ export const RESOLVERS = [
   ReleaseResolver,
   ReleaseHealthResolver,
   AlertResolver,
+  AlertDeliveryResolver,
   BillingResolver,
   PlanResolver,
   MemberResolver,

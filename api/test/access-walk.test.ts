@@ -90,6 +90,8 @@ const ISSUE = (a: Tenant) => ({ id: a.issue });
 const FIELDS: Record<string, Row> = {
   // Query
   alertRules: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  // The instance's channels: nobody's data.
+  alertChannels: { args: () => ({}), outsider: 'ok', member: 'ok' },
   viewer: { args: () => ({}), outsider: 'ok', member: 'ok' },
   issues: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   issue: { args: ISSUE, outsider: 'null', member: 'ok' },
@@ -135,6 +137,8 @@ const FIELDS: Record<string, Row> = {
     outsider: 'NOT_FOUND',
     member: 'ok',
   },
+  // Sends to the rule's target now: owners and admins, like changing it.
+  testAlertRule: { args: (a) => ({ id: a.alertRule }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
 
   // Mutation: accounts (about the caller; A's data must not come back)
   signup: {

@@ -14,8 +14,12 @@ import {
   deliverAlert,
   DeliveryError,
   MAX_DELIVERY_ATTEMPTS,
+  MAX_RESPONSE_CHARS,
+  nextRetryAt,
+  RETRY_WINDOW_MS,
   verifyWebhookSignature,
   type AlertChannel,
+  type AlertIssue,
   type AlertPayload,
   type DeliveryOptions,
   type HostResolver,
@@ -26,7 +30,7 @@ import {
 
 const SECRET = 'whsec_test_0123456789abcdef';
 
-const payload: AlertPayload = {
+const payload: AlertPayload & { issue: AlertIssue } = {
   kind: 'REGRESSED_ISSUE',
   ruleId: '7a1c2b8e-1111-4c1a-9d43-0e7b9a1f0001',
   deliveryId: '5b0f9f5e-2222-4a7d-8c1e-3f4a5b6c0002',
@@ -230,7 +234,26 @@ describe('failures are DeliveryErrors that say whether to retry', () => {
     assert.equal(err.code, 'HTTP_STATUS');
     assert.equal(err.status, 500);
     assert.equal(err.retryable, true);
-    assert.match(err.message, /HTTP 500: database is down/);
+    assert.match(err.message, /HTTP 500 Internal Server Error: database is down\. Tracker will try again\.$/);
+    // The answer's body, cleaned (its newline flattened), for the delivery log and the test button.
+    assert.equal(err.response, 'database is down');
+  });
+
+  test('the answer is kept bounded and cleaned, on success too', async () => {
+    const chatty = await startReceiver((_req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      // Control characters and a long body: the excerpt is one line of at most MAX_RESPONSE_CHARS.
+      res.end(`accepted\u0000\u001b[31m red\r\n${'x'.repeat(50_000)}`);
+    });
+    try {
+      const r = await deliverAlert({ type: 'WEBHOOK', url: chatty.url, secret: SECRET }, payload, local);
+      assert.equal(r.status, 200);
+      assert.ok(r.response!.startsWith('accepted [31m red x'), r.response);
+      assert.equal(r.response!.length, MAX_RESPONSE_CHARS);
+      assert.ok(!/[\u0000-\u001f]/.test(r.response!));
+    } finally {
+      await chatty.close();
+    }
   });
 
   test('400: not retryable', async () => {
@@ -259,7 +282,7 @@ describe('failures are DeliveryErrors that say whether to retry', () => {
     const err = await deliveryError(deliverAlert(webhook(302), payload, local));
     assert.equal(err.status, 302);
     assert.equal(err.retryable, false);
-    assert.match(err.message, /redirects are not followed/);
+    assert.match(err.message, /a redirect, which Tracker does not follow/);
     assert.equal(target.requests.length, 0, 'the Location target was never called');
   });
 
@@ -277,7 +300,9 @@ describe('failures are DeliveryErrors that say whether to retry', () => {
     const err = await deliveryError(deliverAlert({ type: 'SLACK', url: `http://127.0.0.1:${port}/x` }, payload, local));
     assert.equal(err.code, 'CONNECTION');
     assert.equal(err.retryable, true);
-    assert.match(err.message, /ECONNREFUSED/);
+    // In users' words: no errno codes, no stack.
+    assert.match(err.message, /^Could not deliver to the Slack address: 127\.0\.0\.1:\d+ refused the connection/);
+    assert.doesNotMatch(err.message, /ECONNREFUSED|\n\s+at /);
   });
 });
 
@@ -739,6 +764,44 @@ describe('back-off', () => {
       backoffDelayMs(Number.NaN, () => 1),
       30e3,
     );
-    assert.equal(MAX_DELIVERY_ATTEMPTS, 10);
+  });
+
+  test('retries stop an hour after the first attempt; the last one is made at the hour', () => {
+    const t0 = Date.parse('2026-03-01T00:00:00Z');
+    const full = (n: number) => backoffDelayMs(n, () => 1);
+    // Walk the schedule with the longest delays: 30 s, 1, 2, 4, 8, 16 min, then cut to the hour.
+    let now = t0;
+    const at: number[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const next = nextRetryAt({ attempt, firstAttemptAt: t0, now, backoff: full });
+      if (next === null) break;
+      at.push((next - t0) / 60_000);
+      now = next;
+    }
+    assert.deepEqual(at, [0.5, 1.5, 3.5, 7.5, 15.5, 31.5, 60]);
+    assert.equal(nextRetryAt({ attempt: 8, firstAttemptAt: t0, now: t0 + RETRY_WINDOW_MS, backoff: full }), null);
+    // A Retry-After longer than the back-off wins, but never past the hour.
+    assert.equal(
+      nextRetryAt({ attempt: 1, firstAttemptAt: t0, now: t0, retryAfterMs: 120_000, backoff: full }),
+      t0 + 120_000,
+    );
+    assert.equal(
+      nextRetryAt({ attempt: 2, firstAttemptAt: t0, now: t0 + 59 * 60_000, retryAfterMs: 600_000, backoff: full }),
+      t0 + RETRY_WINDOW_MS,
+    );
+    // Even the shortest jitter fits fewer than MAX_DELIVERY_ATTEMPTS attempts in the hour (nine),
+    // the last at the hour: the window, not the backstop, ends an alert's retries.
+    const shortest = (n: number) => backoffDelayMs(n, () => 0);
+    now = t0;
+    let attempts = 1;
+    for (;;) {
+      const next = nextRetryAt({ attempt: attempts, firstAttemptAt: t0, now, backoff: shortest });
+      if (next === null) break;
+      now = next;
+      attempts += 1;
+    }
+    assert.equal(attempts, 9);
+    assert.equal(now, t0 + RETRY_WINDOW_MS);
+    assert.equal(nextRetryAt({ attempt: MAX_DELIVERY_ATTEMPTS, firstAttemptAt: t0, now: t0 }), null);
   });
 });

@@ -17,6 +17,7 @@ import {
 } from '@tracker/core';
 import { apiPlugin, createMemoryRateLimiter, createRedisRateLimiter } from '@tracker/api';
 import {
+  createAlertSender,
   createDatabaseIngestGate,
   createIngestFastPath,
   createRedisIngestGate,
@@ -296,6 +297,14 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       // With the ingest role here too, a project's new privacy settings apply to its next event.
       onProjectChanged: (projectId) => keys?.invalidateProject(projectId),
       clock: options.clock,
+      // "Send test notification" goes through the dispatcher's channel code, from this process.
+      sendAlert: createAlertSender({
+        allowPrivateTargets: config.allowPrivateTargets,
+        smtp: config.smtp,
+        timeoutMs: options.alerts?.timeoutMs,
+        clock: options.clock,
+        log: (level, msg, data) => app.log[level](data ?? {}, msg),
+      }),
     });
   }
   if (roles.has('web')) {

@@ -519,7 +519,9 @@ function alertRulesAnswer(variables: Record<string, unknown>): Api.AlertRulesQue
     secret,
     masked,
     channel: { type, url, email },
-    deliveries: [],
+    deliveries: [] as Api.AlertRulesQuery['alertRules'][number]['deliveries'],
+    failing: false,
+    recentFailures: 0,
     threshold: null,
     windowMinutes: null,
     query: null,
@@ -528,14 +530,64 @@ function alertRulesAnswer(variables: Record<string, unknown>): Api.AlertRulesQue
     mutedUntil: null,
     filter: { environments: null, minLevel: null, tags: null, release: null, assigned: null },
   });
+  const failingHook = {
+    ...rule('ar4', 'DISCORD', 'https://discord.com/api/webhooks/1/x', null),
+    failing: true,
+    recentFailures: 3,
+    deliveries: [
+      {
+        id: 'd1',
+        kind: 'NEW_ISSUE' as const,
+        status: 'FAILED' as const,
+        attempts: 8,
+        lastError: 'Could not deliver to the Discord address: discord.com refused the connection.',
+        lastStatus: null,
+        response: null,
+        test: false,
+        createdAt: '2026-01-01T00:00:00Z',
+        deliveredAt: null,
+        nextAttemptAt: null,
+      },
+      {
+        id: 'd2',
+        kind: 'NEW_ISSUE' as const,
+        status: 'DELIVERED' as const,
+        attempts: 1,
+        lastError: null,
+        lastStatus: 204,
+        response: '<img src=x onerror=alert(7)>',
+        test: true,
+        createdAt: '2026-01-01T00:00:00Z',
+        deliveredAt: '2026-01-01T00:00:00Z',
+        nextAttemptAt: null,
+      },
+    ],
+  };
+  const channel = (type: Api.AlertChannelType, name: string, available = true) => ({
+    type,
+    name,
+    target: type === 'EMAIL' ? ('EMAIL' as const) : ('URL' as const),
+    available,
+    unavailableReason: available
+      ? null
+      : 'Email alerts are not available on this Tracker instance: it has no mail server configured.',
+    help: `${name} help. It must be a public http(s) address: this instance refuses private, local and loopback addresses.`,
+  });
   return {
+    alertChannels: [
+      channel('WEBHOOK', 'Webhook'),
+      channel('SLACK', 'Slack'),
+      channel('TEAMS', 'Microsoft Teams'),
+      channel('DISCORD', 'Discord'),
+      channel('EMAIL', 'Email', false),
+    ],
     alertRules: masked
       ? [
           rule('ar1', 'WEBHOOK', 'https://hooks.example.com/…', 'whsec_…a1b2'),
           rule('ar2', 'SLACK', 'https://hooks.slack.com/…', null),
           rule('ar3', 'EMAIL', null, null, 'oncall@example.com'),
         ]
-      : [rule('ar1', 'WEBHOOK', FULL_WEBHOOK, FULL_SECRET), rule('ar2', 'SLACK', FULL_SLACK, null)],
+      : [rule('ar1', 'WEBHOOK', FULL_WEBHOOK, FULL_SECRET), rule('ar2', 'SLACK', FULL_SLACK, null), failingHook],
   };
 }
 
@@ -655,6 +707,25 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
       return ok(alertRulesAnswer(body.variables));
     case 'UpdateAlertRule':
       return ok<Api.UpdateAlertRuleMutation>({ updateAlertRule: { id: String(body.variables.id) } });
+    case 'TestAlertRule':
+      if (body.variables.id === 'ar2')
+        return fail('RATE_LIMITED', 'At most 5 test notifications a minute per rule; try again in a minute.');
+      return ok<Api.TestAlertRuleMutation>({
+        testAlertRule: {
+          id: 'd9',
+          kind: 'NEW_ISSUE',
+          status: 'FAILED',
+          attempts: 1,
+          lastError:
+            'The webhook receiver answered HTTP 404 Not Found: <b>no hook</b>. Tracker will not retry: check the address and the receiver.',
+          lastStatus: 404,
+          response: '<b>no hook</b>',
+          test: true,
+          createdAt: '2026-01-01T00:00:00Z',
+          deliveredAt: null,
+          nextAttemptAt: null,
+        },
+      });
     default:
       return fail('BAD_USER_INPUT', `unexpected operation ${body.operationName}`);
   }
@@ -1594,6 +1665,60 @@ describe('alerts page', () => {
     assert.equal(response.status, 200);
     const call = received.findLast((r) => r.body.operationName === 'UpdateAlertRule');
     assert.deepEqual(call?.body.variables, { id: 'ar1', enabled: false });
+  });
+
+  test('the channels this instance delivers to, help true to it, email unavailable and why', async () => {
+    const cookie = await signIn();
+    const html = (await (await get('/projects/p2/alerts', cookie)).text()).replaceAll('<!-- -->', '');
+    const select = html.slice(
+      html.indexOf('<select id="rule-channel"'),
+      html.indexOf('</select>', html.indexOf('rule-channel')),
+    );
+    assert.deepEqual(
+      [...select.matchAll(/<option value="(\w+)">([^<]+)</g)].map((m) => [m[1], m[2]]),
+      [
+        ['WEBHOOK', 'Webhook'],
+        ['SLACK', 'Slack'],
+        ['TEAMS', 'Microsoft Teams'],
+        ['DISCORD', 'Discord'],
+      ],
+      'email is not offered',
+    );
+    assert.match(html, /<strong>Email:<\/strong> Email alerts are not available on this Tracker instance/);
+    assert.match(html, /refuses private, local and loopback addresses/);
+  });
+
+  test('a failing rule carries a warning; the log shows the answers as text and marks test sends', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p2/alerts', cookie)).text();
+    assert.match(html, /role="alert">Deliveries to this channel are failing<!-- -->\s*\(3 in the last 24 hours\)/);
+    assert.equal(html.match(/Deliveries to this channel are failing/g)?.length, 1, 'only on the failing rule');
+    assert.ok(html.includes('refused the connection.'));
+    assert.ok(html.includes('&lt;img src=x onerror=alert(7)&gt;'), 'the receiver answer is text');
+    assert.match(html, /<span class="tag"> test<\/span>/);
+    assert.equal(html.match(/>Send test notification</g)?.length, 3, 'a button on every rule the admin manages');
+  });
+
+  test('Send test notification shows the receiver answer under that rule, or the refusal', async () => {
+    const cookie = await signIn();
+    const response = await postForm('/projects/p2/alerts', { intent: 'test', id: 'ar1' }, cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    const call = received.findLast((r) => r.body.operationName === 'TestAlertRule');
+    assert.deepEqual(call?.body.variables, { id: 'ar1' });
+    const result = html.slice(html.indexOf('data-testid="test-result"'));
+    assert.match(
+      result,
+      /^data-testid="test-result"><strong>Test notification failed\.<\/strong> <span class="mono">HTTP 404<\/span>/,
+    );
+    assert.ok(result.includes('HTTP 404 Not Found: &lt;b&gt;no hook&lt;/b&gt;'));
+    assert.ok(
+      html.indexOf('data-testid="test-result"') < html.indexOf('aria-label="Alert rule', html.indexOf(FULL_WEBHOOK)),
+      'under ar1',
+    );
+    const limited = await postForm('/projects/p2/alerts', { intent: 'test', id: 'ar2' }, cookie);
+    assert.equal(limited.status, 400);
+    assert.match(await limited.text(), /role="alert">At most 5 test notifications a minute per rule/);
   });
 });
 

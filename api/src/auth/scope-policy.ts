@@ -36,6 +36,8 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   'updateAlertRule',
   'deleteAlertRule',
   'muteAlertRule',
+  // a test notification sends data to the rule's outside URL now
+  'testAlertRule',
   // billing
   'createCheckoutSession',
   'createBillingPortalSession',

@@ -3,3 +3,7 @@ export * from './outbox';
 export * from './rule-settings';
 export * from './conditions';
 export * from './evaluate';
+export * from './alert-channels';
+export * from './delivery-attempt';
+export * from './delivery-health';
+export * from './test-alert-rule';

@@ -48,4 +48,19 @@ export class AlertDelivery {
 
   @Column('timestamptz', { name: 'delivered_at', nullable: true })
   deliveredAt: Date | null;
+
+  /** A "Send test notification" (`testAlertRule`): sent once, never retried, no issue behind it. */
+  @Column('boolean', { name: 'is_test', default: false })
+  isTest: boolean;
+
+  /** The start of the receiver's last answer (bounded, control characters removed), or null. */
+  @Column('text', { name: 'last_response', nullable: true })
+  lastResponse: string | null;
+
+  /** When the first attempt started (by the dispatcher's clock): retries stop an hour after it. */
+  @Column('timestamptz', { name: 'first_attempt_at', nullable: true })
+  firstAttemptAt: Date | null;
+
+  @Column('timestamptz', { name: 'last_attempt_at', nullable: true })
+  lastAttemptAt: Date | null;
 }

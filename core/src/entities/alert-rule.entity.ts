@@ -8,7 +8,7 @@ export type AlertKind =
   | 'NEW_RELEASE_ISSUE'
   | 'ERROR_SPIKE'
   | 'LOG_MATCH';
-export type AlertChannelType = 'WEBHOOK' | 'SLACK' | 'EMAIL';
+export type AlertChannelType = 'WEBHOOK' | 'SLACK' | 'EMAIL' | 'TEAMS' | 'DISCORD';
 export const ALERT_KINDS: readonly AlertKind[] = [
   'REGRESSED_ISSUE',
   'NEW_ISSUE',
@@ -31,7 +31,7 @@ export interface AlertFilter {
   /** true: only issues assigned to someone; false: only unassigned ones. */
   assigned?: boolean;
 }
-export const ALERT_CHANNEL_TYPES: readonly AlertChannelType[] = ['WEBHOOK', 'SLACK', 'EMAIL'];
+export const ALERT_CHANNEL_TYPES: readonly AlertChannelType[] = ['WEBHOOK', 'SLACK', 'EMAIL', 'TEAMS', 'DISCORD'];
 
 /** "When <kind> happens in this project, tell <channel>." */
 @Entity('alert_rules')
@@ -48,7 +48,7 @@ export class AlertRule {
   @Column('text', { name: 'channel_type' })
   channelType: AlertChannelType;
 
-  /** Webhook or Slack incoming-webhook URL. */
+  /** Webhook URL, or the Slack, Microsoft Teams or Discord incoming-webhook URL. */
   @Column('text', { nullable: true })
   url: string | null;
 

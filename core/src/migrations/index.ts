@@ -18,6 +18,7 @@ import { IssueActivity1796400000000 } from './1796400000000-issue-activity';
 import { GroupingControl1796410000000 } from './1796410000000-grouping-control';
 import { IssueSearch1796420000000 } from './1796420000000-issue-search';
 import { AlertRuleConditions1796440000000 } from './1796440000000-alert-rule-conditions';
+import { AlertDeliveryLog1796445000000 } from './1796445000000-alert-delivery-log';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   GroupingControl1796410000000,
   IssueSearch1796420000000,
   AlertRuleConditions1796440000000,
+  AlertDeliveryLog1796445000000,
 ];

@@ -4,6 +4,7 @@ export {
   assertPublicUrl,
   checkTargetUrl,
   classifyAddress,
+  describeAddressRange,
   isLocalhostName,
   PRIVATE_HINT,
   type AddressClass,

@@ -7,7 +7,26 @@ import ipaddr from 'ipaddr.js';
 import { AppError } from '../errors';
 
 const MAX_URL_LENGTH = 2048;
-export const PRIVATE_HINT = 'set TRACKER_ALLOW_PRIVATE_TARGETS=1 to allow private targets';
+export const PRIVATE_HINT =
+  'this Tracker instance only sends alerts to public addresses (its operator can allow private ones with TRACKER_ALLOW_PRIVATE_TARGETS=1)';
+
+const RANGE_WORDS: Record<string, string> = {
+  loopback: 'this machine',
+  private: 'a private network',
+  linkLocal: 'link-local, e.g. a cloud metadata service',
+  uniqueLocal: 'a private network',
+  carrierGradeNat: 'a carrier-grade NAT range',
+  unspecified: 'no particular host',
+  multicast: 'multicast',
+  broadcast: 'broadcast',
+  reserved: 'a reserved range',
+};
+
+/** ipaddr.js's range name (`carrierGradeNat`, `ipv4Mapped:loopback`…) in words. */
+export function describeAddressRange(range: string): string {
+  const inner = range.includes(':') ? range.slice(range.lastIndexOf(':') + 1) : range;
+  return RANGE_WORDS[inner] ?? 'not publicly routable';
+}
 
 /** IPv6 addresses reachable on the public internet: global unicast, 2000::/3. */
 const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
@@ -109,7 +128,7 @@ export function checkTargetUrl(input: string | URL, allowPrivate: boolean): { ur
         return {
           problem: {
             code: 'PRIVATE_TARGET',
-            message: `URL host ${url.hostname} is not a public address (${c.range}); ${PRIVATE_HINT}`,
+            message: `URL host ${url.hostname} is not a public address (${describeAddressRange(c.range)}); ${PRIVATE_HINT}`,
           },
         };
       }

@@ -24,6 +24,8 @@ export class DeliveryError extends Error {
   readonly retryable: boolean;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  /** The start of the receiver's answer (HTTP body, SMTP reply), when it sent one. */
+  readonly response?: string;
 
   constructor(init: {
     code: DeliveryErrorCode;
@@ -31,6 +33,7 @@ export class DeliveryError extends Error {
     message: string;
     status?: number;
     retryAfterMs?: number;
+    response?: string;
     cause?: unknown;
   }) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -39,6 +42,7 @@ export class DeliveryError extends Error {
     this.retryable = init.retryable;
     if (init.status !== undefined) this.status = init.status;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.response !== undefined) this.response = init.response;
   }
 }
 

@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import type net from 'node:net';
-import { checkTargetUrl, classifyAddress, PRIVATE_HINT } from '@tracker/core';
+import { checkTargetUrl, classifyAddress, describeAddressRange, PRIVATE_HINT } from '@tracker/core';
 import { DeliveryError } from './errors';
 import type { HostResolver } from './types';
 
@@ -44,7 +44,7 @@ export function createGuardedLookup(allowPrivate: boolean, resolve: HostResolver
                 new DeliveryError({
                   code: 'PRIVATE_TARGET',
                   retryable: false,
-                  message: `${hostname} resolves to ${a.address}, not a public address (${c.range}); ${PRIVATE_HINT}`,
+                  message: `${hostname} resolves to ${a.address}, not a public address (${describeAddressRange(c.range)}); ${PRIVATE_HINT}`,
                 }),
                 '',
               );

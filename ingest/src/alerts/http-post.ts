@@ -6,8 +6,41 @@ import { createGuardedLookup } from './guard';
 import { clip } from './render';
 import type { HostResolver } from './types';
 
-/** How much of an error answer's body goes into the error message. */
-const MAX_ERROR_BODY = 512;
+/** How much of an answer's body is read and kept (the delivery log and the test button show it). */
+export const MAX_RESPONSE_BYTES = 512;
+/** …and how many characters of it, once cleaned. */
+export const MAX_RESPONSE_CHARS = 300;
+
+/** What a receiver answered: its status and the start of its body, cleaned (see `responseExcerpt`). */
+export interface PostResult {
+  status: number;
+  response: string;
+}
+
+/**
+ * The start of an answer as text safe to store and show: at most `MAX_RESPONSE_BYTES` read,
+ * decoded as UTF-8 (bad bytes replaced), control characters flattened to spaces, cut to
+ * `MAX_RESPONSE_CHARS`. The dashboard renders it as text; nothing here is ever interpreted.
+ */
+export function responseExcerpt(body: Buffer): string {
+  return clip(body.subarray(0, MAX_RESPONSE_BYTES).toString('utf8'), MAX_RESPONSE_CHARS);
+}
+
+const STATUS_WORDS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
 
 export interface PostOptions {
   allowPrivateTargets: boolean;
@@ -34,14 +67,14 @@ function errorForStatus(
   what: string,
   now: number,
 ): DeliveryError {
-  const snippet = clip(body, 200);
-  const tail = snippet === '' ? '' : `: ${snippet}`;
+  const tail = body === '' ? '' : `: ${clip(body, 200)}`;
   if (status >= 300 && status < 400) {
     return new DeliveryError({
       code: 'HTTP_STATUS',
       status,
       retryable: false,
-      message: `${what} answered HTTP ${status}; redirects are not followed${headers.location ? ` (Location: ${clip(headers.location, 200)})` : ''}`,
+      response: body,
+      message: `The ${what} address answered HTTP ${status}, a redirect, which Tracker does not follow: use the final address${headers.location ? ` (Location: ${clip(headers.location, 200)})` : ''}.`,
     });
   }
   const retryable = status >= 500 || status === 408 || status === 429;
@@ -49,30 +82,56 @@ function errorForStatus(
   const retryAfterMs = retryable
     ? parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, now)
     : undefined;
+  const words = STATUS_WORDS[status] ? ` ${STATUS_WORDS[status]}` : '';
+  const advice = retryable ? 'Tracker will try again.' : 'Tracker will not retry: check the address and the receiver.';
   return new DeliveryError({
     code: 'HTTP_STATUS',
     status,
     retryable,
     retryAfterMs,
-    message: `${what} answered HTTP ${status}${tail}`,
+    response: body,
+    message: `The ${what} receiver answered HTTP ${status}${words}${tail}. ${advice}`,
   });
 }
 
-function errorForNetwork(err: NodeJS.ErrnoException, what: string): DeliveryError {
+/** Socket and TLS failures, in users' words (the errno code stays in `cause` for the logs). */
+function networkWords(err: NodeJS.ErrnoException, host: string): string {
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return `${host} refused the connection (nothing is listening there)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host name ${host} could not be found`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return `${host} closed the connection before answering`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `${host} cannot be reached from this server`;
+    case 'ETIMEDOUT':
+      return `${host} did not accept the connection in time`;
+    default:
+      if (err.code && /CERT|SSL|TLS|SELF_SIGNED/i.test(err.code)) {
+        return `the TLS certificate of ${host} was not accepted`;
+      }
+      return `the connection to ${host} failed`;
+  }
+}
+
+function errorForNetwork(err: NodeJS.ErrnoException, what: string, host: string): DeliveryError {
   if (err instanceof DeliveryError) return err;
-  const code = err.code ? `${err.code}: ` : '';
   // Unreachable, refused, reset, DNS and TLS failures may all clear up: retry.
   return new DeliveryError({
     code: 'CONNECTION',
     retryable: true,
-    message: `${what} unreachable: ${code}${err.message}`,
+    message: `Could not deliver to the ${what} address: ${networkWords(err, host)}. Tracker will try again.`,
     cause: err,
   });
 }
 
 /**
- * POSTs `body` to `url` (already checked by `targetUrlOrThrow`) and resolves with the status on
- * 2xx. Never follows redirects. Connects through the guarded lookup, on a fresh socket (no
+ * POSTs `body` to `url` (already checked by `targetUrlOrThrow`) and resolves with the status and
+ * the start of the answer on 2xx. Never follows redirects. Connects through the guarded lookup, on a fresh socket (no
  * pooled connection can carry over from a request made under other rules), and bounds the
  * whole attempt by `timeoutMs`.
  */
@@ -82,17 +141,18 @@ export function postJson(
   headers: Record<string, string>,
   options: PostOptions,
   what: string,
-): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
+): Promise<PostResult> {
+  const host = url.host;
+  return new Promise<PostResult>((resolve, reject) => {
     let settled = false;
-    const settle = (err: DeliveryError | null, status?: number) => {
+    const settle = (err: DeliveryError | null, result?: PostResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (err) {
         req.destroy();
         reject(err);
-      } else resolve(status!);
+      } else resolve(result!);
     };
 
     const transport = url.protocol === 'https:' ? https : http;
@@ -118,36 +178,29 @@ export function postJson(
         new DeliveryError({
           code: 'TIMEOUT',
           retryable: true,
-          message: `${what} did not answer within ${options.timeoutMs} ms`,
+          message: `The ${what} receiver at ${host} did not answer within ${Math.round(options.timeoutMs / 100) / 10} s. Tracker will try again.`,
         }),
       );
     }, options.timeoutMs);
 
-    req.on('error', (err) => settle(errorForNetwork(err, what)));
+    req.on('error', (err) => settle(errorForNetwork(err, what, host)));
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       const ok = status >= 200 && status < 300;
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
-        if (!ok && size < MAX_ERROR_BODY) {
+        // The rest is drained, not kept: an answer's size must not cost us memory.
+        if (size < MAX_RESPONSE_BYTES) {
           chunks.push(chunk);
           size += chunk.length;
         }
       });
-      res.on('error', (err) => settle(errorForNetwork(err, what)));
+      res.on('error', (err) => settle(errorForNetwork(err, what, host)));
       res.on('end', () => {
-        if (ok) settle(null, status);
-        else
-          settle(
-            errorForStatus(
-              status,
-              Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY).toString('utf8'),
-              res.headers,
-              what,
-              options.now(),
-            ),
-          );
+        const response = responseExcerpt(Buffer.concat(chunks));
+        if (ok) settle(null, { status, response });
+        else settle(errorForStatus(status, response, res.headers, what, options.now()));
       });
     });
     req.end(body);

@@ -17,21 +17,11 @@ export interface AlertPayload {
   deliveryId: string;
   /** When the rule fired (not when this attempt was made). */
   triggeredAt: string;
+  /** Sent with "Send test notification" (`testAlertRule`): no issue triggered it. */
+  test?: boolean;
   project: { id: string; name: string };
-  /** Absent for the project-wide kinds (ERROR_SPIKE, LOG_MATCH). */
-  issue?: {
-    id: string;
-    title: string;
-    type: string;
-    culprit: string | null;
-    status: AlertIssueStatus;
-    eventCount: number;
-    userCount: number;
-    firstSeen: string;
-    lastSeen: string;
-    /** Link to the issue in the dashboard. */
-    url: string;
-  };
+  /** The issue the alert is about; absent for project-wide kinds (an error spike, a log match). */
+  issue?: AlertIssue;
   /** The event that made the rule fire, when there is one. */
   event?: {
     eventId: string;
@@ -39,9 +29,13 @@ export interface AlertPayload {
     environment: string;
     message: string;
   };
-  // What the rule kinds and noise control add (docs/alerts.md, "What each trigger adds").
+  // What the rule kinds and noise control add (docs/alerts.md, "What each trigger adds"); every
+  // renderer shows them when present.
   /** ISSUE_FREQUENCY, USERS_AFFECTED, ERROR_SPIKE: what was counted in the window. */
   window?: { minutes: number; threshold: number; count: number; unit: 'events' | 'users'; ratePerMinute?: number };
+  /** Older or other producers may send the window's N and M flat. */
+  threshold?: number | null;
+  windowMinutes?: number | null;
   /** NEW_RELEASE_ISSUE: the release the issue was first seen in. */
   newRelease?: { version: string; environment: string };
   /** LOG_MATCH: the log line, and the rule's query. */
@@ -63,10 +57,28 @@ export interface AlertPayload {
   };
 }
 
+export interface AlertIssue {
+  id: string;
+  title: string;
+  type: string;
+  culprit: string | null;
+  status: AlertIssueStatus;
+  eventCount: number;
+  userCount: number;
+  firstSeen: string;
+  lastSeen: string;
+  /** Link to the issue in the dashboard. */
+  url: string;
+}
+
 export type WebhookChannel = { type: 'WEBHOOK'; url: string; secret: string };
 export type SlackChannel = { type: 'SLACK'; url: string };
 export type EmailChannel = { type: 'EMAIL'; email: string };
-export type AlertChannel = WebhookChannel | SlackChannel | EmailChannel;
+/** A Microsoft Teams incoming webhook (Workflows or the older connector): a message card with an Adaptive Card. */
+export type TeamsChannel = { type: 'TEAMS'; url: string };
+/** A Discord channel webhook: content plus one embed. */
+export type DiscordChannel = { type: 'DISCORD'; url: string };
+export type AlertChannel = WebhookChannel | SlackChannel | EmailChannel | TeamsChannel | DiscordChannel;
 
 /** The SMTP relay alert emails go through (operator configuration, never user input). */
 export interface SmtpSettings {
@@ -90,11 +102,11 @@ export interface SmtpSettings {
 export type HostResolver = (hostname: string, family: 0 | 4 | 6) => Promise<LookupAddress[]>;
 
 export interface DeliveryOptions {
-  /** `TRACKER_ALLOW_PRIVATE_TARGETS=1`: let webhook and Slack targets be private, loopback, link-local… */
+  /** `TRACKER_ALLOW_PRIVATE_TARGETS=1`: let webhook, Slack, Teams and Discord targets be private, loopback, link-local… */
   allowPrivateTargets: boolean;
   /** Whole attempt, DNS to last response byte (SMTP: each connect, greeting and socket wait too). Default 10 s. */
   timeoutMs?: number;
-  /** `User-Agent` of webhook and Slack requests. Default `Tracker-Alerts/1.0`. */
+  /** `User-Agent` of HTTP requests. Default `Tracker-Alerts/1.0`. */
   userAgent?: string;
   /** Required for EMAIL channels. */
   smtp?: SmtpSettings;
@@ -106,8 +118,10 @@ export interface DeliveryOptions {
 
 export interface DeliveryResult {
   channel: AlertChannel['type'];
-  /** HTTP status (webhook, Slack) or SMTP reply code (email). */
+  /** HTTP status (webhook, Slack, Teams, Discord) or SMTP reply code (email). */
   status?: number;
+  /** The start of the receiver's answer: its body (HTTP) or its final reply (SMTP), bounded and cleaned. */
+  response?: string;
   /** Message-ID of the email. */
   messageId?: string;
   durationMs: number;

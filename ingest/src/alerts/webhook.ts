@@ -1,13 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DeliveryError } from './errors';
 import { targetUrlOrThrow } from './guard';
-import { postJson, type PostOptions } from './http-post';
+import { postJson, type PostOptions, type PostResult } from './http-post';
 import type { AlertPayload, WebhookChannel } from './types';
 
 export const SIGNATURE_HEADER = 'X-Tracker-Signature';
 export const TIMESTAMP_HEADER = 'X-Tracker-Timestamp';
 export const DELIVERY_HEADER = 'X-Tracker-Delivery';
 export const EVENT_HEADER = 'X-Tracker-Event';
+/** `1` on a test notification (`testAlertRule`): no issue triggered it. */
+export const TEST_HEADER = 'X-Tracker-Test';
 /** How old a signed timestamp a receiver should accept, by default (5 minutes, like Stripe). */
 export const DEFAULT_SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -53,6 +55,7 @@ export function webhookHeaders(
 ): Record<string, string> {
   const timestamp = Math.floor(nowMs / 1000);
   return {
+    ...(payload.test === true ? { [TEST_HEADER]: '1' } : {}),
     [EVENT_HEADER]: payload.kind,
     [DELIVERY_HEADER]: payload.deliveryId,
     [TIMESTAMP_HEADER]: String(timestamp),
@@ -64,13 +67,13 @@ export async function deliverWebhook(
   channel: WebhookChannel,
   payload: AlertPayload,
   options: PostOptions,
-): Promise<number> {
+): Promise<PostResult> {
   const url = targetUrlOrThrow(channel.url, options.allowPrivateTargets);
   if (typeof channel.secret !== 'string' || channel.secret === '') {
     throw new DeliveryError({
       code: 'INVALID_CHANNEL',
       retryable: false,
-      message: 'webhook channel has no signing secret',
+      message: 'This webhook rule has no signing secret; delete it and create it again.',
     });
   }
   const body = JSON.stringify(payload);

@@ -5,20 +5,13 @@ import {
   markDelivered,
   systemClock,
   takeDueAlertDeliveries,
+  type AlertSender,
   type ClaimedDelivery,
   type Clock,
   type SmtpConfig,
 } from '@tracker/core';
 import type { DataSource } from 'typeorm';
-import {
-  backoffDelayMs,
-  BACKOFF_CAP_MS,
-  deliverAlert,
-  isDeliveryError,
-  MAX_DELIVERY_ATTEMPTS,
-  type AlertChannel,
-  type AlertPayload,
-} from '../alerts';
+import { createAlertSender, nextRetryAt } from '../alerts';
 import type { Queue, QueueMessage } from '../queue';
 
 export interface AlertDispatcherOptions {
@@ -31,15 +24,17 @@ export interface AlertDispatcherOptions {
   concurrency?: number;
   /** How often due retries and lost messages are looked for. */
   sweepMs?: number;
-  /** Delay after failed attempt n; default `backoffDelayMs` (30 s doubling, capped at 1 h). */
+  /** Delay after failed attempt n; default `backoffDelayMs` (30 s doubling with jitter), cut short at the hour. */
   backoff?: (attempt: number) => number;
   timeoutMs?: number;
   /**
-   * What the webhook signature's timestamp and a target's HTTP-date `Retry-After` are read
-   * against (default the wall clock). When a delivery is due is the database's `now()`, one
-   * clock for every dispatcher process.
+   * The dispatcher's time (default the wall clock): when a retry is due and when the hour of
+   * retries ends, the webhook signature's timestamp and a target's HTTP-date `Retry-After`
+   * (decision 027). Tests move it to prove the retries and the give-up without waiting.
    */
   clock?: Clock;
+  /** The channel code; default `createAlertSender` with the options above. */
+  send?: AlertSender;
   log?: (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
 }
 
@@ -77,8 +72,18 @@ export function startAlertDispatcher(options: AlertDispatcherOptions): RunningDi
   const { ds, queue } = options;
   const concurrency = options.concurrency ?? 8;
   const sweepMs = options.sweepMs ?? 5_000;
-  const backoff = options.backoff ?? ((n: number) => backoffDelayMs(n));
+  const backoff = options.backoff;
+  const clock = options.clock ?? systemClock;
   const log = options.log ?? (() => undefined);
+  const send =
+    options.send ??
+    createAlertSender({
+      allowPrivateTargets: options.allowPrivateTargets,
+      smtp: options.smtp,
+      timeoutMs: options.timeoutMs,
+      clock,
+      log,
+    });
   const stats = { delivered: 0, failedAttempts: 0, gaveUp: 0 };
   let stopping = false;
 
@@ -101,7 +106,7 @@ export function startAlertDispatcher(options: AlertDispatcherOptions): RunningDi
   sweeper.unref();
 
   async function sweep(): Promise<void> {
-    const ids = await takeDueAlertDeliveries(ds, REQUEUE_AFTER_MS);
+    const ids = await takeDueAlertDeliveries(ds, REQUEUE_AFTER_MS, clock());
     if (ids.length > 0) await queue.enqueue(ids.map(encodeAlertJob));
   }
 
@@ -111,36 +116,40 @@ export function startAlertDispatcher(options: AlertDispatcherOptions): RunningDi
       await queue.deadLetter([message], 'not an alert job');
       return;
     }
-    const claimed = await claimAlertDelivery(ds, id, LEASE_MS);
+    const claimed = await claimAlertDelivery(ds, id, LEASE_MS, clock());
     if (claimed) await attempt(claimed);
     // The outcome is in the table now; the message has done its job either way.
     await queue.ack([message]);
   }
 
   async function attempt(d: ClaimedDelivery): Promise<void> {
-    try {
-      const result = await deliverAlert(channelOf(d), payloadOf(d), {
-        allowPrivateTargets: options.allowPrivateTargets,
-        smtp: options.smtp,
-        timeoutMs: options.timeoutMs,
-        now: options.clock,
-      });
-      await markDelivered(ds, d.id, result.status ?? null, new Date((options.clock ?? systemClock)()));
+    const outcome = await send(d);
+    const now = clock();
+    if (outcome.ok) {
+      await markDelivered(ds, d.id, outcome, now);
       stats.delivered += 1;
-    } catch (err) {
-      stats.failedAttempts += 1;
-      const retryable = isDeliveryError(err) ? err.retryable : true;
-      const status = isDeliveryError(err) ? (err.status ?? null) : null;
-      const giveUp = !retryable || d.attempts >= MAX_DELIVERY_ATTEMPTS;
-      let retryInMs: number | null = null;
-      if (!giveUp) {
-        const hinted = isDeliveryError(err) && err.retryAfterMs ? Math.min(err.retryAfterMs, BACKOFF_CAP_MS) : 0;
-        retryInMs = Math.max(backoff(d.attempts), hinted);
-      }
-      if (giveUp) stats.gaveUp += 1;
-      await markAttemptFailed(ds, d.id, { error: errorMessage(err), status, retryInMs });
-      log('warn', 'alert delivery failed', { id: d.id, attempt: d.attempts, retryInMs, error: errorMessage(err) });
+      return;
     }
+    stats.failedAttempts += 1;
+    const retryAt = outcome.retryable
+      ? nextRetryAt({
+          attempt: d.attempts,
+          firstAttemptAt: d.firstAttemptAt.getTime(),
+          now,
+          retryAfterMs: outcome.retryAfterMs,
+          backoff,
+        })
+      : null;
+    if (retryAt === null) stats.gaveUp += 1;
+    const error =
+      retryAt === null && outcome.retryable
+        ? `${outcome.error ?? 'The attempt failed.'} Gave up after ${d.attempts} attempts over an hour.`.replace(
+            ' Tracker will try again.',
+            '',
+          )
+        : (outcome.error ?? 'The attempt failed.');
+    await markAttemptFailed(ds, d.id, { error, status: outcome.status, response: outcome.response, retryAt });
+    log('warn', 'alert delivery failed', { id: d.id, attempt: d.attempts, retryAt, error });
   }
 
   return {
@@ -150,22 +159,6 @@ export function startAlertDispatcher(options: AlertDispatcherOptions): RunningDi
       clearInterval(sweeper);
       await Promise.all([loop, sweeping]);
     },
-  };
-}
-
-function channelOf(d: ClaimedDelivery): AlertChannel {
-  if (d.channelType === 'EMAIL') return { type: 'EMAIL', email: d.email ?? '' };
-  if (d.channelType === 'SLACK') return { type: 'SLACK', url: d.url ?? '' };
-  return { type: 'WEBHOOK', url: d.url ?? '', secret: d.secret ?? '' };
-}
-
-function payloadOf(d: ClaimedDelivery): AlertPayload {
-  return {
-    ...(d.payload as Omit<AlertPayload, 'kind' | 'ruleId' | 'deliveryId' | 'triggeredAt'>),
-    kind: d.kind,
-    ruleId: d.ruleId,
-    deliveryId: d.id,
-    triggeredAt: d.createdAt.toISOString(),
   };
 }
 

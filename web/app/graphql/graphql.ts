@@ -8,13 +8,19 @@ export type AlertChannelInput = {
   /** EMAIL: the recipient. */
   email?: string | null | undefined;
   type: AlertChannelType;
-  /** WEBHOOK and SLACK: http(s) URL. */
+  /** WEBHOOK, SLACK, TEAMS and DISCORD: http(s) URL. */
   url?: string | null | undefined;
 };
 
+export type AlertChannelTarget =
+  | 'EMAIL'
+  | 'URL';
+
 export type AlertChannelType =
+  | 'DISCORD'
   | 'EMAIL'
   | 'SLACK'
+  | 'TEAMS'
   | 'WEBHOOK';
 
 export type AlertDeliveryStatus =
@@ -396,7 +402,7 @@ export type AlertRulesQueryVariables = Exact<{
 }>;
 
 
-export type AlertRulesQuery = { alertRules: Array<{ id: string, kind: AlertKind, enabled: boolean, createdAt: string, secret: string | null, masked: boolean, threshold: number | null, windowMinutes: number | null, query: string | null, actionIntervalMinutes: number, digestMinutes: number | null, mutedUntil: string | null, filter: { environments: Array<string> | null, minLevel: Level | null, release: string | null, assigned: boolean | null, tags: Array<{ key: string, value: string }> | null }, channel: { type: AlertChannelType, url: string | null, email: string | null }, deliveries: Array<{ id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null }> }> };
+export type AlertRulesQuery = { alertRules: Array<{ id: string, kind: AlertKind, enabled: boolean, createdAt: string, secret: string | null, masked: boolean, threshold: number | null, windowMinutes: number | null, query: string | null, actionIntervalMinutes: number, digestMinutes: number | null, mutedUntil: string | null, failing: boolean, recentFailures: number, filter: { environments: Array<string> | null, minLevel: Level | null, release: string | null, assigned: boolean | null, tags: Array<{ key: string, value: string }> | null }, channel: { type: AlertChannelType, url: string | null, email: string | null }, deliveries: Array<{ id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null, response: string | null, test: boolean }> }>, alertChannels: Array<{ type: AlertChannelType, name: string, target: AlertChannelTarget, available: boolean, unavailableReason: string | null, help: string }> };
 
 export type CreateAlertRuleMutationVariables = Exact<{
   projectId: string;
@@ -442,6 +448,13 @@ export type UpdateAlertRuleMutationVariables = Exact<{
 
 
 export type UpdateAlertRuleMutation = { updateAlertRule: { id: string } };
+
+export type TestAlertRuleMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type TestAlertRuleMutation = { testAlertRule: { id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, response: string | null, test: boolean, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null } };
 
 export type DeleteAlertRuleMutationVariables = Exact<{
   id: string;
@@ -1189,7 +1202,19 @@ export const AlertRulesDocument = new TypedDocumentString(`
       createdAt
       deliveredAt
       nextAttemptAt
+      response
+      test
     }
+    failing
+    recentFailures
+  }
+  alertChannels {
+    type
+    name
+    target
+    available
+    unavailableReason
+    help
   }
 }
     `) as unknown as TypedDocumentString<AlertRulesQuery, AlertRulesQueryVariables>;
@@ -1241,6 +1266,23 @@ export const UpdateAlertRuleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UpdateAlertRuleMutation, UpdateAlertRuleMutationVariables>;
+export const TestAlertRuleDocument = new TypedDocumentString(`
+    mutation TestAlertRule($id: ID!) {
+  testAlertRule(id: $id) {
+    id
+    kind
+    status
+    attempts
+    lastError
+    lastStatus
+    response
+    test
+    createdAt
+    deliveredAt
+    nextAttemptAt
+  }
+}
+    `) as unknown as TypedDocumentString<TestAlertRuleMutation, TestAlertRuleMutationVariables>;
 export const DeleteAlertRuleDocument = new TypedDocumentString(`
     mutation DeleteAlertRule($id: ID!) {
   deleteAlertRule(id: $id)

@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { ConfirmButton } from '../components/confirm-button';
 import { FormError } from '../components/field';
-import { RelativeTime } from '../components/time';
+import { DeliveryLog, FailingWarning, TestResult, type Delivery } from '../features/alerts/delivery-log';
 import { readString } from '../lib/form.server';
 import { formatDateTime } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
@@ -55,7 +55,19 @@ const ALERT_RULES_QUERY = graphql(`
         createdAt
         deliveredAt
         nextAttemptAt
+        response
+        test
       }
+      failing
+      recentFailures
+    }
+    alertChannels {
+      type
+      name
+      target
+      available
+      unavailableReason
+      help
     }
   }
 `);
@@ -127,29 +139,29 @@ const UPDATE_RULE = graphql(`
     }
   }
 `);
+const TEST_RULE = graphql(`
+  mutation TestAlertRule($id: ID!) {
+    testAlertRule(id: $id) {
+      id
+      kind
+      status
+      attempts
+      lastError
+      lastStatus
+      response
+      test
+      createdAt
+      deliveredAt
+      nextAttemptAt
+    }
+  }
+`);
 const DELETE_RULE = graphql(`
   mutation DeleteAlertRule($id: ID!) {
     deleteAlertRule(id: $id)
   }
 `);
 
-const CHANNELS = [
-  ['WEBHOOK', 'Webhook'],
-  ['SLACK', 'Slack'],
-  ['EMAIL', 'Email'],
-] as const;
-
-type Delivery = {
-  id: string;
-  kind: string;
-  status: 'PENDING' | 'SENDING' | 'DELIVERED' | 'FAILED';
-  attempts: number;
-  lastError: string | null;
-  lastStatus: number | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  nextAttemptAt: string | null;
-};
 type Rule = {
   id: string;
   kind: string;
@@ -158,19 +170,21 @@ type Rule = {
   secret: string | null;
   /** The API masked `secret` and `channel.url`: the viewer is not an owner or admin. */
   masked: boolean;
-  channel: { type: 'WEBHOOK' | 'SLACK' | 'EMAIL'; url: string | null; email: string | null };
+  channel: { type: AlertChannelType; url: string | null; email: string | null };
   deliveries: Delivery[];
+  failing: boolean;
+  recentFailures: number;
   mutedUntil: string | null;
 };
 
 export const meta: MetaFunction = () => [{ title: 'Alerts · Tracker' }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { alertRules } = await queryApi(args, ALERT_RULES_QUERY, {
+  const { alertRules, alertChannels } = await queryApi(args, ALERT_RULES_QUERY, {
     projectId: args.params.projectId ?? '',
     deliveries: DELIVERIES_SHOWN,
   });
-  return { rules: alertRules, now: new Date().toISOString() };
+  return { rules: alertRules, channels: alertChannels, now: new Date().toISOString() };
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -211,6 +225,11 @@ export async function action(args: ActionFunctionArgs) {
     result = await mutateApi(args, UPDATE_RULE, { id, enabled: intent === 'enable' });
   } else if (intent === 'delete') {
     result = await mutateApi(args, DELETE_RULE, { id });
+  } else if (intent === 'test') {
+    // The answer is shown under the rule; it is in the delivery log too.
+    const sent = await mutateApi(args, TEST_RULE, { id });
+    if (!sent.ok) return data({ error: sent.error.message, testedRuleId: id }, { status: 400 });
+    return { error: null, testedRuleId: id, tested: sent.data.testAlertRule };
   } else {
     return data({ error: 'Unknown action.', ruleId: null }, { status: 400 });
   }
@@ -234,9 +253,14 @@ function maskedNote(rule: Rule): string {
 }
 
 export default function AlertsPage() {
-  const { rules, now } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state === 'submitting';
+  const { rules, channels, now } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as
+    { error: string | null; ruleId?: string | null; testedRuleId?: string; tested?: Delivery } | undefined;
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting';
+  const testing = busy && navigation.formData?.get('intent') === 'test' ? navigation.formData.get('id') : null;
+  const available = channels.filter((c) => c.available);
+  const unavailable = channels.filter((c) => !c.available);
   return (
     <div className="stack">
       <section className="card" aria-labelledby="new-rule-heading">
@@ -248,9 +272,9 @@ export default function AlertsPage() {
           <div className="field">
             <label htmlFor="rule-channel">Send to</label>
             <select id="rule-channel" name="channelType" required>
-              {CHANNELS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
+              {available.map((c) => (
+                <option key={c.type} value={c.type}>
+                  {c.name}
                 </option>
               ))}
             </select>
@@ -270,10 +294,19 @@ export default function AlertsPage() {
             Add rule
           </button>
         </Form>
-        <p className="hint">
-          Webhook and Slack URLs must be public http(s) addresses; private and loopback targets are refused.
-        </p>
-        <FormError message={actionData?.ruleId ? null : actionData?.error} />
+        <ul className="hint channel-help">
+          {available.map((c) => (
+            <li key={c.type}>
+              <strong>{`${c.name}:`}</strong> {c.help}
+            </li>
+          ))}
+          {unavailable.map((c) => (
+            <li key={c.type}>
+              <strong>{`${c.name}:`}</strong> {c.unavailableReason}
+            </li>
+          ))}
+        </ul>
+        <FormError message={actionData?.ruleId || actionData?.testedRuleId ? null : actionData?.error} />
       </section>
 
       {rules.length === 0 ? (
@@ -301,6 +334,16 @@ export default function AlertsPage() {
                       disabled={busy}
                     >
                       {rule.enabled ? 'Disable' : 'Enable'}
+                    </button>
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="test"
+                      className="button button-small"
+                      disabled={busy}
+                      aria-label={`Send test notification to ${rule.channel.type.toLowerCase()} ${channelTarget(rule.channel)}`}
+                    >
+                      {testing === rule.id ? 'Sending…' : 'Send test notification'}
                     </button>
                     <ConfirmButton
                       intent="delete"
@@ -332,48 +375,15 @@ export default function AlertsPage() {
               </details>
             )}
             {rule.masked && <p className="hint">{maskedNote(rule)}</p>}
+            {rule.failing && <FailingWarning recentFailures={rule.recentFailures} />}
+            {actionData?.testedRuleId === rule.id &&
+              (actionData.tested ? (
+                <TestResult delivery={actionData.tested} channelType={rule.channel.type} />
+              ) : (
+                <FormError message={actionData.error} />
+              ))}
             <h4>Delivery log</h4>
-            {rule.deliveries.length === 0 ? (
-              <p className="muted">Nothing sent yet.</p>
-            ) : (
-              <div className="table-scroll">
-                <table className="data-table">
-                  <caption className="visually-hidden">Latest deliveries of this rule</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Status</th>
-                      <th scope="col" className="num">
-                        Attempts
-                      </th>
-                      <th scope="col">Last answer</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {rule.deliveries.map((d) => (
-                      <tr key={d.id}>
-                        <td>
-                          <RelativeTime iso={d.createdAt} now={now} />
-                        </td>
-                        <td>
-                          <span className={`delivery delivery-${d.status.toLowerCase()}`}>
-                            {d.status.toLowerCase()}
-                          </span>
-                          {d.nextAttemptAt && d.status === 'PENDING' && (
-                            <span className="muted"> · retry {formatDateTime(d.nextAttemptAt)}</span>
-                          )}
-                        </td>
-                        <td className="num">{d.attempts}</td>
-                        <td className="break">
-                          {d.lastStatus != null && <>HTTP {d.lastStatus} </>}
-                          {d.lastError ? visibleText(d.lastError) : d.deliveredAt ? 'delivered' : '—'}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+            <DeliveryLog deliveries={rule.deliveries} channelType={rule.channel.type} now={now} />
           </section>
         ))
       )}

@@ -8,6 +8,7 @@ import {
   parseClientTime,
   updateAlertRule,
 } from '@tracker/core';
+import { assertChannelDeliverable, instanceOf } from './alert-channels';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { canSeeSecrets } from '../../auth/secret-guard';
 import { requireCaller, type Context } from '../../context';
@@ -42,6 +43,7 @@ export class AlertResolver {
     @Arg('digestMinutes', () => Int, { nullable: true }) digestMinutes: number | undefined,
     @Ctx() ctx: Context,
   ): Promise<AlertRuleType> {
+    assertChannelDeliverable(channel.type, instanceOf(ctx));
     const rule = await createAlertRule(ctx.ds, requireCaller(ctx), {
       projectId,
       kind,
@@ -74,6 +76,7 @@ export class AlertResolver {
     @Arg('digestMinutes', () => Int, { nullable: true }) digestMinutes: number | null | undefined,
     @Ctx() ctx: Context,
   ): Promise<AlertRuleType> {
+    if (channel) assertChannelDeliverable(channel.type, instanceOf(ctx));
     const updated = await updateAlertRule(ctx.ds, requireCaller(ctx), id, {
       kind,
       channel,

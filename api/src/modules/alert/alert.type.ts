@@ -29,6 +29,8 @@ export enum ChannelTypeEnum {
   WEBHOOK = 'WEBHOOK',
   SLACK = 'SLACK',
   EMAIL = 'EMAIL',
+  TEAMS = 'TEAMS',
+  DISCORD = 'DISCORD',
 }
 registerEnumType(ChannelTypeEnum, { name: 'AlertChannelType' });
 
@@ -45,7 +47,7 @@ export class AlertChannelInput {
   @Field(() => ChannelTypeEnum)
   type: ChannelTypeEnum;
 
-  @Field(() => String, { nullable: true, description: 'WEBHOOK and SLACK: http(s) URL.' })
+  @Field(() => String, { nullable: true, description: 'WEBHOOK, SLACK, TEAMS and DISCORD: http(s) URL.' })
   url?: string | null;
 
   @Field(() => String, { nullable: true, description: 'EMAIL: the recipient.' })
@@ -117,7 +119,7 @@ export class AlertChannelType {
   @Field(() => String, {
     nullable: true,
     description:
-      'WEBHOOK and SLACK. Owners and admins (session or ADMIN token) see it in full; others see only its origin: https://hooks.slack.com/…',
+      'WEBHOOK, SLACK, TEAMS and DISCORD. Owners and admins (session or ADMIN token) see it in full; others see only its origin: https://hooks.slack.com/…',
   })
   url: string | null;
 
@@ -242,6 +244,21 @@ export class AlertDeliveryType {
 
   @Field(() => String, { nullable: true, description: 'When the next retry is due, while pending.' })
   nextAttemptAt: string | null;
+
+  @Field(() => Boolean, {
+    description: 'Sent with testAlertRule ("Send test notification"): one attempt, never retried, no issue behind it.',
+  })
+  test: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The start of the receiver's last answer (HTTP body or SMTP reply): at most 300 characters, control characters removed. Show it as text.",
+  })
+  response: string | null;
+
+  @Field(() => String, { nullable: true, description: 'When the last attempt was made.' })
+  lastAttemptAt: string | null;
 }
 
 export function toAlertDeliveryType(d: AlertDelivery): AlertDeliveryType {
@@ -256,5 +273,8 @@ export function toAlertDeliveryType(d: AlertDelivery): AlertDeliveryType {
     createdAt: d.createdAt.toISOString(),
     deliveredAt: d.deliveredAt?.toISOString() ?? null,
     nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
+    test: d.isTest ?? false,
+    response: d.lastResponse ?? null,
+    lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
   };
 }
