@@ -33,13 +33,13 @@ export function regressionReason(
   if (before.status === 'snoozed') {
     const until = before.snoozedUntil ? `snoozed until ${formatUtcMinute(before.snoozedUntil)}` : 'snoozed';
     return {
-      message: `Reopened: event after the snooze ended (${until})`,
+      message: `event after the snooze ended (${until})`,
       data: { ...data, reason: 'snooze-ended', snoozedUntil: before.snoozedUntil?.toISOString() ?? null },
     };
   }
   if (!event.projectHasReleases) {
     return {
-      message: `Regressed: new event after it was resolved${
+      message: `new event after it was resolved${
         before.resolvedAt ? ` at ${formatUtcMinute(before.resolvedAt)}` : ''
       } (the project records no releases)`,
       data: { ...data, reason: 'no-releases' },
@@ -52,7 +52,7 @@ export function regressionReason(
     ? `after resolved in ${before.resolvedIn.version}`
     : `after resolved at ${before.resolvedAt ? formatUtcMinute(before.resolvedAt) : 'an unknown time'} (no release then)`;
   return {
-    message: `Regressed: ${where}, ${after}`,
+    message: `${where}, ${after}`,
     data: { ...data, reason: before.resolvedIn ? 'newer-release' : 'release-after-resolution' },
   };
 }
