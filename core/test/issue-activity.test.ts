@@ -242,7 +242,7 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.deepEqual(
         activity.map((a) => [a.kind, a.message]),
         [
-          ['MERGED', 'Merged source (1 events) into this issue'],
+          ['MERGED', 'Merged source (1 event) into this issue'],
           ['COMMENTED', 'on the source'],
           ['FIRST_SEEN', 'First seen'],
         ],
