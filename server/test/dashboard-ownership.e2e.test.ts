@@ -137,6 +137,7 @@ describe('ownership and activity in a real browser (postgres+redis)', () => {
 
     await page.goto(`${listPath}?status=open`);
     await page.locator('.badge-assignee', { hasText: member.email }).waitFor();
+    await screenshot(page, 'issues-assignee-badge');
     await page.getByLabel('Assignee').selectOption({ label: 'Unassigned' });
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL((u) => u.searchParams.get('assigned') === 'none');
