@@ -109,7 +109,7 @@ describe('ownership and activity in a real browser (postgres+redis)', () => {
     const regressed = timeline(page).first();
     assert.equal(
       (await regressed.locator('.timeline-message').innerText()).trim(),
-      `Regressed: event in release 1.4.0, deployed ${minute} UTC to production, after resolved in 1.3.2`,
+      `event in release 1.4.0, deployed ${minute} UTC to production, after resolved in 1.3.2`,
     );
     assert.match(await regressed.locator('.timeline-head').innerText(), /Tracker/);
     const kinds = await timeline(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
@@ -137,6 +137,7 @@ describe('ownership and activity in a real browser (postgres+redis)', () => {
 
     await page.goto(`${listPath}?status=open`);
     await page.locator('.badge-assignee', { hasText: member.email }).waitFor();
+    await screenshot(page, 'issues-assignee-badge');
     await page.getByLabel('Assignee').selectOption({ label: 'Unassigned' });
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL((u) => u.searchParams.get('assigned') === 'none');
@@ -165,6 +166,7 @@ describe('ownership and activity in a real browser (postgres+redis)', () => {
     const comment = timeline(page).first();
     await waitFor('the comment', async () => (await comment.getAttribute('data-kind')) === 'COMMENTED');
     assert.equal((await comment.locator('.comment-body').innerText()).trim(), text);
+    assert.equal(await page.getByLabel('Comment', { exact: true }).inputValue(), '', 'the form is empty again');
     const links = comment.locator('.comment-body a');
     assert.equal(await links.count(), 1, 'only the http(s) URL is a link');
     assert.equal(await links.getAttribute('href'), 'https://shop.example/cart?x=1');
@@ -179,6 +181,7 @@ describe('ownership and activity in a real browser (postgres+redis)', () => {
       (await timeline(page).first().innerText()).includes('Fixed in the next deploy'),
     );
     assert.match(await timeline(page).first().locator('.timeline-head').innerText(), /\(edited\)/);
+    assert.equal(await page.locator('details.comment-edit[open]').count(), 0, 'a saved edit closes its form');
     await screenshot(page, 'issue-activity');
 
     // A plain member reads it but has no Edit or Delete on it.

@@ -207,7 +207,7 @@ for (const mode of MODES) {
           [
             'REGRESSED',
             null,
-            `Regressed: event in release 1.4.0, deployed ${minute} UTC to production, after resolved in 1.3.2`,
+            `event in release 1.4.0, deployed ${minute} UTC to production, after resolved in 1.3.2`,
           ],
           ['RESOLVED', p.email, 'Resolved in release 1.3.2 (production)'],
           ['FIRST_SEEN', null, 'First seen in release 1.3.2 (production)'],

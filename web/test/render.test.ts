@@ -330,7 +330,7 @@ const hostileIssue: Omit<NonNullable<Api.IssueDetailQuery['issue']>, 'events'> =
       kind: 'REGRESSED',
       actor: null,
       createdAt: '2026-01-02T12:10:00Z',
-      message: `Regressed: event in release ${INJECTION.svg}, deployed 2026-01-02 12:03 UTC to production, after resolved in 1.3.2`,
+      message: `event in release ${INJECTION.svg}, deployed 2026-01-02 12:03 UTC to production, after resolved in 1.3.2`,
       comment: null,
     },
     {
@@ -1120,7 +1120,7 @@ describe('issue page', () => {
     assert.ok(body.includes('javascript:alert(1)'), 'a javascript: URL stays text');
     assert.ok(body.includes('invoice[U+202E]fdp.exe'), 'bidi overrides are shown, not applied');
     assert.match(body, /\(edited\)/);
-    assert.match(body, /Regressed: event in release &lt;svg onload=alert\(1\)&gt;, deployed 2026-01-02 12:03 UTC/);
+    assert.match(body, /event in release &lt;svg onload=alert\(1\)&gt;, deployed 2026-01-02 12:03 UTC/);
     const at = (kind: string) => body.indexOf(`<span class="timeline-kind">${kind}</span>`);
     assert.ok(at('Comment') > 0 && at('Comment') < at('Regressed') && at('Regressed') < at('First seen'), 'newest first');
     assert.match(body, /<option value="u1" selected="">&lt;img src=x onerror=alert\(1\)&gt;<\/option>/);

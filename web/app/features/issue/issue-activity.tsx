@@ -33,7 +33,8 @@ export function IssueActivity({ activity, now, busy }: { activity: Entry[]; now:
   return (
     <section className="card" id="activity" aria-labelledby="activity-heading">
       <h3 id="activity-heading">Activity</h3>
-      <Form method="post" className="comment-form" aria-label="Add a comment">
+      {/* Keyed by the newest entry: after a comment is posted the form mounts anew, empty. */}
+      <Form method="post" className="comment-form" aria-label="Add a comment" key={activity[0]?.id ?? 'none'}>
         <label htmlFor="comment-body" className="visually-hidden">
           Comment
         </label>
@@ -72,7 +73,10 @@ export function IssueActivity({ activity, now, busy }: { activity: Entry[]; now:
                   <p className="comment-body">
                     <LinkedText text={a.comment.body} />
                   </p>
-                  {a.comment.editable && <CommentControls id={a.comment.id} body={a.comment.body} busy={busy} />}
+                  {a.comment.editable && (
+                    // Keyed by the edit time: a saved edit closes the form.
+                    <CommentControls key={a.comment.updatedAt} id={a.comment.id} body={a.comment.body} busy={busy} />
+                  )}
                 </>
               ) : (
                 <p className="timeline-message">{visibleText(a.message)}</p>
