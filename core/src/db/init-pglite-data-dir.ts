@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { findPgliteImage } from './pglite-image';
+import { copyPgliteImage, findPgliteImage } from './pglite-image';
 
 /** How the data folder came to be: it was there, copied from the shipped image, or made by initdb. */
 export type PgliteFolderOrigin = 'existing' | 'image' | 'initdb';
@@ -9,11 +9,12 @@ export type PgliteFolderOrigin = 'existing' | 'image' | 'initdb';
 const SCRATCH_PREFIX = 'pgdata.init-';
 
 /**
- * Makes `<dataDir>/pgdata` when it does not exist yet, in a child process, so that the memory
- * PGlite's initdb takes (over 500 MB of WASM instances, kept by the process that ran them) is
- * not the server's (docs/decisions/028). The child fills a scratch folder; it becomes `pgdata`
- * by a rename once complete, so a first start that dies half-way leaves no folder that looks
- * like a database.
+ * Makes `<dataDir>/pgdata` when it does not exist yet: a copy of the image core's build ships
+ * (`pglite-image.ts`), or, without one, PGlite's initdb run in a child process, so that the
+ * memory initdb takes (over 500 MB of WASM instances, kept by the process that ran them) is not
+ * the server's (docs/decisions/028). Either way a scratch folder is filled first and becomes
+ * `pgdata` by a rename once complete, so a first start that dies half-way leaves no folder
+ * that looks like a database.
  *
  * The caller must hold the folder's lock (`lockDataDir`): leftovers of an earlier first start
  * are deleted here on that authority, and the child never takes the lock itself.
@@ -33,7 +34,8 @@ export async function initPgliteDataDir(
   if (existsSync(pgdata)) renameSync(pgdata, join(dataDir, `pgdata.incomplete-${Date.now()}`));
   const scratch = join(dataDir, `${SCRATCH_PREFIX}${process.pid}`);
   try {
-    await runChild(scratch, image ?? undefined);
+    if (image) copyPgliteImage(image, scratch);
+    else await runInitdbChild(scratch);
     if (!existsSync(join(scratch, 'PG_VERSION'))) throw new Error(`initialising ${scratch} left no PG_VERSION`);
     renameSync(scratch, pgdata);
   } catch (err) {
@@ -43,10 +45,10 @@ export async function initPgliteDataDir(
   return image ? 'image' : 'initdb';
 }
 
-function runChild(target: string, image: string | undefined): Promise<void> {
+function runInitdbChild(target: string): Promise<void> {
   // `.ts` when this runs from source under tsx (tests), `.js` in the build.
   const entry = join(__dirname, `init-pglite-child${extname(__filename)}`);
-  const child = fork(entry, image ? [target, image] : [target], {
+  const child = fork(entry, [target], {
     execArgv: loaderArgs(process.execArgv),
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -6,12 +6,15 @@ import { DATA_SOURCE_COMMON } from './data-source-options';
 import { installedPgliteVersion, PGLITE_START_PARAMS } from './pglite-settings';
 
 /**
- * A data folder made at build time (initdb and every migration), shipped in `core/dist/`, so a
- * first start copies it instead of running initdb: initdb cost seconds and, in the process that
- * ran it, half a gigabyte of memory it never gave back (docs/decisions/028).
+ * A PGlite data folder made at build time (initdb and every migration, then a clean shutdown),
+ * shipped in `core/dist/`, so that a first start copies files instead of running initdb: initdb
+ * cost seconds of CPU and, in the process that ran it, over 500 MB it never gave back
+ * (docs/decisions/028). A plain folder rather than PGlite's own tarball (`loadDataDir`): loading
+ * the tarball also went through PGlite in the process and grew its WASM memory by 145 MB for
+ * good, and a copy needs no tar reader of ours.
  * The same path from `src/db` (tests run from source) and from `dist/db` (the built server).
  */
-export const PGLITE_IMAGE_FILE = join(__dirname, '..', '..', 'dist', 'pglite-image.tgz');
+export const PGLITE_IMAGE_DIR = join(__dirname, '..', '..', 'dist', 'pglite-image');
 const PGLITE_IMAGE_META = join(__dirname, '..', '..', 'dist', 'pglite-image.json');
 
 interface ImageMeta {
@@ -20,45 +23,51 @@ interface ImageMeta {
 }
 
 /**
- * The image when there is one made by the installed PGlite (an image of another version could
- * hold a catalogue this PostgreSQL cannot read); undefined otherwise, and the folder is made by
- * initdb instead.
+ * The image folder when there is one made by the installed PGlite (another version could have
+ * written a catalogue this PostgreSQL cannot read); undefined otherwise: initdb then.
  */
 export function findPgliteImage(): string | undefined {
-  if (!existsSync(PGLITE_IMAGE_FILE) || !existsSync(PGLITE_IMAGE_META)) return undefined;
+  if (!existsSync(join(PGLITE_IMAGE_DIR, 'PG_VERSION')) || !existsSync(PGLITE_IMAGE_META)) return undefined;
   try {
     const meta = JSON.parse(readFileSync(PGLITE_IMAGE_META, 'utf8')) as ImageMeta;
-    return meta.pgliteVersion === installedPgliteVersion() ? PGLITE_IMAGE_FILE : undefined;
+    return meta.pgliteVersion === installedPgliteVersion() ? PGLITE_IMAGE_DIR : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Copies the image to `target` (which must not exist): a cold copy of a cleanly shut-down folder. */
+export function copyPgliteImage(image: string, target: string): void {
+  cpSync(image, target, { recursive: true, errorOnExist: true, force: false });
+}
+
 /**
- * Writes the image: a fresh PGlite folder with every migration applied, dumped by PGlite itself
- * (its `loadDataDir` reads it back). Run by core's build (`scripts/build-pglite-image.mjs`).
- * Migrations the image lacks (a newer build) are applied at start as on any existing folder.
+ * Writes the image: a fresh PGlite folder with every migration applied. Run by core's build
+ * (`scripts/build-pglite-image.mjs`). Migrations the image lacks (a newer build, or sources run
+ * with an older dist) are applied at start as on any existing folder.
  */
-export async function buildPgliteImage(out = PGLITE_IMAGE_FILE, meta = PGLITE_IMAGE_META): Promise<ImageMeta> {
+export async function buildPgliteImage(out = PGLITE_IMAGE_DIR, meta = PGLITE_IMAGE_META): Promise<ImageMeta> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
-  const dir = mkdtempSync(join(tmpdir(), 'tracker-pglite-image-'));
+  const scratch = mkdtempSync(join(tmpdir(), 'tracker-pglite-image-'));
   try {
-    const pglite = new PGlite(join(dir, 'pgdata'), { startParams: [...PGLITE_START_PARAMS] });
+    const folder = join(scratch, 'pgdata');
+    const pglite = new PGlite(folder, { startParams: [...PGLITE_START_PARAMS] });
     await pglite.waitReady;
     const ds = new DataSource({ ...DATA_SOURCE_COMMON, poolSize: 1, extra: createPgConfig(pglite) });
     await ds.initialize();
     const applied = await ds.runMigrations({ transaction: 'each' });
     await ds.destroy();
-    // Everything on disk in the data files, so the image does not start with WAL to replay.
     await pglite.query('CHECKPOINT');
-    const dump = await pglite.dumpDataDir('gzip');
+    // A clean shutdown: the copy starts without WAL to replay.
     await pglite.close();
-    writeFileSync(out, Buffer.from(await dump.arrayBuffer()));
+    rmSync(out, { recursive: true, force: true });
+    cpSync(folder, `${out}.partial`, { recursive: true });
+    renameSync(`${out}.partial`, out);
     const written: ImageMeta = { pgliteVersion: installedPgliteVersion(), migrations: applied.map((m) => m.name) };
     writeFileSync(meta, `${JSON.stringify(written, null, 2)}\n`);
     return written;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 }

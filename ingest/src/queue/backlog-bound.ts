@@ -31,7 +31,7 @@ export class BacklogBound {
   private pendingItems = 0;
   private pendingBytes = 0;
   private removedSinceTick = 0;
-  private lastTick = 0;
+  private lastTick: number | undefined;
   /** Items removed per second (acked or set aside), smoothed: the drain rate Retry-After uses. */
   private drainPerS = 0;
   private refusedCount = 0;
@@ -91,7 +91,7 @@ export class BacklogBound {
   /** The table's own count, read now: replaces what this process had summed since the last one. */
   recounted(items: number, bytes: number): void {
     const t = this.now();
-    if (this.lastTick > 0 && t > this.lastTick) {
+    if (this.lastTick !== undefined && t > this.lastTick) {
       const rate = (this.removedSinceTick * 1000) / (t - this.lastTick);
       this.drainPerS = this.drainPerS === 0 ? rate : 0.7 * this.drainPerS + 0.3 * rate;
     }
