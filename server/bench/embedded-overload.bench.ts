@@ -6,13 +6,13 @@
  * load, 503s (each must carry Retry-After), p99 latency of every answer; over the whole run the
  * backlog (`tracker_queue_depth`) and the drain rate (`tracker_events_stored_total`) second by
  * second; at the end, every event answered 202 must be stored. Targets: p99 < 100 ms in every
- * round, the backlog held at its bound (TRACKER_MAX_BACKLOG, default 20,000), nothing lost.
+ * round, the backlog held at its bound, nothing lost.
  *
  *   npm run bench:embedded-overload -w @tracker/server     (builds what the server needs first)
  *
  * Knobs: TRACKER_BENCH_ROUNDS (5), TRACKER_BENCH_DURATION (10 s a round), TRACKER_BENCH_CONNECTIONS
- * (20), TRACKER_MAX_BACKLOG / TRACKER_MAX_BACKLOG_MB (passed to the server), TRACKER_BENCH_STRICT=1,
- * TRACKER_BENCH_NO_DOC=1.
+ * (20), TRACKER_MAX_BACKLOG (2,000 here, passed to the server), TRACKER_MAX_BACKLOG_MB and
+ * TRACKER_WORKER_BATCH_SIZE (passed on when set), TRACKER_BENCH_STRICT=1, TRACKER_BENCH_NO_DOC=1.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,6 +40,11 @@ const DURATION_S = envNumber('BENCH_DURATION', 10);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 20);
 const STRICT = envFlag('BENCH_STRICT');
 const P99_TARGET_MS = 100;
+/**
+ * The server's TRACKER_MAX_BACKLOG for this bench: smaller than the default (20,000) so that the
+ * bound is reached within the first round even when a busy machine slows the edge down.
+ */
+const BOUND = envNumber('MAX_BACKLOG', 2_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Round {
@@ -141,7 +146,10 @@ async function main(): Promise<void> {
         PORT: String(port),
         TRACKER_DATA_DIR: dataDir,
         TRACKER_LOG_LEVEL: 'warn',
-        ...(process.env.TRACKER_MAX_BACKLOG ? { TRACKER_MAX_BACKLOG: process.env.TRACKER_MAX_BACKLOG } : {}),
+        TRACKER_MAX_BACKLOG: String(BOUND),
+        ...(process.env.TRACKER_WORKER_BATCH_SIZE
+          ? { TRACKER_WORKER_BATCH_SIZE: process.env.TRACKER_WORKER_BATCH_SIZE }
+          : {}),
         ...(process.env.TRACKER_MAX_BACKLOG_MB ? { TRACKER_MAX_BACKLOG_MB: process.env.TRACKER_MAX_BACKLOG_MB } : {}),
       },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -212,7 +220,7 @@ async function main(): Promise<void> {
     const last = series[series.length - 1];
     const drainRate = (last.stored - first.stored) / (last.t - first.t);
     const peakBacklog = Math.max(...series.map((s) => s.depth).filter(Number.isFinite));
-    const bound = Number(process.env.TRACKER_MAX_BACKLOG ?? 20_000);
+    const bound = BOUND;
     const bareRate = bareRound.requests / bareRound.seconds;
     const roundTable = table(
       [
@@ -258,13 +266,14 @@ async function main(): Promise<void> {
       .filter((_, i) => i % 2 === 0)
       .map((s) => `${s.t.toFixed(0)} s: ${Number.isFinite(s.depth) ? fmt(s.depth) : '?'}`)
       .join(' · ');
-    const lost = accepted - final.stored;
+    // autocannon stops counting at the end of each round: answers still in flight were 202s it did not see.
+    const lost = Math.max(0, accepted - final.stored);
     const p99Met = rounds.every((r) => r.p99 < P99_TARGET_MS);
     const boundMet = peakBacklog <= bound + CONNECTIONS;
     const summary = [
       `Accepted ${fmt(accepted)} events in ${ROUNDS} rounds of ${DURATION_S} s (${CONNECTIONS} connections); ${fmt(rounds.reduce((n, r) => n + r.unavailable, 0))} answered 503, ${fmt(rounds.reduce((n, r) => n + r.withoutRetryAfter, 0))} of them without Retry-After.`,
       `Drain rate (events stored per second over the run): **${fmt(drainRate)}/s**; the backlog was empty ${drainS.toFixed(1)} s after the load ended.`,
-      `Backlog peak ${fmt(peakBacklog)} against a bound of ${fmt(bound)} items: **${boundMet ? 'held' : 'exceeded'}**. p99 < ${P99_TARGET_MS} ms in every round: **${p99Met ? 'met' : 'missed'}**. Stored ${fmt(final.stored)} of ${fmt(accepted)} accepted: **${lost === 0 ? 'nothing lost' : `${lost} missing`}**.`,
+      `Backlog peak ${fmt(peakBacklog)} against a bound of ${fmt(bound)} items: **${boundMet ? 'held' : 'exceeded'}**. p99 < ${P99_TARGET_MS} ms in every round: **${p99Met ? 'met' : 'missed'}**. Stored ${fmt(final.stored)} events for ${fmt(accepted)} 202s counted by autocannon (it stops counting at the end of a round, so answers in flight then are stored but not counted): **${lost === 0 ? 'nothing lost' : `${lost} missing`}**.`,
     ].join('\n');
     console.log(`\n${roundTable}\n\nBacklog over time (every 2 s): ${compact}\n\n${summary}\n`);
     if (!envFlag('BENCH_NO_DOC')) {
