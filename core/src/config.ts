@@ -75,6 +75,13 @@ const envSchema = z.object({
   TRACKER_BILLING_GRACE_DAYS: z.coerce.number().min(0).max(365).default(7),
   /** How long an ingest request waits for Redis to confirm its enqueue before answering 503 (docs/reliability.md). */
   TRACKER_ENQUEUE_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1_200),
+  /**
+   * Database queue (embedded, or PostgreSQL without Redis): items waiting before ingest answers 503
+   * with Retry-After (docs/reliability.md, "Overload"). 0 = no bound.
+   */
+  TRACKER_MAX_BACKLOG: z.coerce.number().int().min(0).max(100_000_000).default(20_000),
+  /** The same bound in megabytes of queued payloads. 0 = no bound. */
+  TRACKER_MAX_BACKLOG_MB: z.coerce.number().int().min(0).max(1_000_000).default(100),
   /** A client must send its request headers within this time (else 408 and the socket is closed). */
   TRACKER_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** A client must send its whole request, body included, within this time. */
@@ -114,6 +121,8 @@ export type Config = {
   billing: BillingConfig;
   /** Redis queue: how long an ingest request waits for its enqueue to be confirmed. */
   enqueueTimeoutMs: number;
+  /** Database queue: the backlog ingest accepts before answering 503 (0 = no bound on that measure). */
+  maxBacklog: { items: number; bytes: number };
   /** Slow clients: headers, and the whole request, must arrive within these times. */
   http: { headersTimeoutMs: number; requestTimeoutMs: number };
   /** Hard deadline of a graceful shutdown (SIGTERM). */
@@ -252,6 +261,7 @@ export function loadConfig(
     graphqlRateLimit: { requests: e.TRACKER_GRAPHQL_RATE_LIMIT, windowMs: 60_000 },
     billing: parseBilling(e),
     enqueueTimeoutMs: e.TRACKER_ENQUEUE_TIMEOUT_MS,
+    maxBacklog: { items: e.TRACKER_MAX_BACKLOG, bytes: e.TRACKER_MAX_BACKLOG_MB * 1024 * 1024 },
     http: { headersTimeoutMs: e.TRACKER_HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.TRACKER_HTTP_REQUEST_TIMEOUT_MS },
     shutdownTimeoutMs: e.TRACKER_SHUTDOWN_TIMEOUT_MS,
     ...overrides,

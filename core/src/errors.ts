@@ -12,13 +12,14 @@ export type AppErrorCode =
   | 'RATE_LIMITED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'BILLING_NOT_CONFIGURED';
+  | 'BILLING_NOT_CONFIGURED'
+  | 'UNAVAILABLE';
 
 export class AppError extends Error {
   constructor(
     readonly code: AppErrorCode,
     message: string,
-    /** Seconds, for RATE_LIMITED. */
+    /** Seconds, for RATE_LIMITED and UNAVAILABLE (sent as `Retry-After`). */
     readonly retryAfter?: number,
   ) {
     super(message);
@@ -38,6 +39,8 @@ const STATUS: Record<AppErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   // Stripe is not set up on this installation (docs/billing.md); retrying helps once it is.
   BILLING_NOT_CONFIGURED: 503,
+  // Ingest cannot take more now (the queue's backlog is over its bound); retry after Retry-After.
+  UNAVAILABLE: 503,
 };
 
 export function httpStatusFor(code: AppErrorCode): number {

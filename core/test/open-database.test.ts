@@ -15,7 +15,9 @@ describe('openDatabase on PostgreSQL', () => {
 
   test('runs the migrations once and again as a no-op', async () => {
     const db = await openDatabase({ databaseUrl: pg.url, dataDir: 'unused' }, { migrate: true });
-    const tables = await db.ds.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'issues'`);
+    const tables = await db.ds.query(
+      `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'issues'`,
+    );
     assert.equal(tables[0].n, 1);
     await db.close();
     const again = await openDatabase({ databaseUrl: pg.url, dataDir: 'unused' }, { migrate: true });

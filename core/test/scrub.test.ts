@@ -91,8 +91,20 @@ describe('sensitive keys', () => {
 
   test('header lists as [name, value] pairs', () => {
     assert.deepEqual(
-      defaults.value({ headers: [['Cookie', 'a=b'], ['Accept', '*/*'], ['authorization', 'Basic x']] }),
-      { headers: [['Cookie', FILTERED], ['Accept', '*/*'], ['authorization', FILTERED]] },
+      defaults.value({
+        headers: [
+          ['Cookie', 'a=b'],
+          ['Accept', '*/*'],
+          ['authorization', 'Basic x'],
+        ],
+      }),
+      {
+        headers: [
+          ['Cookie', FILTERED],
+          ['Accept', '*/*'],
+          ['authorization', FILTERED],
+        ],
+      },
     );
   });
 
@@ -181,7 +193,11 @@ describe('events, logs and feedback', () => {
   });
 
   test('custom key names are added to the built-in ones, or used alone with the defaults off', () => {
-    const custom: PrivacySettings = { scrubDefaults: true, sensitiveFields: ['ssn', 'Birth.Date'], scrubIpAddresses: false };
+    const custom: PrivacySettings = {
+      scrubDefaults: true,
+      sensitiveFields: ['ssn', 'Birth.Date'],
+      scrubIpAddresses: false,
+    };
     const scrubber = scrubberFor(custom);
     assert.equal(scrubberFor(custom), scrubber, 'cached per settings object');
     assert.deepEqual(scrubber.value({ SSN_last: '1234', 'birth.date': '1990', birthXdate: 'kept', token: 't' }), {
@@ -221,7 +237,10 @@ describe('events, logs and feedback', () => {
       tags: { cookie: FILTERED },
     });
     const feedback = { message: `my card ${VISA} was charged twice`, email: 'ann@example.com' };
-    assert.deepEqual(defaults.feedback(feedback), { message: `my card ${FILTERED} was charged twice`, email: 'ann@example.com' });
+    assert.deepEqual(defaults.feedback(feedback), {
+      message: `my card ${FILTERED} was charged twice`,
+      email: 'ann@example.com',
+    });
     const clean = { message: 'thanks' };
     assert.equal(defaults.feedback(clean), clean);
   });

@@ -94,7 +94,12 @@ function tinyMap(source: string, name: string, size = 0): string {
   return JSON.stringify({ ...base, sourcesContent: [`function ${name}() {}\n${'/'.repeat(pad)}`] });
 }
 
-function frame(filename: string, fn: string | null = 'a', lineno: number | null = 1, colno: number | null = 1): StackFrame {
+function frame(
+  filename: string,
+  fn: string | null = 'a',
+  lineno: number | null = 1,
+  colno: number | null = 1,
+): StackFrame {
   return { filename, function: fn, lineno, colno, inApp: true };
 }
 
@@ -193,7 +198,7 @@ describe('symbolicating a real esbuild bundle run in Node', () => {
     assert.ok(out[0].filename.endsWith('src/prices.ts'));
   });
 
-  test('every column of the bundle maps exactly as trace-mapping\'s originalPositionFor says', async () => {
+  test("every column of the bundle maps exactly as trace-mapping's originalPositionFor says", async () => {
     const trace = new TraceMap(bundle.mapText);
     const code = readFileSync(bundle.path, 'utf8').split('\n');
     const { loadMap } = store([{ filename: BUNDLE, text: bundle.mapText }]);
@@ -264,9 +269,15 @@ describe('validateSourceMap', () => {
 
   test('rejects JSON that is not a source map', () => {
     rejectsBadInput(() => validateSourceMap('app.js.map', '[]'), /not a source map: expected a JSON object/);
-    rejectsBadInput(() => validateSourceMap('app.js.map', text({ ...ok, version: 2 })), /"version" must be 3 \(got 2\)/);
+    rejectsBadInput(
+      () => validateSourceMap('app.js.map', text({ ...ok, version: 2 })),
+      /"version" must be 3 \(got 2\)/,
+    );
     rejectsBadInput(() => validateSourceMap('app.js.map', text({ ...ok, mappings: 7 })), /"mappings" must be a string/);
-    rejectsBadInput(() => validateSourceMap('app.js.map', text({ ...ok, sources: undefined })), /"sources" must be an array/);
+    rejectsBadInput(
+      () => validateSourceMap('app.js.map', text({ ...ok, sources: undefined })),
+      /"sources" must be an array/,
+    );
     rejectsBadInput(() => validateSourceMap('app.js.map', text({ ...ok, sources: [1] })), /"sources" must be an array/);
     rejectsBadInput(() => validateSourceMap('app.js.map', text({ ...ok, names: 'x' })), /"names" must be/);
     rejectsBadInput(() => validateSourceMap('app.js.map', text({ ...ok, sourcesContent: [3] })), /"sourcesContent"/);
@@ -296,7 +307,11 @@ describe('validateSourceMap', () => {
   test('index maps: url sections, bad offsets and bad inner maps are rejected', () => {
     const section = (offset: object, map: object = ok) => ({ offset, map });
     rejectsBadInput(
-      () => validateSourceMap('app.js.map', text({ version: 3, sections: [{ offset: { line: 0, column: 0 }, url: 'x.map' }] })),
+      () =>
+        validateSourceMap(
+          'app.js.map',
+          text({ version: 3, sections: [{ offset: { line: 0, column: 0 }, url: 'x.map' }] }),
+        ),
       /section 0\): sections with "url" are not supported/,
     );
     rejectsBadInput(
@@ -312,7 +327,11 @@ describe('validateSourceMap', () => {
       /offsets must ascend/,
     );
     rejectsBadInput(
-      () => validateSourceMap('app.js.map', text({ version: 3, sections: [section({ line: 0, column: 0 }, { ...ok, mappings: '!' })] })),
+      () =>
+        validateSourceMap(
+          'app.js.map',
+          text({ version: 3, sections: [section({ line: 0, column: 0 }, { ...ok, mappings: '!' })] }),
+        ),
       /invalid mappings \(section 0\)/,
     );
   });
@@ -323,7 +342,19 @@ describe('map filenames', () => {
     for (const name of ['main.abc123.js.map', 'app.js', 'chunk-5c1f2a9e.mjs.map', 'vendor~react.js']) {
       assert.equal(isPlainMapFilename(name), true, name);
     }
-    for (const name of ['', 'dist/app.js.map', 'a\\b.js', '..', '../app.js', 'app..js', '.', '.map', ' app.js', 'a\nb', 'x'.repeat(256)]) {
+    for (const name of [
+      '',
+      'dist/app.js.map',
+      'a\\b.js',
+      '..',
+      '../app.js',
+      'app..js',
+      '.',
+      '.map',
+      ' app.js',
+      'a\nb',
+      'x'.repeat(256),
+    ]) {
       assert.equal(isPlainMapFilename(name), false, JSON.stringify(name));
     }
     assert.equal(isPlainMapFilename(42), false);
@@ -356,10 +387,16 @@ describe('Symbolicator', () => {
       frame('https://x.test/app.js', 'a', 9, 1), // beyond the map's lines
     ];
     assert.deepEqual(await s.symbolicate('p1', '1.0.0', input), input);
-    assert.deepEqual(await s.symbolicate('p1', null, [frame('https://x.test/app.js')]), [frame('https://x.test/app.js')]);
+    assert.deepEqual(await s.symbolicate('p1', null, [frame('https://x.test/app.js')]), [
+      frame('https://x.test/app.js'),
+    ]);
     assert.deepEqual(await s.symbolicate('p1', '', [frame('https://x.test/app.js')]), [frame('https://x.test/app.js')]);
-    assert.deepEqual(await s.symbolicate('p1', '2.0.0', [frame('https://x.test/app.js')]), [frame('https://x.test/app.js')]);
-    assert.deepEqual(await s.symbolicate('p2', '1.0.0', [frame('https://x.test/app.js')]), [frame('https://x.test/app.js')]);
+    assert.deepEqual(await s.symbolicate('p1', '2.0.0', [frame('https://x.test/app.js')]), [
+      frame('https://x.test/app.js'),
+    ]);
+    assert.deepEqual(await s.symbolicate('p2', '1.0.0', [frame('https://x.test/app.js')]), [
+      frame('https://x.test/app.js'),
+    ]);
     // No release: loadMap never asked.
     assert.ok(calls.every((c) => c.release !== '' && c.release !== null));
   });
@@ -419,7 +456,10 @@ describe('Symbolicator', () => {
   });
 
   test('the cache is bounded by maxCacheBytes: least recently used maps are evicted and loaded again', async () => {
-    const entries = Array.from({ length: 10 }, (_, i) => ({ filename: `f${i}.js.map`, text: tinyMap(`src/f${i}.ts`, `f${i}`, 10_000) }));
+    const entries = Array.from({ length: 10 }, (_, i) => ({
+      filename: `f${i}.js.map`,
+      text: tinyMap(`src/f${i}.ts`, `f${i}`, 10_000),
+    }));
     const { loadMap, calls } = store(entries);
     // Room for three maps (each ~10 KB of text plus one segment).
     const s = new Symbolicator({ maxCacheBytes: 35_000, loadMap });
@@ -538,7 +578,13 @@ describe('Symbolicator', () => {
     const long = `${'x'.repeat(300)}HERE${'y'.repeat(300)}`;
     const content = ['a', 'b', 'short line', long, 'c'].join('\n');
     // generated 1:1 → 3:1 (short line), generated 1:11 → 4:301 (long line).
-    const text = JSON.stringify({ version: 3, sources: ['s.ts'], names: [], mappings: 'AAEA,UAC4S', sourcesContent: [content] });
+    const text = JSON.stringify({
+      version: 3,
+      sources: ['s.ts'],
+      names: [],
+      mappings: 'AAEA,UAC4S',
+      sourcesContent: [content],
+    });
     const s = new Symbolicator({ maxCacheBytes: 1_000_000, loadMap: async () => text });
     const [a, b] = await Promise.all([
       s.symbolicate('p1', '1.0.0', [frame('https://x.test/s.js', 'a', 1, 1)]),
@@ -558,7 +604,13 @@ describe('Symbolicator', () => {
     const long = `${'x'.repeat(300)}HERE${'y'.repeat(300)}`;
     const content = ['short', 'z'.repeat(500), long, 'after'].join('\n');
     // generated 1:1 → line 3 (index 2), column 300.
-    const text = JSON.stringify({ version: 3, sources: ['s.ts'], names: [], mappings: 'AAE4S', sourcesContent: [content] });
+    const text = JSON.stringify({
+      version: 3,
+      sources: ['s.ts'],
+      names: [],
+      mappings: 'AAE4S',
+      sourcesContent: [content],
+    });
     const s = new Symbolicator({ maxCacheBytes: 1_000_000, loadMap: async () => text, contextLines: 2 });
     const [out] = await s.symbolicate('p1', '1.0.0', [frame('https://x.test/s.js')]);
     assert.equal(out.lineno, 3);

@@ -1,11 +1,16 @@
 import { deadLetterSink, type Config, type Database } from '@tracker/core';
-import { DatabaseQueue, RedisStreamQueue, type Queue } from '@tracker/ingest';
+import { DatabaseQueue, RedisStreamQueue, type BacklogLimits, type Queue } from '@tracker/ingest';
 
 export interface QueueTuning {
   /** Redis: idle time after which a dead worker's messages are taken over. */
   reclaimIdleMs?: number;
   /** Database queue: back-off after a failed attempt is this times 2^attempts (default 1 s). */
   retryBaseMs?: number;
+  /**
+   * Database queue: refuse new items (503 + Retry-After) over this backlog. Given by the ingest
+   * process for its `jobs` queue only; the CLI's replay and the alerts queue have none.
+   */
+  backlog?: BacklogLimits;
 }
 
 /**
@@ -35,5 +40,6 @@ export async function createQueue(
     topic,
     releaseLocksOnStart: db.kind === 'pglite',
     retryBaseMs: tuning.retryBaseMs,
+    backlog: tuning.backlog,
   });
 }

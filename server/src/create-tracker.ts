@@ -132,7 +132,12 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   let alertsQueue: Queue;
   let redis: SharedRedis | undefined;
   try {
-    queue = await createQueue(config, db, options.queue);
+    queue = await createQueue(config, db, {
+      ...options.queue,
+      backlog: roles.has('ingest')
+        ? { maxItems: config.maxBacklog.items, maxBytes: config.maxBacklog.bytes }
+        : undefined,
+    });
     alertsQueue = await createQueue(config, db, options.queue, 'alerts').catch(async (err) => {
       await queue.close();
       throw err;

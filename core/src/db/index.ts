@@ -3,3 +3,6 @@ export type { Database, DatabaseKind, OpenDatabaseOptions } from './open-databas
 export { DataDirLockedError, lockDataDir } from './data-dir-lock';
 export { queryRows } from './query-rows';
 export { isTransientError } from './transient';
+export { buildPgliteImage, findPgliteImage, PGLITE_IMAGE_DIR } from './pglite-image';
+export type { PgliteFolderOrigin } from './init-pglite-data-dir';
+export { PGLITE_START_PARAMS, PGLITE_MEMORY_SETTINGS } from './pglite-settings';

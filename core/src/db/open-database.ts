@@ -3,9 +3,10 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { Config } from '../config';
-import { ENTITIES } from '../entities';
-import { MIGRATIONS } from '../migrations';
+import { DATA_SOURCE_COMMON } from './data-source-options';
 import { lockDataDir } from './data-dir-lock';
+import { initPgliteDataDir, type PgliteFolderOrigin } from './init-pglite-data-dir';
+import { PGLITE_START_PARAMS } from './pglite-settings';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -13,6 +14,8 @@ export type DatabaseKind = 'postgres' | 'pglite';
 export interface Database {
   readonly kind: DatabaseKind;
   readonly ds: DataSource;
+  /** PGlite only: whether this start found its data folder or made it (and how). */
+  readonly folder?: PgliteFolderOrigin;
   close(): Promise<void>;
 }
 
@@ -45,14 +48,7 @@ export async function openDatabase(
   return db;
 }
 
-const common = {
-  type: 'postgres' as const,
-  entities: ENTITIES,
-  migrations: MIGRATIONS,
-  migrationsTableName: 'migrations',
-  synchronize: false,
-  logging: false as const,
-};
+const common = DATA_SOURCE_COMMON;
 
 /**
  * A statement running longer than this is cancelled by PostgreSQL; the client gives up a little
@@ -91,7 +87,10 @@ async function openPglite(dataDir: string): Promise<Database> {
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   let pglite: InstanceType<typeof PGlite> | undefined;
   try {
-    pglite = new PGlite(`${dataDir}/pgdata`);
+    // A first start makes the folder in a child process (its memory dies with it), then opens it
+    // like any restart: one way to open, whatever the folder's age.
+    const folder = await initPgliteDataDir(dataDir);
+    pglite = new PGlite(join(dataDir, 'pgdata'), { startParams: [...PGLITE_START_PARAMS] });
     await pglite.waitReady;
     // PGlite has one connection, so the pool gets exactly one client: concurrent work (the
     // worker's batch, an API request) queues for it instead of interleaving inside another's
@@ -102,6 +101,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     return {
       kind: 'pglite',
       ds,
+      folder,
       close: async () => {
         await ds.destroy();
         await instance.close();

@@ -110,6 +110,7 @@ export function registerErrorRoute(
 ): void {
   app.post('/error', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
+    deps.queue.checkBacklog?.();
     const { payload, eventId, clientId, discarded } = prepareErrorJob(
       key,
       request.body,

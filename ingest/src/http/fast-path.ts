@@ -83,6 +83,8 @@ async function accept(
   userAgent: string | undefined,
   res: ServerResponse,
 ): Promise<void> {
+  // Over the backlog bound: 503 before any parsing or quota (docs/reliability.md, "Overload").
+  deps.queue.checkBacklog?.();
   const text = bytes.toString('utf8');
   const { payload, eventId, clientId, discarded } = prepareErrorJob(
     key,

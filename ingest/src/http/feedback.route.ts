@@ -19,6 +19,7 @@ export function registerFeedbackRoute(
 ): void {
   app.post('/feedback', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
+    deps.queue.checkBacklog?.();
     // Scrubbed before anything else sees it (docs/privacy.md).
     const body = scrubberFor(key.privacy).feedback(parseBody(feedbackSchema, request.body));
     // Feedback does not count toward the event quota (docs/quotas.md); the key's rate limit applies.

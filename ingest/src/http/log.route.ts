@@ -18,6 +18,7 @@ export function registerLogRoute(
 ): void {
   app.post('/log', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
+    deps.queue.checkBacklog?.();
     // Scrubbed before anything else sees it (docs/privacy.md).
     const body = scrubberFor(key.privacy).log(parseBody(logSchema, request.body));
     // The key's rate limit applies; logs have their own monthly cap, not the event quota (docs/quotas.md).

@@ -16,6 +16,7 @@ export function registerVitalsRoute(
 ): void {
   app.post('/vitals', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
+    deps.queue.checkBacklog?.();
     const body = parseBody(vitalsSchema, request.body);
     // Rate limit and event quota: vitals reports count (docs/quotas.md).
     const admitted = deps.gate?.admit(key, 'events');

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { queryRows } from '@tracker/core';
 import type { DataSource } from 'typeorm';
+import { BacklogBound, type BacklogLimits } from './backlog-bound';
 import { MAX_ATTEMPTS, type Queue, type QueueMessage, type QueuePayload } from './queue';
 
 export interface DatabaseQueueOptions {
@@ -16,6 +17,13 @@ export interface DatabaseQueueOptions {
   pollMs?: number;
   /** Back-off after a failure: this times 2^attempts (default 1 s: 2 s, 4 s, 8 s, 16 s). */
   retryBaseMs?: number;
+  /**
+   * Refuse new items (`checkBacklog`: 503 + Retry-After) while this much is waiting
+   * (TRACKER_MAX_BACKLOG, TRACKER_MAX_BACKLOG_MB). Unset: no bound (the alerts topic, the CLI).
+   */
+  backlog?: BacklogLimits;
+  /** How often the backlog is counted again from the table (default 1 s). */
+  backlogRecountMs?: number;
 }
 
 /**
@@ -32,6 +40,10 @@ export class DatabaseQueue implements Queue {
   private pending: Array<{ payloads: QueuePayload[]; resolve: () => void; reject: (e: unknown) => void }> = [];
   private flushScheduled = false;
   private closed = false;
+  /** Set when the queue has a backlog bound. */
+  readonly bound: BacklogBound | undefined;
+  private recountTimer: NodeJS.Timeout | undefined;
+  private recounting = false;
 
   private constructor(
     private readonly ds: DataSource,
@@ -42,6 +54,10 @@ export class DatabaseQueue implements Queue {
     this.pollMs = options.pollMs ?? 500;
     this.retryBaseMs = options.retryBaseMs ?? 1_000;
     this.wakeups.setMaxListeners(0);
+    this.bound =
+      options.backlog && (options.backlog.maxItems > 0 || options.backlog.maxBytes > 0)
+        ? new BacklogBound(options.backlog)
+        : undefined;
   }
 
   static async open(ds: DataSource, options: DatabaseQueueOptions = {}): Promise<DatabaseQueue> {
@@ -51,7 +67,35 @@ export class DatabaseQueue implements Queue {
         queue.topic,
       ]);
     }
+    if (queue.bound) {
+      await queue.recount();
+      queue.recountTimer = setInterval(() => void queue.recount(), options.backlogRecountMs ?? 1_000);
+      queue.recountTimer.unref();
+    }
     return queue;
+  }
+
+  checkBacklog(): void {
+    this.bound?.check();
+  }
+
+  /** The table's count of waiting rows and their bytes (octet_length reads a TOASTed value's size without decompressing it). */
+  private async recount(): Promise<void> {
+    if (this.recounting || this.closed || !this.bound) return;
+    this.recounting = true;
+    try {
+      const [row] = await queryRows<{ n: number; bytes: string }>(
+        this.ds,
+        `SELECT count(*)::int AS n, coalesce(sum(octet_length(payload)), 0)::text AS bytes
+           FROM queue_jobs WHERE topic = $1 AND dead_at IS NULL`,
+        [this.topic],
+      );
+      this.bound.recounted(row.n, Number(row.bytes));
+    } catch {
+      // The database is down or busy past its timeout: keep the running count; the worker logs outages.
+    } finally {
+      this.recounting = false;
+    }
   }
 
   /**
@@ -77,14 +121,18 @@ export class DatabaseQueue implements Queue {
     // A text column: bytes are decoded here, as the worker would decode them from Redis.
     const payloads = batch.flatMap((b) => b.payloads.map(asText));
     if (batch.length === 0) return;
+    const bytes = this.bound ? byteSum(payloads) : 0;
+    this.bound?.enqueuing(payloads.length, bytes);
     try {
       await this.ds.query('INSERT INTO queue_jobs (topic, payload) SELECT $1, unnest($2::text[])', [
         this.topic,
         payloads,
       ]);
+      this.bound?.enqueued(payloads.length, bytes, true);
       for (const b of batch) b.resolve();
       this.wakeups.emit('job');
     } catch (err) {
+      this.bound?.enqueued(payloads.length, bytes, false);
       for (const b of batch) b.reject(err);
     }
   }
@@ -144,6 +192,7 @@ export class DatabaseQueue implements Queue {
   async ack(messages: QueueMessage[]): Promise<void> {
     if (messages.length === 0) return;
     await this.ds.query('DELETE FROM queue_jobs WHERE id = ANY($1::bigint[])', [messages.map((m) => m.id)]);
+    this.bound?.removed(messages.length, byteSum(messages.map((m) => m.payload)));
   }
 
   async fail(messages: QueueMessage[], error: string): Promise<void> {
@@ -175,6 +224,7 @@ export class DatabaseQueue implements Queue {
        ${this.insertDeadSql('dead')}`,
       [messages.map((m) => m.id), storable(error).slice(0, 2000)],
     );
+    this.bound?.removed(messages.length, byteSum(messages.map((m) => m.payload)));
   }
 
   /**
@@ -213,6 +263,7 @@ export class DatabaseQueue implements Queue {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.recountTimer);
     this.wakeups.emit('job');
     if (this.pending.length > 0) await this.flush();
   }
@@ -225,6 +276,12 @@ export function unackedReason(deliveries: number): string {
 /** NUL is the one character PostgreSQL's text cannot hold (an error may quote the payload). */
 function storable(text: string): string {
   return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+}
+
+function byteSum(texts: string[]): number {
+  let n = 0;
+  for (const t of texts) n += Buffer.byteLength(t);
+  return n;
 }
 
 function asText(payload: QueuePayload): string {

@@ -1,5 +1,7 @@
 export { DatabaseQueue } from './database-queue';
 export type { DatabaseQueueOptions } from './database-queue';
+export { BacklogBound } from './backlog-bound';
+export type { BacklogLimits } from './backlog-bound';
 export { MAX_ATTEMPTS } from './queue';
 export type { Queue, QueueMessage, QueuePayload } from './queue';
 export { RedisStreamQueue } from './redis-stream-queue';

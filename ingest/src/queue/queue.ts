@@ -40,6 +40,12 @@ export interface Queue {
    * outage): no other consumer takes them over and no delivery is counted.
    */
   extend(messages: QueueMessage[]): Promise<void>;
+  /**
+   * Throws `AppError('UNAVAILABLE')` (503 with `Retry-After`) when the backlog is over its bound
+   * (docs/reliability.md, "Overload"). Synchronous and free of I/O: the edge calls it before the
+   * quota gate, so a refused request spends nothing. Queues without a bound leave it out.
+   */
+  checkBacklog?(): void;
   /** Messages waiting, for /readyz and operators. */
   depth(): Promise<number>;
   ping(): Promise<void>;

@@ -84,6 +84,7 @@ async function envelope(request: FastifyRequest, reply: FastifyReply, deps: Sent
     (request.params as Params).project,
     deps.keys,
   );
+  deps.queue.checkBacklog?.();
   const taken = await takeSentryItems(key, items, header, deps);
   if (broken) taken.problems.push(broken);
   if (taken.payloads.length > 0) await deps.queue.enqueue(taken.payloads);
@@ -108,6 +109,7 @@ async function store(request: FastifyRequest, reply: FastifyReply, deps: SentryD
     (request.params as Params).project,
     deps.keys,
   );
+  deps.queue.checkBacklog?.();
   const { payload, eventId } = await takeEvent(key, { raw, plain }, undefined, receivedAtNow(deps.clock), deps).catch(
     (err) => {
       if (err instanceof AdmissionRefusal) reply.header('x-sentry-rate-limits', sentryRateLimits([err]).header);
