@@ -183,6 +183,8 @@ const EXPECTED: Array<[string, string]> = [
   ['!assigned:none', 'DE'],
   ['assigned:Bob@Example.com', 'E'],
   ['assigned:nobody@example.com', ''],
+  ['!assigned:bob@example.com', 'ABCD'],
+  ['!assigned:nobody@example.com', 'ABCDE'],
   ['user.email:ann@example.com', 'A'],
   ['user.email:BOB@example.com', 'D'],
   ['!user.email:ann@example.com', 'BCDE'],
