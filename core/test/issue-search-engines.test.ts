@@ -11,6 +11,7 @@ import { openDatabase, type Database } from '../src/db';
 import { AppError } from '../src/errors';
 import { persistEvents, prepareEvent } from '../src/events';
 import { createSavedSearch, deleteSavedSearch, listIssues, listSavedSearches, mergeIssues } from '../src/issues';
+import { IssueSearch1796420000000 } from '../src/migrations/1796420000000-issue-search';
 import { createTempDir, createTestPostgres, type TempDir, type TestPostgres } from '../src/testing';
 
 const T0 = Date.parse('2026-06-01T12:00:00.000Z');
@@ -183,6 +184,8 @@ const EXPECTED: Array<[string, string]> = [
   ['!assigned:none', 'DE'],
   ['assigned:Bob@Example.com', 'E'],
   ['assigned:nobody@example.com', ''],
+  ['!assigned:bob@example.com', 'ABCD'],
+  ['!assigned:nobody@example.com', 'ABCDE'],
   ['user.email:ann@example.com', 'A'],
   ['user.email:BOB@example.com', 'D'],
   ['!user.email:ann@example.com', 'BCDE'],
@@ -387,6 +390,25 @@ for (const engine of ['PostgreSQL', 'PGlite'] as const) {
       s.letterOf.delete(idOf('B'));
       assert.equal(await lettersFound(db, s, 'user.id:u2'), 'E');
       assert.equal(await lettersFound(db, s, 'browser.name:Firefox'), 'E');
+    });
+
+    test("the migration's backfill from the events gives what the worker and merge kept", async () => {
+      const rows = async () =>
+        (
+          (await db.ds.query(
+            'SELECT issue_id, project_id, key, value FROM issue_tag_values ORDER BY issue_id, key, value',
+          )) as unknown[]
+        ).map((r) => JSON.stringify(r));
+      const kept = await rows();
+      assert.ok(kept.length >= 10, `only ${kept.length} rows`);
+      const runner = db.ds.createQueryRunner();
+      try {
+        await new IssueSearch1796420000000().down(runner);
+        await new IssueSearch1796420000000().up(runner);
+      } finally {
+        await runner.release();
+      }
+      assert.deepEqual(await rows(), kept);
     });
   });
 }

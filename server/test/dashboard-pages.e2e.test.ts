@@ -160,9 +160,10 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     await waitForIssues(issuesPath, 4);
     await screenshot(page, 'issues');
     // Search narrows the list through the API; each row draws its 24-hour sparkline.
-    await page.getByLabel('Search').fill('bulk 3');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('bulk 3');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await page.waitForURL((u) => u.searchParams.get('q') === 'bulk 3');
+    // The box takes the search language (issue 19): two words, both in the title.
+    await page.waitForURL((u) => u.searchParams.get('query') === 'bulk 3');
     await waitFor('the filtered list', async () => (await page.locator('table.issues tbody tr').count()) === 1);
     assert.equal(await page.locator('.issue-title').innerText(), 'Error: bulk 3');
     assert.match(

@@ -8,6 +8,12 @@ import type { ApiScope } from '@tracker/core';
  */
 export const DEFAULT_SCOPE = { query: 'read', mutation: 'write' } as const satisfies Record<string, ApiScope>;
 
+/*
+ * Deliberately on the defaults: `savedSearches` (read), `createSavedSearch` and `deleteSavedSearch`
+ * (write). A saved search is the caller's own view, so a `write` token of a person may keep theirs,
+ * as the person could in the dashboard; it is not a secret and sends nothing anywhere.
+ */
+
 /** Mutations that need `admin`: people, secrets, destructive or billing changes. */
 export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   // members and invitations

@@ -31,10 +31,10 @@ export function compileIssueQuery(terms: readonly QueryTerm[], ctx: CompileConte
 function conditionOf(t: QueryTerm, ctx: CompileContext): string {
   const p = ctx.param;
   switch (t.kind) {
-    case 'text': {
-      const pattern = p(likePattern(t.value));
-      return `(i.title ILIKE ${pattern} OR i.type ILIKE ${pattern})`;
-    }
+    // The title is the type and the message's first line (computeTitle): one ILIKE per issue
+    // instead of two; the type alone would only matter past the title's 200 characters.
+    case 'text':
+      return `i.title ILIKE ${p(likePattern(t.value))}`;
     case 'message':
       return `i.title ILIKE ${p(likePattern(t.value))}`;
     case 'type':
