@@ -447,9 +447,9 @@ async function writeFirings(em: EntityManager, firings: Firing[], options: Evalu
 
 /**
  * Digest rules: firings go into the rule's open digest delivery, sent once when it closes.
- * It is due (`next_attempt_at`) when its minutes have passed on the database's clock, for a rule
- * that goes quiet (the dispatcher's sweeper picks it up then); a firing that finds it closed by
- * the tracker's clock releases it at once (returned, to be queued) and opens the next one. A
+ * It is due (`next_attempt_at`) when it closes by the tracker's clock, for a rule that goes quiet
+ * (the dispatcher's sweeper, on the same clock, picks it up then); a firing that finds it closed
+ * releases it at once (returned, to be queued) and opens the next one. A
  * digest the dispatcher has already claimed is never added to.
  */
 async function addToDigest(
@@ -507,13 +507,13 @@ async function addToDigest(
       items: items.slice(0, DIGEST_ITEMS_MAX),
     },
   };
-  // Due after its minutes on the database's clock (decision 021: one clock decides when
-  // deliveries are due for every process).
+  // Due when it closes, by the tracker's clock: the dispatcher decides due-ness by the same
+  // clock (decision 027), so a digest closed by a moved clock is not also held by the database's.
   const [row] = await queryRows<{ id: string }>(
     em,
     `INSERT INTO alert_deliveries (rule_id, project_id, issue_id, kind, payload, next_attempt_at, enqueued_at)
-     VALUES ($1, $2, $3, $4, $5::jsonb, now() + make_interval(mins => $6::int), NULL) RETURNING id`,
-    [rule.id, rule.project_id, firings[0].issueId, rule.kind, JSON.stringify(payload), rule.digest_minutes],
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6::timestamptz, NULL) RETURNING id`,
+    [rule.id, rule.project_id, firings[0].issueId, rule.kind, JSON.stringify(payload), iso(closesAt)],
   );
   await em.query(`UPDATE alert_digests SET delivery_id = $2, closes_at = $3 WHERE rule_id = $1`, [
     rule.id,
