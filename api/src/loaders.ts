@@ -7,6 +7,7 @@ import {
   findReleaseHealth,
   findLatestEvents,
   findPrimaryKeys,
+  findUserRefs,
   listProjects,
   IssueRelease,
   Membership,
@@ -47,6 +48,8 @@ export interface Loaders {
   releaseHealth: DataLoader<string, ReleaseHealth | null>;
   /** Recorded merges into an issue (what unmergeIssue can undo). */
   mergeCountByIssue: DataLoader<string, number>;
+  /** Id and email by user id (an issue's assignee). */
+  userRef: DataLoader<string, { id: string; email: string } | null>;
 }
 
 export function createLoaders(ds: DataSource, clock: Clock): Loaders {
@@ -129,6 +132,10 @@ export function createLoaders(ds: DataSource, clock: Clock): Loaders {
       return ids.map((id) => byId.get(id) ?? null);
     }),
     releaseHealth,
+    userRef: new DataLoader(async (ids) => {
+      const found = await findUserRefs(ds, ids);
+      return ids.map((id) => found.get(id) ?? null);
+    }),
     organizationsByUser: new DataLoader(async (userIds) => {
       const memberships = await ds.manager.find(Membership, {
         where: { userId: In([...userIds]) },

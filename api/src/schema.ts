@@ -17,6 +17,7 @@ import { UsageResolver } from './modules/usage/usage.resolver';
 import { PerformanceResolver } from './modules/performance/performance.resolver';
 import { LogResolver } from './modules/log/log.resolver';
 import { FeedbackResolver } from './modules/feedback/feedback.resolver';
+import { ActivityResolver, ProjectMembersResolver } from './modules/activity/activity.resolver';
 import { scopeGuard } from './auth/scope-guard';
 import { secretGuard } from './auth/secret-guard';
 
@@ -37,6 +38,8 @@ export const RESOLVERS = [
   PerformanceResolver,
   LogResolver,
   FeedbackResolver,
+  ActivityResolver,
+  ProjectMembersResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

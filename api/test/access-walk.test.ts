@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { ApolloServer } from '@apollo/server';
 import {
+  addComment,
   authenticateBearer,
   createApiToken,
   hasScope,
@@ -66,6 +67,8 @@ interface Make {
   issue(): Promise<string>;
   /** A fresh issue of A with another one merged into it (for unmergeIssue). */
   mergedIssue(): Promise<string>;
+  /** A fresh comment by A's owner on A's issue (only its author may edit or delete it). */
+  comment(): Promise<string>;
 }
 
 interface Row {
@@ -161,6 +164,21 @@ const FIELDS: Record<string, Row> = {
     outsider: 'NOT_FOUND',
     member: 'FORBIDDEN',
   },
+
+  // Mutation: ownership and conversation (issue 19): any member assigns and comments; only a
+  // comment's author edits or deletes it.
+  assignIssue: {
+    args: async (a, m) => ({ id: await m.issue(), userId: a.ownerId }),
+    outsider: 'NOT_FOUND',
+    member: 'ok',
+  },
+  addComment: { args: (a) => ({ issueId: a.issue, body: 'walk comment' }), outsider: 'NOT_FOUND', member: 'ok' },
+  updateComment: {
+    args: async (_a, m) => ({ id: await m.comment(), body: 'edited by someone else' }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  deleteComment: { args: async (_a, m) => ({ id: await m.comment() }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
 
   // Mutation: projects and keys
   createProject: {
@@ -326,6 +344,15 @@ describe('access rule walked over every root field (issue 18)', () => {
       const sourceId = await make.issue();
       await mergeIssues(db.ds, { caller: sessionCaller(A.ownerId), targetId, sourceId });
       return targetId;
+    },
+    async comment() {
+      const c = await addComment(db.ds, {
+        caller: sessionCaller(A.ownerId),
+        issueId: A.issue,
+        body: 'by the owner',
+        now: new Date(),
+      });
+      return c.id;
     },
   };
 

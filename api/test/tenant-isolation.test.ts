@@ -39,7 +39,8 @@ type Kind =
   | 'apiToken'
   | 'invitation'
   | 'member'
-  | 'projectKey';
+  | 'projectKey'
+  | 'comment';
 
 /** One organization's objects, as its owner sees them. */
 interface Tenant {
@@ -61,6 +62,8 @@ interface Tenant {
   /** …and their session: the suite calls as B's owner and as B's plain member. */
   memberToken: string;
   projectKey: string;
+  /** A comment by the owner on `issue`. */
+  comment: string;
 }
 
 interface Make {
@@ -75,6 +78,8 @@ interface Make {
   alertRule(t: Tenant, projectId: string): Promise<string>;
   apiToken(t: Tenant): Promise<string>;
   invitation(t: Tenant): Promise<string>;
+  /** A comment by the tenant's owner on its issue. */
+  comment(t: Tenant): Promise<string>;
 }
 
 interface Case {
@@ -187,6 +192,18 @@ const CASES: Record<string, Case> = {
   },
   unmergeIssue: { ids: { id: 'issue' }, args: async (b, make) => ({ id: await make.mergedIssue(b) }) },
   discardIssue: { ids: { id: 'issue' }, args: async (b, make) => ({ id: await make.issue(b), discard: true }) },
+
+  // Mutation: ownership and conversation (issue 19)
+  assignIssue: {
+    ids: { id: 'issue', userId: 'member' },
+    args: async (b, make) => ({ id: await make.issue(b), userId: b.member }),
+  },
+  addComment: { ids: { issueId: 'issue' }, args: (b) => ({ issueId: b.issue, body: unique('comment') }) },
+  updateComment: {
+    ids: { id: 'comment' },
+    args: async (b, make) => ({ id: await make.comment(b), body: unique('edited') }),
+  },
+  deleteComment: { ids: { id: 'comment' }, args: async (b, make) => ({ id: await make.comment(b) }) },
 
   // Mutation: releases and upload tokens
   markRelease: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project, version: unique('1.0') }) },
@@ -356,6 +373,14 @@ describe('tenant isolation (generated from the schema)', () => {
       );
       return d.createApiToken.apiToken.id;
     },
+    async comment(t) {
+      const d = await ok(
+        `mutation($i: ID!) { addComment(issueId: $i, body: "note") { id } }`,
+        { i: t.issue },
+        t.token,
+      );
+      return d.addComment.id;
+    },
     async invitation(t) {
       const d = await ok(
         `mutation($o: ID!, $e: String!) { inviteMember(organizationId: $o, email: $e) { invitation { id } } }`,
@@ -397,6 +422,7 @@ describe('tenant isolation (generated from the schema)', () => {
     t.uploadToken = await make.uploadToken(t, t.project);
     t.apiToken = await make.apiToken(t);
     t.invitation = await make.invitation(t);
+    t.comment = await make.comment(t);
     const member = await newUser();
     await db.ds.query(`INSERT INTO memberships (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [
       t.organization,

@@ -242,7 +242,7 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.deepEqual(
         activity.map((a) => [a.kind, a.message]),
         [
-          ['MERGED', 'Merged source (1 events) into this issue'],
+          ['MERGED', 'Merged source (1 event) into this issue'],
           ['COMMENTED', 'on the source'],
           ['FIRST_SEEN', 'First seen'],
         ],
@@ -302,7 +302,7 @@ test('a regression says why: release, deploy time and environment, and what it w
   const r = regressionReason(resolved, event);
   assert.equal(
     r.message,
-    'Regressed: event in release 1.4.0, deployed 2026-11-25 12:03 UTC to production, after resolved in 1.3.2',
+    'event in release 1.4.0, deployed 2026-11-25 12:03 UTC to production, after resolved in 1.3.2',
   );
   assert.equal(r.data.reason, 'newer-release');
   assert.equal(r.data.deployedAt, deployedAt.toISOString());
@@ -312,7 +312,7 @@ test('a regression says why: release, deploy time and environment, and what it w
   );
   assert.equal(
     regressionReason(resolved, { ...event, release: null, releaseRecord: null, projectHasReleases: false }).message,
-    'Regressed: new event after it was resolved at 2026-11-24 09:00 UTC (the project records no releases)',
+    'new event after it was resolved at 2026-11-24 09:00 UTC (the project records no releases)',
   );
   assert.equal(
     regressionReason(
@@ -325,6 +325,6 @@ test('a regression says why: release, deploy time and environment, and what it w
       },
       event,
     ).message,
-    'Reopened: snoozed until 2026-11-25 12:00 UTC, which has passed',
+    'snoozed until 2026-11-25 12:00 UTC, which has passed',
   );
 });

@@ -195,6 +195,31 @@ describe('alerts: a regression reaches a webhook, Slack and email; failures are 
     // Nothing was sent twice to the healthy targets.
     assert.equal(receiver.hits.filter((h) => h.path === '/hook').length, 1);
     assert.equal(smtp.messages.length, 1);
+
+    // Issue 19: each delivery that succeeded is in the issue's timeline (the failed attempts are not),
+    // without the target's address (a secret).
+    const { activity } = (
+      await gqlOk(
+        url,
+        `query($id: ID!) { issue(id: $id) { activity { kind actor { id } message data } } }`,
+        { id: issueId },
+        a.token,
+      )
+    ).issue;
+    const sent = activity.filter((x: any) => x.kind === 'ALERT_SENT');
+    assert.deepEqual(sent.map((x: any) => x.message).sort(), [
+      'Regression alert sent by Slack',
+      'Regression alert sent by email',
+      'Regression alert sent by webhook',
+      'Regression alert sent by webhook',
+    ]);
+    assert.ok(sent.every((x: any) => x.actor === null && x.data.alertKind === 'REGRESSED_ISSUE'));
+    assert.ok(!JSON.stringify(activity).includes(receiver.origin), 'no target URL in the timeline');
+    assert.ok(!JSON.stringify(activity).includes('oncall@example.com'), 'no target address in the timeline');
+    assert.deepEqual(
+      activity.filter((x: any) => x.kind !== 'ALERT_SENT').map((x: any) => x.kind),
+      ['REGRESSED', 'RESOLVED', 'FIRST_SEEN'],
+    );
   });
 
   test('a private target is refused when private targets are not allowed', async () => {

@@ -177,6 +177,45 @@ for (const mode of MODES) {
       assert.equal(await p.alerts('REGRESSED_ISSUE'), 1);
     });
 
+    test('the timeline: first seen with its release, resolved by whom, regressed with its reason (issue 19)', async () => {
+      const p = await project();
+      await p.register('1.3.2');
+      await p.event({ release: '1.3.2' });
+      await p.resolve();
+      await p.register('1.4.0');
+      const issue = await p.event({ release: '1.4.0' });
+      assert.equal(issue.isRegression, true);
+      const [deployed] = await tracker.db.ds.query(
+        `SELECT deployed_at FROM releases WHERE project_id = $1 AND version = '1.4.0'`,
+        [p.project.id],
+      );
+      const minute = new Date(deployed.deployed_at).toISOString().slice(0, 16).replace('T', ' ');
+      const { activity } = (
+        await gqlOk(
+          url,
+          `query($id: ID!) { issue(id: $id) { activity { kind actor { email } message data } } }`,
+          { id: issue.id },
+          p.token,
+        )
+      ).issue;
+      // Alert deliveries to a closed port fail: no ALERT_SENT here (server/test/alerts.test.ts has one).
+      assert.deepEqual(
+        activity.map((a: any) => [a.kind, a.actor?.email ?? null, a.message]),
+        [
+          [
+            'REGRESSED',
+            null,
+            `event in release 1.4.0, deployed ${minute} UTC to production, after resolved in 1.3.2`,
+          ],
+          ['RESOLVED', p.email, 'Resolved in release 1.3.2 (production)'],
+          ['FIRST_SEEN', null, 'First seen in release 1.3.2 (production)'],
+        ],
+      );
+      assert.equal(activity[0].data.release, '1.4.0');
+      assert.equal(activity[0].data.resolvedIn, '1.3.2');
+      assert.equal(activity[0].data.reason, 'newer-release');
+    });
+
     test('resolved in R + the same release: stays resolved, counted', async () => {
       const p = await project();
       await p.register('1.0.0');

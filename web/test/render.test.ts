@@ -155,6 +155,7 @@ const issue = (id: string, title: string, culprit: string | null) => ({
   eventCount: 1234,
   userCount: 7,
   lastSeen: new Date(Date.now() - 5 * 60_000).toISOString(),
+  assignee: id === 'i1' ? { id: 'u1', email: 'ada@example.com' } : null,
   series: [0, 2, 4].map((count, h) => ({ ts: new Date(Date.UTC(2026, 0, 1, h)).toISOString(), count })),
 });
 
@@ -305,6 +306,39 @@ const hostileIssue: Omit<NonNullable<Api.IssueDetailQuery['issue']>, 'events'> =
     },
   ],
   latestEvent: eventDetails['103'],
+  assignee: { id: 'u1', email: XSS_TITLE },
+  activity: [
+    {
+      id: 'a3',
+      kind: 'COMMENTED',
+      actor: { id: 'u1', email: 'ada@example.com' },
+      createdAt: '2026-01-03T00:00:00Z',
+      message: 'ignored: the comment is shown',
+      comment: {
+        id: 'c1',
+        body: `see https://example.com/a?b=1. and ${INJECTION.jsUrl} ${INJECTION.script} ${INJECTION.bidi}`,
+        createdAt: '2026-01-03T00:00:00Z',
+        updatedAt: '2026-01-03T00:05:00Z',
+        editable: true,
+      },
+    },
+    {
+      id: 'a2',
+      kind: 'REGRESSED',
+      actor: null,
+      createdAt: '2026-01-02T12:10:00Z',
+      message: `event in release ${INJECTION.svg}, deployed 2026-01-02 12:03 UTC to production, after resolved in 1.3.2`,
+      comment: null,
+    },
+    {
+      id: 'a1',
+      kind: 'FIRST_SEEN',
+      actor: null,
+      createdAt: '2026-01-01T00:00:00Z',
+      message: 'First seen in release 1.3.2 (production)',
+      comment: null,
+    },
+  ],
   feedback: [{ id: 'f1', message: '<script>alert(5)</script>', email: null, receivedAt: '2026-01-01T00:00:00Z' }],
 };
 /** An issue of the same organization's other project, opened under p1's URL. */
@@ -315,10 +349,21 @@ function issueDetailAnswer(variables: Record<string, unknown>): Api.IssueDetailQ
   const issues: Record<string, typeof hostileIssue> = { i2: hostileIssue, i9: otherProjectIssue };
   const found = issues[String(variables.id)];
   const event = variables.picked ? { event: eventDetails[String(variables.eventId)] ?? null } : {};
-  if (!found) return { issue: null, ...event };
+  const projectAnswer =
+    variables.projectId === 'p1'
+      ? {
+          id: 'p1',
+          members: [
+            { userId: 'u1', email: XSS_TITLE },
+            { userId: 'u2', email: 'grace@example.com' },
+          ],
+        }
+      : null;
+  if (!found) return { issue: null, project: projectAnswer, ...event };
   const { latestEvent, ...rest } = found;
   return {
     issue: { ...rest, events: hostileEventsPage(variables.eventsAfter), ...(variables.picked ? {} : { latestEvent }) },
+    project: projectAnswer,
     ...event,
   };
 }
@@ -768,6 +813,7 @@ describe('issues page', () => {
       environment: null,
       release: null,
       sort: 'LAST_SEEN',
+      assigned: null,
     });
   });
 
@@ -785,6 +831,7 @@ describe('issues page', () => {
       environment: null,
       release: null,
       sort: 'LAST_SEEN',
+      assigned: null,
     });
     assert.match(await response.text(), /<a[^>]*aria-current="page"[^>]*>Resolved<\/a>/);
   });
@@ -792,7 +839,7 @@ describe('issues page', () => {
   test('passes search, environment, release and sort to the API and keeps them across tabs and pages', async () => {
     const cookie = await signIn();
     const response = await get(
-      '/projects/p1/issues?status=open&q=%20cart%20&environment=staging&release=1.2.3&sort=users&after=cursor-2',
+      '/projects/p1/issues?status=open&q=%20cart%20&environment=staging&release=1.2.3&sort=users&assigned=me&after=cursor-2',
       cookie,
     );
     assert.equal(response.status, 200);
@@ -806,13 +853,16 @@ describe('issues page', () => {
       environment: 'staging',
       release: '1.2.3',
       sort: 'USERS',
+      assigned: 'ME',
     });
     const html = await response.text();
-    const kept = 'q=cart&amp;environment=staging&amp;release=1.2.3&amp;sort=users';
+    const kept = 'q=cart&amp;environment=staging&amp;release=1.2.3&amp;sort=users&amp;assigned=me';
     assert.match(html, new RegExp(`href="[^"]*\\?status=resolved&amp;${kept}"`), 'the Resolved tab keeps the filters');
     assert.match(html, new RegExp(`href="[^"]*\\?status=open&amp;${kept}&amp;after=cursor-2"[^>]*>Load more`));
     assert.match(html, /<input[^>]*name="q"[^>]*value="cart"/);
     assert.match(html, /<option value="users" selected="">Users affected<\/option>/);
+    assert.match(html, /<option value="me" selected="">Assigned to me<\/option>/);
+    assert.match(html, /<span class="visually-hidden">Assigned to <\/span>ada@example\.com<\/span>/, 'the assignee badge');
     // An unknown sort is the default one; hostile text in a filter is only ever an attribute value.
     await get('/projects/p1/issues?sort=drop%20table&q=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E', cookie).then(
       async (r) => assert.doesNotMatch(await r.text(), /<script>alert\(1\)/),
@@ -925,6 +975,29 @@ describe('issue page', () => {
     assert.match(html, /webpack:\/\/\/src\/cart\.ts:12:3/);
   });
 
+  test('the timeline: comments link http(s) URLs only, everything else is text; the picker lists members', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/issues/i2', cookie)).text();
+    const body = html.split('<script')[0];
+    assertInertMarkup(html);
+    assert.match(
+      body,
+      /<a class="break" href="https:\/\/example\.com\/a\?b=1" target="_blank" rel="noopener noreferrer nofollow ugc">https:\/\/example\.com\/a\?b=1<\/a>\./,
+      'the URL is a link, without the sentence\'s full stop',
+    );
+    assert.doesNotMatch(body, /href="javascript:/i);
+    assert.ok(body.includes('javascript:alert(1)'), 'a javascript: URL stays text');
+    assert.ok(body.includes('invoice[U+202E]fdp.exe'), 'bidi overrides are shown, not applied');
+    assert.match(body, /\(edited\)/);
+    assert.match(body, /event in release &lt;svg onload=alert\(1\)&gt;, deployed 2026-01-02 12:03 UTC/);
+    const at = (kind: string) => body.indexOf(`<span class="timeline-kind">${kind}</span>`);
+    assert.ok(at('Comment') > 0 && at('Comment') < at('Regressed') && at('Regressed') < at('First seen'), 'newest first');
+    assert.match(body, /<option value="u1" selected="">&lt;img src=x onerror=alert\(1\)&gt;<\/option>/);
+    assert.match(body, /<option value="u2">grace@example\.com<\/option>/);
+    assert.match(body, /value="edit-comment"/);
+    assert.match(body, /value="delete-comment"/);
+  });
+
   test('the minified toggle shows the frames as the engine printed them', async () => {
     const cookie = await signIn();
     const html = await (await get('/projects/p1/issues/i2?frames=minified', cookie)).text();
@@ -965,6 +1038,8 @@ describe('issue page', () => {
       eventsFirst: 25,
       eventsAfter: null,
       hours: 24,
+      activityFirst: 100,
+      projectId: 'p1',
       eventId: '',
       picked: false,
     });
@@ -1068,6 +1143,8 @@ describe('issue page', () => {
       hours: 24,
       eventId: '102',
       picked: true,
+      activityFirst: 100,
+      projectId: 'p1',
     });
     const list = section(html, 'events-heading');
     assert.match(list, /the oldest one/);

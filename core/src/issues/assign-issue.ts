@@ -128,3 +128,19 @@ export function renderAssignmentEmail(input: {
   ].join('\n');
   return { subject, text, html };
 }
+
+/**
+ * Id and email of users by id, for `Issue.assignee` on a page of issues the caller already may
+ * read (an assignee is a member of the issue's organization: leavers are unassigned).
+ */
+export async function findUserRefs(
+  ds: DataSource,
+  ids: readonly string[],
+): Promise<Map<string, { id: string; email: string }>> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return new Map();
+  const rows = await queryRows<{ id: string; email: string }>(ds, 'SELECT id, email FROM users WHERE id = ANY($1::uuid[])', [
+    valid,
+  ]);
+  return new Map(rows.map((r) => [r.id, r]));
+}

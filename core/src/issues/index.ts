@@ -9,7 +9,7 @@ export { findIssueEnvironments, findTagBreakdown, TAG_SAMPLE_EVENTS, TOP_TAG_VAL
 export type { TagBreakdown } from './issue-facets';
 export { assigneeSql, listIssues, MAX_PAGE_SIZE, MAX_SEARCH_CHARS } from './list-issues';
 export type { AssigneeFilter, IssuePage, IssueSort, ListIssuesInput } from './list-issues';
-export { assignIssue, renderAssignmentEmail } from './assign-issue';
+export { assignIssue, findUserRefs, renderAssignmentEmail } from './assign-issue';
 export type { AssignmentEmail, AssignmentResult } from './assign-issue';
 export { discardIssue } from './discard-issue';
 export { mergeIssues } from './merge-issues';

@@ -75,13 +75,8 @@ export async function mergeIssues(
       projectId: target.project_id,
       kind: 'MERGED',
       actorId: caller.userId,
-      message: `Merged ${String(src.title).slice(0, 200)} (${Number(src.event_count)} events) into this issue`,
-      data: {
-        sourceId: s,
-        sourceFingerprint: source.fingerprint,
-        sourceTitle: src.title,
-        sourceEventCount: Number(src.event_count),
-      },
+      message: `Merged ${String(src.title).slice(0, 200)} (${Number(src.event_count)} ${Number(src.event_count) === 1 ? 'event' : 'events'}) into this issue`,
+      data: { sourceId: s, sourceFingerprint: source.fingerprint, sourceTitle: src.title, sourceEventCount: Number(src.event_count) },
       at: now,
     });
     await em.query(

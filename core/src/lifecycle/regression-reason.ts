@@ -34,7 +34,7 @@ export function regressionReason(
     // Why it ended, by the snooze's kind: "100 more events since snoozed", "snoozed for 1 day, which has passed".
     const why = snoozeEndReason(before, event) ?? 'the snooze ended';
     return {
-      message: `Reopened: ${why}`,
+      message: why,
       data: {
         ...data,
         reason: 'snooze-ended',
@@ -48,7 +48,7 @@ export function regressionReason(
   }
   if (!event.projectHasReleases) {
     return {
-      message: `Regressed: new event after it was resolved${
+      message: `new event after it was resolved${
         before.resolvedAt ? ` at ${formatUtcMinute(before.resolvedAt)}` : ''
       } (the project records no releases)`,
       data: { ...data, reason: 'no-releases' },
@@ -61,7 +61,7 @@ export function regressionReason(
     ? `after resolved in ${before.resolvedIn.version}`
     : `after resolved at ${before.resolvedAt ? formatUtcMinute(before.resolvedAt) : 'an unknown time'} (no release then)`;
   return {
-    message: `Regressed: ${where}, ${after}`,
+    message: `${where}, ${after}`,
     data: { ...data, reason: before.resolvedIn ? 'newer-release' : 'release-after-resolution' },
   };
 }

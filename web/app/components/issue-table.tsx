@@ -14,6 +14,8 @@ export type IssueRow = {
   eventCount: number;
   userCount: number;
   lastSeen: string;
+  /** Who owns it (issue 19); absent when the page does not ask. */
+  assignee?: { id: string; email: string } | null;
   /** Events per hour over the last 24 hours, oldest first (absent: no sparkline column). */
   series?: { ts: string; count: number }[];
 };
@@ -86,6 +88,12 @@ export function IssueTable({ caption, projectId, issues, now, activeIndex = -1 }
                 {visibleText(issue.title)}
               </Link>
               {issue.isRegression && <span className="badge">Regression</span>}
+              {issue.assignee && (
+                <span className="badge badge-assignee" title={`Assigned to ${visibleText(issue.assignee.email)}`}>
+                  <span className="visually-hidden">Assigned to </span>
+                  {visibleText(issue.assignee.email)}
+                </span>
+              )}
               {issue.culprit && <span className="culprit">{visibleText(issue.culprit)}</span>}
             </th>
             <td className="num">{numberFormat.format(issue.eventCount)}</td>

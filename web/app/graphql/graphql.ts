@@ -39,6 +39,26 @@ export type InvitationStatus =
   | 'PENDING'
   | 'REVOKED';
 
+/** What happened to an issue. */
+export type IssueActivityKind =
+  | 'ALERT_SENT'
+  | 'ASSIGNED'
+  | 'COMMENTED'
+  | 'DISCARDED'
+  | 'FIRST_SEEN'
+  | 'MERGED'
+  | 'REGRESSED'
+  | 'REOPENED'
+  | 'RESOLVED'
+  | 'SNOOZED'
+  | 'UNMERGED';
+
+export type IssueAssignedFilter =
+  /** Assigned to the caller. */
+  | 'ME'
+  /** Assigned to nobody. */
+  | 'NONE';
+
 /** Descending; ties broken by id. */
 export type IssueSort =
   /** Most events first. */
@@ -133,10 +153,12 @@ export type IssueDetailQueryVariables = Exact<{
   hours: number;
   eventId: string;
   picked: boolean;
+  activityFirst: number;
+  projectId: string;
 }>;
 
 
-export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null, feedback: Array<{ id: string, message: string, email: string | null, receivedAt: string }> } | null, event?: { issueId: string, id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null };
+export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null, feedback: Array<{ id: string, message: string, email: string | null, receivedAt: string }> } | null, project: { id: string, members: Array<{ userId: string, email: string }> } | null, event?: { issueId: string, id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null };
 
 export type ResolveIssueMutationVariables = Exact<{
   id: string;
@@ -177,6 +199,37 @@ export type DiscardIssueMutationVariables = Exact<{
 
 
 export type DiscardIssueMutation = { discardIssue: { id: string, discarded: boolean } };
+
+export type AssignIssueMutationVariables = Exact<{
+  id: string;
+  userId?: string | null | undefined;
+}>;
+
+
+export type AssignIssueMutation = { assignIssue: { id: string } };
+
+export type AddCommentMutationVariables = Exact<{
+  issueId: string;
+  body: string;
+}>;
+
+
+export type AddCommentMutation = { addComment: { id: string } };
+
+export type UpdateCommentMutationVariables = Exact<{
+  id: string;
+  body: string;
+}>;
+
+
+export type UpdateCommentMutation = { updateComment: { id: string } };
+
+export type DeleteCommentMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteCommentMutation = { deleteComment: string };
 
 export type ProjectOrganizationQueryVariables = Exact<{
   id: string;
@@ -378,10 +431,11 @@ export type ProjectIssuesQueryVariables = Exact<{
   environment?: string | null | undefined;
   release?: string | null | undefined;
   sort: IssueSort;
+  assigned?: IssueAssignedFilter | null | undefined;
 }>;
 
 
-export type ProjectIssuesQuery = { issues: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string, series: Array<{ ts: string, count: number }> }> }, all: { totalCount: number }, allDiscarded: { totalCount: number } };
+export type ProjectIssuesQuery = { issues: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string, assignee: { id: string, email: string } | null, series: Array<{ ts: string, count: number }> }> }, all: { totalCount: number }, allDiscarded: { totalCount: number } };
 
 export type ResolveIssuesMutationVariables = Exact<{
   ids: Array<string> | string;
@@ -603,7 +657,7 @@ export const PlanFieldsFragmentDoc = new TypedDocumentString(`
 }
     `, {"fragmentName":"PlanFields"}) as unknown as TypedDocumentString<PlanFieldsFragment, unknown>;
 export const IssueDetailDocument = new TypedDocumentString(`
-    query IssueDetail($id: ID!, $eventsFirst: Int!, $eventsAfter: String, $hours: Int!, $eventId: ID!, $picked: Boolean!) {
+    query IssueDetail($id: ID!, $eventsFirst: Int!, $eventsAfter: String, $hours: Int!, $eventId: ID!, $picked: Boolean!, $activityFirst: Int!, $projectId: ID!) {
   issue(id: $id) {
     id
     projectId
@@ -630,6 +684,27 @@ export const IssueDetailDocument = new TypedDocumentString(`
     discarded
     discardedAt
     mergedIssueCount
+    assignee {
+      id
+      email
+    }
+    activity(first: $activityFirst) {
+      id
+      kind
+      actor {
+        id
+        email
+      }
+      createdAt
+      message
+      comment {
+        id
+        body
+        createdAt
+        updatedAt
+        editable
+      }
+    }
     resolvedInRelease {
       version
       environment
@@ -677,6 +752,13 @@ export const IssueDetailDocument = new TypedDocumentString(`
       message
       email
       receivedAt
+    }
+  }
+  project(id: $projectId) {
+    id
+    members {
+      userId
+      email
     }
   }
   event(id: $eventId) @include(if: $picked) {
@@ -771,6 +853,32 @@ export const DiscardIssueDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DiscardIssueMutation, DiscardIssueMutationVariables>;
+export const AssignIssueDocument = new TypedDocumentString(`
+    mutation AssignIssue($id: ID!, $userId: ID) {
+  assignIssue(id: $id, userId: $userId) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<AssignIssueMutation, AssignIssueMutationVariables>;
+export const AddCommentDocument = new TypedDocumentString(`
+    mutation AddComment($issueId: ID!, $body: String!) {
+  addComment(issueId: $issueId, body: $body) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<AddCommentMutation, AddCommentMutationVariables>;
+export const UpdateCommentDocument = new TypedDocumentString(`
+    mutation UpdateComment($id: ID!, $body: String!) {
+  updateComment(id: $id, body: $body) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateCommentMutation, UpdateCommentMutationVariables>;
+export const DeleteCommentDocument = new TypedDocumentString(`
+    mutation DeleteComment($id: ID!) {
+  deleteComment(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteCommentMutation, DeleteCommentMutationVariables>;
 export const ProjectOrganizationDocument = new TypedDocumentString(`
     query ProjectOrganization($id: ID!) {
   project(id: $id) {
@@ -1072,7 +1180,7 @@ export const ProjectFeedbackDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ProjectFeedbackQuery, ProjectFeedbackQueryVariables>;
 export const ProjectIssuesDocument = new TypedDocumentString(`
-    query ProjectIssues($projectId: ID!, $status: IssueStatus, $discarded: Boolean, $first: Int!, $after: String, $search: String, $environment: String, $release: String, $sort: IssueSort!) {
+    query ProjectIssues($projectId: ID!, $status: IssueStatus, $discarded: Boolean, $first: Int!, $after: String, $search: String, $environment: String, $release: String, $sort: IssueSort!, $assigned: IssueAssignedFilter) {
   issues(
     projectId: $projectId
     status: $status
@@ -1083,6 +1191,7 @@ export const ProjectIssuesDocument = new TypedDocumentString(`
     environment: $environment
     release: $release
     sort: $sort
+    assigned: $assigned
   ) {
     totalCount
     pageInfo {
@@ -1099,6 +1208,10 @@ export const ProjectIssuesDocument = new TypedDocumentString(`
       eventCount
       userCount
       lastSeen
+      assignee {
+        id
+        email
+      }
       series(hours: 24) {
         ts
         count

@@ -11,13 +11,19 @@ import { IssueFeedback } from '../features/issue/issue-feedback';
 import { IssueHeader } from '../features/issue/issue-header';
 import { IssueReleases } from '../features/issue/issue-releases';
 import { IssueStats } from '../features/issue/issue-stats';
+import { IssueActivity } from '../features/issue/issue-activity';
+import { IssueAssignee } from '../features/issue/issue-assignee';
 import {
+  ADD_COMMENT,
+  ASSIGN_ISSUE,
+  DELETE_COMMENT,
   DISCARD_ISSUE,
   ISSUE_QUERY,
   REOPEN_ISSUE,
   RESOLVE_ISSUE,
   SNOOZE_ISSUE,
   UNMERGE_ISSUE,
+  UPDATE_COMMENT,
 } from '../features/issue/queries';
 import { withParams } from '../lib/filters';
 import { readString } from '../lib/form.server';
@@ -29,6 +35,8 @@ import { visibleText } from '../lib/visible-text';
 
 const EVENTS_PAGE_SIZE = 25;
 const SERIES_HOURS = 24;
+/** The timeline's newest entries shown on the page. */
+const ACTIVITY_ENTRIES = 100;
 
 const NOT_FOUND = { message: 'This issue does not exist or is not yours.' };
 
@@ -36,14 +44,17 @@ export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
   const after = url.searchParams.get('after') || null;
   const pickedId = url.searchParams.get('event') || null;
-  const { issue, event } = await queryApi(args, ISSUE_QUERY, {
+  const { issue, event, project } = await queryApi(args, ISSUE_QUERY, {
     id: args.params.issueId ?? '',
     eventsFirst: EVENTS_PAGE_SIZE,
     eventsAfter: after,
     hours: SERIES_HOURS,
     eventId: pickedId ?? '',
     picked: pickedId !== null,
+    activityFirst: ACTIVITY_ENTRIES,
+    projectId: args.params.projectId ?? '',
   });
+  const members = project?.members ?? [];
   // Missing, another tenant's, and another project's (same organization, wrong URL) all answer
   // alike: the URL's project is what the breadcrumb, the tabs and the actions' redirects use.
   // Ids compare without case: the API accepts a hand-typed uppercase UUID as the same project.
@@ -56,6 +67,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { latestEvent: _latest, events, ...rest } = issue;
   return {
     issue: rest,
+    members,
     events: events.nodes,
     event: shown,
     picked,
@@ -82,6 +94,15 @@ export async function action(args: ActionFunctionArgs) {
     result = await mutateApi(args, RESOLVE_ISSUE, { id });
   } else if (intent === 'reopen') {
     result = await mutateApi(args, REOPEN_ISSUE, { id });
+  } else if (intent === 'assign') {
+    const userId = readString(form, 'userId');
+    result = await mutateApi(args, ASSIGN_ISSUE, { id, userId: userId || null });
+  } else if (intent === 'comment') {
+    result = await mutateApi(args, ADD_COMMENT, { issueId: id, body: readBody(form) });
+  } else if (intent === 'edit-comment') {
+    result = await mutateApi(args, UPDATE_COMMENT, { id: readString(form, 'commentId'), body: readBody(form) });
+  } else if (intent === 'delete-comment') {
+    result = await mutateApi(args, DELETE_COMMENT, { id: readString(form, 'commentId') });
   } else if (intent === 'snooze') {
     const request = parseSnoozeRequest(form);
     if ('error' in request) return data({ error: request.error }, { status: 400 });
@@ -97,11 +118,19 @@ export async function action(args: ActionFunctionArgs) {
   if (!result.ok)
     return data({ error: result.error.message }, { status: result.error.code === 'NOT_FOUND' ? 404 : 400 });
   // Post/redirect/get: a reload does not repeat the transition.
-  return redirect(issuePath(args.params.projectId ?? '', id));
+  const anchor = intent === 'comment' || intent.endsWith('-comment') ? '#activity' : '';
+  return redirect(`${issuePath(args.params.projectId ?? '', id)}${anchor}`);
+}
+
+/** A comment as typed (its line breaks kept); the API trims it and checks its length. */
+function readBody(form: FormData): string {
+  const value = form.get('body');
+  return typeof value === 'string' ? value : '';
 }
 
 export default function IssuePage() {
-  const { issue, events, event, picked, olderPath, newestPath, showMinified, now } = useLoaderData<typeof loader>();
+  const { issue, members, events, event, picked, olderPath, newestPath, showMinified, now } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const { projectId = '' } = useParams();
@@ -111,6 +140,7 @@ export default function IssuePage() {
         <Link to={projectPath(projectId, 'issues')}>← All issues</Link>
       </p>
       <IssueHeader issue={issue} busy={busy} />
+      <IssueAssignee assignee={issue.assignee} members={members} busy={busy} />
       <FormError message={actionData?.error} />
 
       <IssueStats issue={issue} now={now} />
@@ -140,6 +170,8 @@ export default function IssuePage() {
           now={now}
         />
       </section>
+
+      <IssueActivity activity={issue.activity} now={now} busy={busy} />
 
       <IssueReleases releases={issue.releases} now={now} />
       <IssueFeedback feedback={issue.feedback} now={now} />

@@ -34,8 +34,21 @@ const SORTS = [
   { param: 'users', value: 'USERS', label: 'Users affected' },
 ] as const;
 
+/** "Assigned to me" and "unassigned" (issue 19): the API's `assigned` filter. */
+const ASSIGNED = [
+  { param: '', value: null, label: 'Anyone or no one' },
+  { param: 'me', value: 'ME', label: 'Assigned to me' },
+  { param: 'none', value: 'NONE', label: 'Unassigned' },
+] as const;
+
 /** The list's GET parameters besides status and cursor: kept across tabs and pages. */
-type Filters = { q: string; environment: string; release: string; sort: (typeof SORTS)[number]['param'] };
+type Filters = {
+  q: string;
+  environment: string;
+  release: string;
+  sort: (typeof SORTS)[number]['param'];
+  assigned: (typeof ASSIGNED)[number]['param'];
+};
 
 const ISSUES_QUERY = graphql(`
   query ProjectIssues(
@@ -48,6 +61,7 @@ const ISSUES_QUERY = graphql(`
     $environment: String
     $release: String
     $sort: IssueSort!
+    $assigned: IssueAssignedFilter
   ) {
     issues(
       projectId: $projectId
@@ -59,6 +73,7 @@ const ISSUES_QUERY = graphql(`
       environment: $environment
       release: $release
       sort: $sort
+      assigned: $assigned
     ) {
       totalCount
       pageInfo {
@@ -75,6 +90,10 @@ const ISSUES_QUERY = graphql(`
         eventCount
         userCount
         lastSeen
+        assignee {
+          id
+          email
+        }
         series(hours: 24) {
           ts
           count
@@ -102,7 +121,14 @@ const RESOLVE_ISSUES = graphql(`
 function readFilters(url: URL): Filters {
   const text = (name: string, max: number) => (url.searchParams.get(name) ?? '').trim().slice(0, max);
   const sort = SORTS.find((s) => s.param === url.searchParams.get('sort'))?.param ?? 'last-seen';
-  return { q: text('q', 200), environment: text('environment', 100), release: text('release', 200), sort };
+  const assigned = ASSIGNED.find((a) => a.param && a.param === url.searchParams.get('assigned'))?.param ?? '';
+  return {
+    q: text('q', 200),
+    environment: text('environment', 100),
+    release: text('release', 200),
+    sort,
+    assigned,
+  };
 }
 
 /** A list URL's query string with the given status and cursor and the current filters. */
@@ -112,6 +138,7 @@ function listQuery(filters: Filters, status: string, after?: string | null): str
   if (filters.environment) params.set('environment', filters.environment);
   if (filters.release) params.set('release', filters.release);
   if (filters.sort !== 'last-seen') params.set('sort', filters.sort);
+  if (filters.assigned) params.set('assigned', filters.assigned);
   if (after) params.set('after', after);
   return `?${params}`;
 }
@@ -136,6 +163,7 @@ export async function loader(args: LoaderFunctionArgs) {
     environment: filters.environment || null,
     release: filters.release || null,
     sort: SORTS.find((s) => s.param === filters.sort)!.value,
+    assigned: ASSIGNED.find((a) => a.param === filters.assigned)!.value,
   });
   return {
     status: status.param,
@@ -181,7 +209,7 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function IssuesPage() {
   const { status, after, filters, issues, projectIssueCount, now } = useLoaderData<typeof loader>();
-  const filtered = Boolean(filters.q || filters.environment || filters.release);
+  const filtered = Boolean(filters.q || filters.environment || filters.release || filters.assigned);
   const actionData = useActionData<typeof action>();
   const parent = useRouteLoaderData<typeof projectLoader>('routes/_app.projects.$projectId');
   const busy = useNavigation().state === 'submitting';
@@ -221,6 +249,16 @@ export default function IssuesPage() {
           <label className="inline-field">
             <span>Release</span>
             <input type="text" name="release" defaultValue={filters.release} maxLength={200} />
+          </label>
+          <label className="inline-field">
+            <span>Assignee</span>
+            <select name="assigned" defaultValue={filters.assigned}>
+              {ASSIGNED.map((a) => (
+                <option key={a.param} value={a.param}>
+                  {a.label}
+                </option>
+              ))}
+            </select>
           </label>
           <label className="inline-field">
             <span>Sort by</span>

@@ -1,5 +1,6 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { IssueSortEnum, IssueStatusEnum, LevelEnum } from './issue.type';
+import { IssueAssignedFilterEnum } from '../activity/activity.type';
 
 /**
  * The `issues` query's arguments as one object: fourteen positional parameters (five of them
@@ -17,6 +18,12 @@ export class IssuesArgs {
     description: "Case-insensitive text in the title or in any of the issue's event messages (at most 200 characters).",
   })
   search: string | null;
+
+  @Field(() => IssueAssignedFilterEnum, {
+    nullable: true,
+    description: 'ME: assigned to the caller; NONE: unassigned.',
+  })
+  assigned: IssueAssignedFilterEnum | null;
 
   @Field(() => String, { nullable: true })
   lastSeenTo: string | null;

@@ -18,6 +18,7 @@ import { FeedbackType, toFeedbackType } from './feedback.type';
 import { ReleaseType, toReleaseType } from '../release/release.type';
 import { IssueConnection, IssueReleaseType, IssueStatusEnum, IssueType, toIssueType } from './issue.type';
 import { EventType, toEventType } from './event.type';
+import { IssueAssignedFilterEnum } from '../activity/activity.type';
 
 @Resolver(() => IssueType)
 export class IssueResolver {
@@ -28,7 +29,8 @@ export class IssueResolver {
       'matching the filters, read in the same snapshot as the page.',
   })
   async issues(@Args(() => IssuesArgs) args: IssuesArgs, @Ctx() ctx: Context): Promise<IssueConnection> {
-    const page = await listIssues(ctx.ds, requireCaller(ctx), {
+    const caller = requireCaller(ctx);
+    const page = await listIssues(ctx.ds, caller, {
       projectId: args.projectId,
       status: args.status ?? undefined,
       first: args.first,
@@ -41,6 +43,12 @@ export class IssueResolver {
       lastSeenFrom: parseTime('lastSeenFrom', args.lastSeenFrom),
       lastSeenTo: parseTime('lastSeenTo', args.lastSeenTo),
       search: args.search,
+      assignee:
+        args.assigned === IssueAssignedFilterEnum.ME
+          ? { userId: caller.userId }
+          : args.assigned === IssueAssignedFilterEnum.NONE
+            ? { none: true }
+            : null,
       sort: args.sort,
       discarded: args.discarded,
     });
@@ -195,7 +203,7 @@ export class IssueResolver {
 
   @Mutation(() => IssueType, { description: 'Back to open (not a regression).' })
   async reopenIssue(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<IssueType> {
-    return toIssueType(await reopenIssue(ctx.ds, { caller: requireCaller(ctx), id }));
+    return toIssueType(await reopenIssue(ctx.ds, { caller: requireCaller(ctx), id, now: nowOf(ctx) }));
   }
 }
 

@@ -139,6 +139,7 @@ export class IssueType {
   discardedAt: string | null;
 
   resolvedInReleaseId: string | null;
+  assigneeId: string | null;
 }
 
 @ObjectType('IssueRelease', { simpleResolvers: true, description: 'A release an issue appeared in, per environment.' })
@@ -179,6 +180,7 @@ export function toIssueType(i: Issue): IssueType {
     discarded: i.discardedAt != null,
     discardedAt: i.discardedAt?.toISOString() ?? null,
     resolvedInReleaseId: i.resolvedInReleaseId,
+    assigneeId: i.assigneeId ?? null,
   };
 }
 

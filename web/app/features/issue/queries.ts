@@ -61,6 +61,8 @@ export const ISSUE_QUERY = graphql(`
     $hours: Int!
     $eventId: ID!
     $picked: Boolean!
+    $activityFirst: Int!
+    $projectId: ID!
   ) {
     issue(id: $id) {
       id
@@ -88,6 +90,27 @@ export const ISSUE_QUERY = graphql(`
       discarded
       discardedAt
       mergedIssueCount
+      assignee {
+        id
+        email
+      }
+      activity(first: $activityFirst) {
+        id
+        kind
+        actor {
+          id
+          email
+        }
+        createdAt
+        message
+        comment {
+          id
+          body
+          createdAt
+          updatedAt
+          editable
+        }
+      }
       resolvedInRelease {
         version
         environment
@@ -137,6 +160,14 @@ export const ISSUE_QUERY = graphql(`
         receivedAt
       }
     }
+    # The assignee picker's choices: the members of the project's organization.
+    project(id: $projectId) {
+      id
+      members {
+        userId
+        email
+      }
+    }
     event(id: $eventId) @include(if: $picked) {
       issueId
       ...EventDetailFields
@@ -184,5 +215,35 @@ export const DISCARD_ISSUE = graphql(`
       id
       discarded
     }
+  }
+`);
+
+export const ASSIGN_ISSUE = graphql(`
+  mutation AssignIssue($id: ID!, $userId: ID) {
+    assignIssue(id: $id, userId: $userId) {
+      id
+    }
+  }
+`);
+
+export const ADD_COMMENT = graphql(`
+  mutation AddComment($issueId: ID!, $body: String!) {
+    addComment(issueId: $issueId, body: $body) {
+      id
+    }
+  }
+`);
+
+export const UPDATE_COMMENT = graphql(`
+  mutation UpdateComment($id: ID!, $body: String!) {
+    updateComment(id: $id, body: $body) {
+      id
+    }
+  }
+`);
+
+export const DELETE_COMMENT = graphql(`
+  mutation DeleteComment($id: ID!) {
+    deleteComment(id: $id)
   }
 `);
