@@ -223,6 +223,7 @@ describe('worker on PostgreSQL + Redis', () => {
       transientRetries: 0,
       deadLettered: 0,
       failuresByCause: noFailures,
+      discardedByReason: { discarded_issue: 0 },
     });
     assert.equal(timeline.acksBeforeCommit, 0, 'acked before the events were committed');
     assert.equal(timeline.maxOpenTransactions, 1, 'two transactions were open at once');
@@ -357,6 +358,7 @@ describe('worker on PostgreSQL + Redis', () => {
       transientRetries: 0,
       deadLettered: 0,
       failuresByCause: noFailures,
+      discardedByReason: { discarded_issue: 0 },
     });
     assert.equal(await queue.depth(), 0);
     assert.equal(await pendingCount(prefix), 0);

@@ -23,7 +23,7 @@ export interface BenchEnvironment {
    * A fresh organization (business plan) and project. With `rateLimitPerSecond`, its key has
    * that per-second limit, so the rate-limit check runs on every request.
    */
-  freshProject(options?: { rateLimitPerSecond?: number }): Promise<{ key: string; number: string }>;
+  freshProject(options?: { rateLimitPerSecond?: number; discards?: boolean }): Promise<{ key: string; number: string }>;
   /** Deletes this run's Redis keys (the next run starts from an empty stream). */
   clearRedis(): Promise<void>;
   /** True once SIGINT or SIGTERM came: start no further target. */
@@ -107,6 +107,19 @@ export async function openBenchEnvironment(logLevel = 'silent'): Promise<BenchEn
           options.rateLimitPerSecond,
           key.publicKey,
         ]);
+      }
+      if (options.discards) {
+        // One discarded issue whose key the bench's events do not have: every request then pays
+        // the edge's discard check (a stack parse and a hash) and is still accepted.
+        const [issue] = await opened.ds.query(
+          `INSERT INTO issues (project_id, fingerprint, title, type, level, first_seen, last_seen, discarded_at)
+           VALUES ($1, $2, 'Error: discarded', 'Error', 'error', now(), now(), now()) RETURNING id`,
+          [project.id, randomUUID()],
+        );
+        await opened.ds.query(
+          `INSERT INTO issue_discard_keys (project_id, grouping_key, issue_id) SELECT project_id, fingerprint, id FROM issues WHERE id = $1`,
+          [issue.id],
+        );
       }
       const [row] = await opened.ds.query('SELECT number FROM projects WHERE id = $1', [project.id]);
       return { key: key.publicKey, number: String(row.number) };

@@ -20,7 +20,9 @@
  *      TRACKER_BENCH_CONNECTIONS (default 50), TRACKER_BENCH_STRICT=1 (exit 1 below target),
  *      TRACKER_BENCH_LOG_LEVEL (Tracker's log level, default silent),
  *      TRACKER_BENCH_FLOOR=0 (skip the fastify floor target),
- *      TRACKER_BENCH_NO_DOC=1 (do not rewrite docs/benchmarks.md).
+ *      TRACKER_BENCH_NO_DOC=1 (do not rewrite docs/benchmarks.md),
+ *      TRACKER_BENCH_DISCARDS=1 (Tracker's project discards an issue the events do not match: every
+ *      request pays the edge's discard check; docs/decisions/023-unmerge-snooze-discard.md).
  */
 import autocannon from 'autocannon';
 import {
@@ -46,6 +48,7 @@ const STRICT = envFlag('BENCH_STRICT');
 const LOG_LEVEL = process.env.TRACKER_BENCH_LOG_LEVEL || 'silent';
 const FLOOR = process.env.TRACKER_BENCH_FLOOR !== '0';
 const FROM_SOURCE = envFlag('BENCH_SOURCE');
+const DISCARDS = envFlag('BENCH_DISCARDS');
 
 /** Issue 5: the quota and rate-limit checks may cost at most this share of the accept rate. */
 const GATE_COST_TARGET = 0.1;
@@ -122,7 +125,11 @@ async function main(): Promise<void> {
         // With the gate on, a per-second limit far above the load: the rate-limit check runs on
         // every request without ever refusing one.
         const key = isTracker(kind)
-          ? (await env.freshProject(kind === 'tracker' ? { rateLimitPerSecond: 1_000_000 } : {})).key
+          ? (
+              await env.freshProject(
+                kind === 'tracker' ? { rateLimitPerSecond: 1_000_000, discards: DISCARDS } : { discards: DISCARDS },
+              )
+            ).key
           : `et_${'0'.repeat(32)}`;
         if (env.aborted) throw new Error('interrupted');
         const target = await startTarget(kind, childEnv);

@@ -132,7 +132,11 @@ async function main(): Promise<void> {
     throw new Error(`unknown target ${kind}`);
   }
   const target =
-    kind === 'bare' ? await startBare() : kind === 'fastify' ? await startFastify() : await startTracker(kind === 'tracker');
+    kind === 'bare'
+      ? await startBare()
+      : kind === 'fastify'
+        ? await startFastify()
+        : await startTracker(kind === 'tracker');
   process.on('message', (msg) => {
     if (msg === 'cpu') {
       // CPU time this process has used so far (user + system, µs): the parent takes it before

@@ -243,7 +243,9 @@ async function storedIds(pg: Client, kind: Kind): Promise<Set<string>> {
 async function deadLetteredIds(pg: Client): Promise<Set<string>> {
   const exists = await pg.query(`SELECT to_regclass('dead_letters') IS NOT NULL AS ok`);
   if (!exists.rows[0].ok) return new Set();
-  const { rows } = await pg.query<{ item_id: string | null; payload: string }>('SELECT item_id, payload FROM dead_letters');
+  const { rows } = await pg.query<{ item_id: string | null; payload: string }>(
+    'SELECT item_id, payload FROM dead_letters',
+  );
   const ids = new Set<string>();
   for (const r of rows) {
     if (r.item_id) ids.add(r.item_id);

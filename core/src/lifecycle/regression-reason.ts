@@ -34,7 +34,7 @@ export function regressionReason(
     // Why it ended, by the snooze's kind: "100 more events since snoozed", "snoozed for 1 day, which has passed".
     const why = snoozeEndReason(before, event) ?? 'the snooze ended';
     return {
-      message: `${why}`,
+      message: why,
       data: {
         ...data,
         reason: 'snooze-ended',
