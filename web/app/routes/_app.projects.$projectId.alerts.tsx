@@ -251,7 +251,7 @@ export default function AlertsPage() {
             {rule.deliveries.length === 0 ? (
               <p className="muted">Nothing sent yet.</p>
             ) : (
-              <div className="table-scroll">
+              <div className="table-scroll" tabIndex={0}>
                 <table className="data-table">
                   <caption className="visually-hidden">Latest deliveries of this rule</caption>
                   <thead>
