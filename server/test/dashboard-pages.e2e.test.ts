@@ -363,16 +363,20 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     }
   });
 
-  test('Releases on Pro: health per release against the deploy before it', async () => {
+  test('Releases on Pro: health per release, raw counts while a release is too fresh to compare', async () => {
     // After the test above: 2.0.0 introduced the RangeError issue, and 2.1.0 brought it back.
     const { page } = owner;
     await page.goto(`/projects/${encodeURIComponent(projectId)}/releases`);
     const row = page.getByRole('region', { name: 'Releases in production' }).locator('tr', { hasText: '2.1.0' });
     const cells = await row.locator('td.health-cell').allInnerTexts();
-    const [introduced, regressions, crashFree] = cells.map((c) => c.replace(/\s+/g, ' ').trim());
-    assert.equal(introduced, '0 \u22121 vs 2.0.0 (better) was 1');
-    assert.equal(regressions, '1 +1 vs 2.0.0 (worse) was 0');
+    const [introduced, regressions, crashFree, rate] = cells.map((c) => c.replace(/\s+/g, ' ').trim());
+    // Deployed seconds ago with one event: below the minimum sample (30 minutes and 20 events),
+    // so raw counts and no comparison (the comparisons themselves: web/test/render.test.ts and
+    // server/test/dashboard-walk.e2e.test.ts).
+    assert.equal(introduced, '0');
+    assert.equal(regressions, '1');
     assert.match(crashFree, /^— no users named/);
+    assert.equal(rate, '1 event not enough data yet');
     await screenshot(page, 'releases-health');
     assertInert('release health');
   });

@@ -30,7 +30,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
 export function CopyBlock({ text, label }: { text: string; label: string }) {
   return (
     <div className="copy-block">
-      <pre>
+      <pre tabIndex={0}>
         <code>{text}</code>
       </pre>
       <CopyButton text={text} label={label} />

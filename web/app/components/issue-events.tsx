@@ -41,7 +41,7 @@ export function IssueEvents({ events, selectedId, newestPath, olderPath, now }: 
   }
   return (
     <>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0}>
         <table className="data-table event-list">
           <caption className="visually-hidden">Events of this issue, newest first</caption>
           <thead>

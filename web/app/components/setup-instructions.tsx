@@ -238,7 +238,7 @@ function Snippet({
       </div>
       {hint ? <p className="hint">{hint}</p> : null}
       {install ? <CopyBlock text={install} label={`Copy the ${label} install command`} /> : null}
-      <pre>
+      <pre tabIndex={0}>
         <code>{code}</code>
       </pre>
     </section>

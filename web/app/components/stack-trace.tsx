@@ -37,7 +37,7 @@ export function StackTrace({ frames, showMinified }: { frames: FrameData[]; show
                 {frame.minified && !showMinified && <span className="tag">source-mapped</span>}
               </summary>
               {context && (
-                <pre className="frame-context" aria-label={`Source around line ${frame.lineno ?? ''}`}>
+                <pre className="frame-context" tabIndex={0} aria-label={`Source around line ${frame.lineno ?? ''}`}>
                   {context.pre.map((line, i) => (
                     <code key={`pre-${i}`} className="ctx-line">
                       <span className="ctx-no" aria-hidden="true">

@@ -75,7 +75,11 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** Context and tags are JSON from the SDK: shown as text, pretty-printed. */
 function JsonText({ value }: { value: unknown }) {
-  return <pre className="log-json">{visibleText(JSON.stringify(value, null, 2))}</pre>;
+  return (
+    <pre className="log-json" tabIndex={0}>
+      {visibleText(JSON.stringify(value, null, 2))}
+    </pre>
+  );
 }
 
 export default function LogsPage() {

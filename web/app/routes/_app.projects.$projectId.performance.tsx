@@ -155,7 +155,7 @@ export default function PerformancePage() {
 
           <section className="card" aria-labelledby="pages-heading">
             <h2 id="pages-heading">Pages</h2>
-            <div className="table-scroll">
+            <div className="table-scroll" tabIndex={0}>
               <table className="data-table vitals-table">
                 <thead>
                   <tr>

@@ -208,7 +208,7 @@ export default function ReleasesPage() {
             <h2>
               <span className="muted">Environment</span> {visibleText(environment)}
             </h2>
-            <div className="table-scroll">
+            <div className="table-scroll" tabIndex={0}>
               <table className="data-table releases-table">
                 <caption className="visually-hidden">
                   Releases in {visibleText(environment)}, newest deploy first

@@ -78,7 +78,7 @@ export function DeliveryLog({
 }) {
   if (deliveries.length === 0) return <p className="muted">Nothing sent yet.</p>;
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" tabIndex={0}>
       <table className="data-table">
         <caption className="visually-hidden">Latest deliveries of this rule</caption>
         <thead>
