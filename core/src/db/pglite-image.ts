@@ -1,4 +1,14 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -63,6 +73,12 @@ export async function buildPgliteImage(out = PGLITE_IMAGE_DIR, meta = PGLITE_IMA
     await pglite.close();
     rmSync(out, { recursive: true, force: true });
     cpSync(folder, `${out}.partial`, { recursive: true });
+    // PostgreSQL wrote some files 0600: the user a server runs as may not be the one who built it
+    // (a container's `node` user, a build run as root). The copies get the modes initdb would
+    // give under the usual umask.
+    for (const entry of readdirSync(`${out}.partial`, { recursive: true, withFileTypes: true })) {
+      chmodSync(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644);
+    }
     renameSync(`${out}.partial`, out);
     const written: ImageMeta = { pgliteVersion: installedPgliteVersion(), migrations: applied.map((m) => m.name) };
     writeFileSync(meta, `${JSON.stringify(written, null, 2)}\n`);
