@@ -4,16 +4,7 @@ import { after, describe, test } from 'node:test';
 import { createClient } from 'redis';
 import { runCli } from '../src/cli';
 import { startChildServer } from './child-server';
-import { chromeStack, createTestEnv, gqlOk, ISSUES_QUERY, MODES, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
-
-function childEnv(env: TestEnv): Record<string, string> {
-  const c = env.config;
-  return {
-    TRACKER_DATA_DIR: c.dataDir,
-    ...(c.databaseUrl ? { DATABASE_URL: c.databaseUrl } : {}),
-    ...(c.redisUrl ? { REDIS_URL: c.redisUrl, TRACKER_REDIS_PREFIX: c.redisPrefix } : {}),
-  };
-}
+import { childEnv, chromeStack, createTestEnv, gqlOk, ISSUES_QUERY, MODES, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
 
 async function totals(url: string, token: string, projectId: string) {
   const issues = (await gqlOk(url, ISSUES_QUERY, { p: projectId, first: 100 }, token)).issues;

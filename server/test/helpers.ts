@@ -39,6 +39,16 @@ export async function createTestEnv(mode: Mode, overrides: Partial<Config> = {})
   };
 }
 
+/** The environment that points a child Tracker process (`startChildServer`, `runCli`) at a suite's storage. */
+export function childEnv(env: TestEnv): Record<string, string> {
+  const c = env.config;
+  return {
+    TRACKER_DATA_DIR: c.dataDir,
+    ...(c.databaseUrl ? { DATABASE_URL: c.databaseUrl } : {}),
+    ...(c.redisUrl ? { REDIS_URL: c.redisUrl, TRACKER_REDIS_PREFIX: c.redisPrefix } : {}),
+  };
+}
+
 /** The suite's Redis keys (streams, quota counters), so runs leave nothing behind in Redis. */
 async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
   const redis = createClient({ url });

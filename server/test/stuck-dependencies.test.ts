@@ -8,7 +8,7 @@ import { loadConfig } from '@tracker/core';
 import type { Tracker } from '../src';
 import { runCli } from '../src/cli';
 import { startChildServer } from './child-server';
-import { createTestEnv, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
+import { childEnv, createTestEnv, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
 
 /**
  * Issue 15 §3: a stuck Redis or PostgreSQL must not hang the service. Real servers of the
@@ -128,15 +128,6 @@ describe('a frozen Redis (SIGSTOP) does not hang ingest, /readyz or shutdown (po
     }
   });
 });
-
-function childEnv(env: TestEnv): Record<string, string> {
-  const c = env.config;
-  return {
-    TRACKER_DATA_DIR: c.dataDir,
-    ...(c.databaseUrl ? { DATABASE_URL: c.databaseUrl } : {}),
-    ...(c.redisUrl ? { REDIS_URL: c.redisUrl, TRACKER_REDIS_PREFIX: c.redisPrefix } : {}),
-  };
-}
 
 /**
  * A TCP proxy that can black-hole the link: while `drop` is on, bytes from the client are
