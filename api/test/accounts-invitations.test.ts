@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { ApolloServer } from '@apollo/server';
 import { authenticateBearer, loadConfig, openDatabase, type Config, type Database } from '@tracker/core';
-import { createTestPostgres, type TestPostgres } from '@tracker/core/testing';
-import { SMTPServer } from 'smtp-server';
+import {
+  createTestPostgres,
+  type TestPostgres,
+  startSmtpReceiver,
+  type SmtpReceiver,
+  type ReceivedMail,
+} from '@tracker/core/testing';
 import { createApollo } from '../src/api.plugin';
 import { createContext, type Context } from '../src/context';
 
@@ -20,11 +24,6 @@ const REMOVE = `mutation($o: ID!, $u: ID!) { removeMember(organizationId: $o, us
 const PASSWORD = 'correct horse battery';
 const DAY = 86_400_000;
 
-interface Mail {
-  to: string[];
-  raw: string;
-}
-
 /** Enough quoted-printable decoding to find a link in nodemailer's output. */
 const decodeQp = (raw: string) =>
   raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
@@ -33,8 +32,8 @@ describe('organizations: invitations and members', () => {
   let pg: TestPostgres;
   let db: Database;
   let apollo: ApolloServer<Context>;
-  let smtp: SMTPServer;
-  const mails: Mail[] = [];
+  let smtp: SmtpReceiver;
+  const mails: ReceivedMail[] = [];
   let config: Config;
   let withSmtp: Config;
   let seq = 0;
@@ -43,24 +42,8 @@ describe('organizations: invitations and members', () => {
     pg = await createTestPostgres();
     db = await openDatabase({ databaseUrl: pg.url, dataDir: '' }, { migrate: true });
     apollo = await createApollo();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          mails.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpReceiver({ into: mails });
+    const port = smtp.port;
     config = loadConfig({ TRACKER_PUBLIC_URL: 'https://tracker.example.com' });
     withSmtp = loadConfig({
       TRACKER_PUBLIC_URL: 'https://tracker.example.com',
@@ -70,7 +53,7 @@ describe('organizations: invitations and members', () => {
   });
   after(async () => {
     await apollo.stop();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
     await db.close();
     await pg.drop();
   });

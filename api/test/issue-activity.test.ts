@@ -4,7 +4,6 @@
  * a real SMTP server. On PostgreSQL and on PGlite (the rows are stored).
  */
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { ApolloServer } from '@apollo/server';
 import {
@@ -15,8 +14,14 @@ import {
   type Config,
   type Database,
 } from '@tracker/core';
-import { createTempDir, createTestPostgres, type TestPostgres } from '@tracker/core/testing';
-import { SMTPServer } from 'smtp-server';
+import {
+  createTempDir,
+  createTestPostgres,
+  type TestPostgres,
+  startSmtpReceiver,
+  type SmtpReceiver,
+  type ReceivedMail,
+} from '@tracker/core/testing';
 import { createApollo } from '../src/api.plugin';
 import { createContext, type Context } from '../src/context';
 
@@ -30,11 +35,6 @@ const ADD = `mutation($i: ID!, $b: String!) { addComment(issueId: $i, body: $b) 
 const UPDATE = `mutation($id: ID!, $b: String!) { updateComment(id: $id, body: $b) { id body updatedAt } }`;
 const DELETE = `mutation($id: ID!) { deleteComment(id: $id) }`;
 
-interface Mail {
-  to: string[];
-  raw: string;
-}
-
 const decodeQp = (raw: string) =>
   raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 
@@ -44,8 +44,8 @@ for (const kind of ['postgres', 'pglite'] as const) {
     const dir = createTempDir();
     let db: Database;
     let apollo: ApolloServer<Context>;
-    let smtp: SMTPServer;
-    const mails: Mail[] = [];
+    let smtp: SmtpReceiver;
+    const mails: ReceivedMail[] = [];
     let config: Config;
     let clockMs = Date.parse('2026-11-25T12:00:00.000Z');
     let projectId: string;
@@ -81,7 +81,7 @@ for (const kind of ['postgres', 'pglite'] as const) {
       );
       return row.id;
     }
-    async function waitForMail(to: string): Promise<Mail> {
+    async function waitForMail(to: string): Promise<ReceivedMail> {
       for (let i = 0; i < 200; i++) {
         const m = mails.find((x) => x.to.includes(to));
         if (m) return m;
@@ -95,24 +95,8 @@ for (const kind of ['postgres', 'pglite'] as const) {
       config = loadConfig({ TRACKER_DATA_DIR: dir.path, ...(pg ? { DATABASE_URL: pg.url } : {}) });
       db = await openDatabase(config, { migrate: true });
       apollo = await createApollo();
-      smtp = new SMTPServer({
-        authOptional: true,
-        disabledCommands: ['STARTTLS'],
-        logger: false,
-        onData(stream, session, callback) {
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            mails.push({
-              to: session.envelope.rcptTo.map((r) => r.address),
-              raw: Buffer.concat(chunks).toString('utf8'),
-            });
-            callback();
-          });
-        },
-      });
-      await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-      const port = (smtp.server.address() as AddressInfo).port;
+      smtp = await startSmtpReceiver({ into: mails });
+      const port = smtp.port;
       config = loadConfig({
         TRACKER_DATA_DIR: dir.path,
         ...(pg ? { DATABASE_URL: pg.url } : {}),
@@ -136,7 +120,7 @@ for (const kind of ['postgres', 'pglite'] as const) {
     });
     after(async () => {
       await apollo.stop();
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
       await db.close();
       await pg?.drop();
       dir.remove();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpReceiver, type SmtpReceiver } from '@tracker/core/testing';
 import { createAlertSender, deliverAlert, type AlertPayload, type DeliveryOptions } from '../src/alerts';
 
 const base: AlertPayload = {
@@ -156,9 +156,9 @@ describe('Slack: Block Kit with the issue, counts, release, environment, view an
     };
     await deliverAlert({ type: 'SLACK', url: `${rx.url}/s` }, spike, local);
     const body = rx.requests.at(-1)!.json;
-    assert.equal(body.blocks[0].text.text, 'Digest · Error spike: 73 events in 5 min');
+    assert.equal(body.blocks[0].text.text, 'Digest · Error spike: 73 errors in 5 min');
     const fields = body.blocks[2].fields.map((f: any) => f.text);
-    assert.deepEqual(fields, ['*Project*\nShop', '*In window*\n73 events in 5 min (threshold 10)', '*Rate*\n14.6/min']);
+    assert.deepEqual(fields, ['*Project*\nShop', '*In window*\n73 errors in 5 min (threshold 10)', '*Rate*\n14.6/min']);
     assert.equal(body.blocks[3].text.text, `*3 alerts in 15 min*\n• <${base.issue!.url}|first>\n• second\n…and 1 more`);
     assert.equal(
       body.blocks.some((b: any) => b.type === 'actions'),
@@ -346,27 +346,13 @@ describe('a test send is marked as one on every channel', () => {
 });
 
 describe('email: multipart text and HTML, event text escaped in the HTML', () => {
-  let smtp: SMTPServer;
+  let smtp: SmtpReceiver;
   let port: number;
-  const raws: string[] = [];
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, _s, cb) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          raws.push(Buffer.concat(chunks).toString('utf8'));
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    port = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpReceiver();
+    port = smtp.port;
   });
-  after(() => new Promise<void>((r) => smtp.close(() => r())));
+  after(() => smtp.close());
 
   test('both parts, the mute link, no raw markup from the event', async () => {
     const r = await deliverAlert(
@@ -379,7 +365,7 @@ describe('email: multipart text and HTML, event text escaped in the HTML', () =>
     );
     assert.equal(r.status, 250);
     assert.match(r.response!, /^250 /);
-    const raw = raws.at(-1)!;
+    const raw = smtp.messages.at(-1)!.raw;
     assert.match(raw, /Content-Type: multipart\/alternative;\r\n boundary=/);
     assert.match(raw, /X-Tracker-Test: 1/);
     const qp = (t: string) =>

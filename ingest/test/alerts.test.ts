@@ -4,7 +4,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { isAppError } from '@tracker/core';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from '@tracker/core/testing';
 import {
   assertPublicUrl,
   BACKOFF_CAP_MS,
@@ -356,12 +356,6 @@ describe('Slack channel', () => {
 
 // ---- email -------------------------------------------------------------------------------
 
-interface Mail {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
 /** Just enough MIME for nodemailer's multipart/alternative output. */
 function parseMail(raw: string) {
   const split = (block: string) => {
@@ -405,14 +399,13 @@ function parseMail(raw: string) {
 }
 
 describe('email channel', () => {
-  let smtp: SMTPServer;
+  let smtp: SmtpReceiver;
   let port: number;
-  const mails: Mail[] = [];
+  const mails: ReceivedMail[] = [];
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
+    smtp = await startSmtpReceiver({
+      into: mails,
+      // A recipient named like `550@…` is refused with that reply code.
       onRcptTo(address, _session, callback) {
         const m = /^(\d{3})@/.exec(address.address);
         if (m) {
@@ -421,23 +414,10 @@ describe('email channel', () => {
         }
         callback();
       },
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          mails.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
     });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    port = (smtp.server.address() as AddressInfo).port;
+    port = smtp.port;
   });
-  after(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+  after(() => smtp.close());
 
   const withSmtp = (): DeliveryOptions => ({
     ...guarded, // the SMTP relay is operator configuration: the target guard is not about it

@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpReceiver, type SmtpReceiver } from '@tracker/core/testing';
 import type { Tracker } from '../src';
 import {
   createTestEnv,
@@ -57,32 +57,6 @@ async function startReceiver(port = 0) {
   };
 }
 
-async function startSmtp() {
-  const messages: Array<{ to: string[]; raw: string }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        messages.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    messages,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 const RULE = `mutation($p: ID!, $k: AlertKind!, $c: AlertChannelInput!) {
   createAlertRule(projectId: $p, kind: $k, channel: $c) { id secret } }`;
 const DELIVERY_FIELDS = `id status attempts lastStatus lastError response test createdAt lastAttemptAt nextAttemptAt deliveredAt`;
@@ -109,7 +83,7 @@ for (const mode of MODES) {
     let env: TestEnv;
     let tracker: Tracker;
     let url: string;
-    let smtp: Awaited<ReturnType<typeof startSmtp>>;
+    let smtp: SmtpReceiver;
     // The tracker's clock, held by the test: it decides when a retry is due and when the hour ends.
     // Each test starts it a little ahead of the wall clock (and so of the database's), which also
     // counts as due (decision 027), so the database's clock never makes a retry due early.
@@ -117,7 +91,7 @@ for (const mode of MODES) {
     const restartClock = () => (now = Date.now() + 10_000);
 
     before(async () => {
-      smtp = await startSmtp();
+      smtp = await startSmtpReceiver();
       env = await createTestEnv(mode, {
         allowPrivateTargets: true,
         smtp: { host: '127.0.0.1', port: smtp.port, secure: false, from: 'Tracker <alerts@tracker.test>' },

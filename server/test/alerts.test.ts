@@ -3,7 +3,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpReceiver, type SmtpReceiver } from '@tracker/core/testing';
 import { createTracker, type Tracker } from '../src';
 import { createTestEnv, gql, gqlOk, sendError, signUpWithProject, waitFor, type TestEnv } from './helpers';
 
@@ -36,31 +36,6 @@ async function startReceiver() {
   };
 }
 
-/** A real SMTP server (smtp-server) on loopback that keeps every message. */
-async function startSmtp() {
-  const messages: Array<{ from: string; to: string[]; raw: string }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, messages, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
 const RULE = `mutation($p: ID!, $k: AlertKind!, $c: AlertChannelInput!) {
   createAlertRule(projectId: $p, kind: $k, channel: $c) { id kind secret enabled channel { type url email } } }`;
 const DELIVERIES = `query($p: ID!) { alertRules(projectId: $p) { id channel { type url email }
@@ -71,11 +46,11 @@ describe('alerts: a regression reaches a webhook, Slack and email; failures are 
   let tracker: Tracker;
   let url: string;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: SmtpReceiver;
 
   before(async () => {
     receiver = await startReceiver();
-    smtp = await startSmtp();
+    smtp = await startSmtpReceiver();
     env = await createTestEnv('postgres+redis', {
       allowPrivateTargets: true,
       smtp: { host: '127.0.0.1', port: smtp.port, secure: false, from: 'Tracker <alerts@tracker.test>' },

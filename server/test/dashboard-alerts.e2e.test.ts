@@ -10,7 +10,7 @@ import { createTestEnv, gqlOk, sendError, startTracker, waitFor, type TestEnv } 
 
 // The Alerts page in Chromium (embedded runtime): a counting rule with conditions is created and
 // edited into a log rule, a rule is muted and unmuted, and an alert's mute link opens a page that
-// mutes the issue only after the user confirms.
+// mutes the issue only after the user confirms; the issue page shows the mute and ends it.
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -150,6 +150,13 @@ describe('dashboard: alert rules, conditions and mutes in a real browser (embedd
     await page.waitForURL((u) => u.pathname === `${base}/issues/${alert.issue.id}`);
     const until = Date.parse(await mutedUntil());
     assert.ok(Math.abs(until - (Date.now() + 24 * 3_600_000)) < 5 * 60_000, 'muted for a day');
+    // The issue page says so, and its link leads to ending the mute.
+    await page.getByText(/Alerts muted until/).waitFor();
+    await page.getByRole('link', { name: 'Change or end the alert mute' }).click();
+    await page.getByRole('button', { name: 'Alert again now' }).click();
+    await page.waitForURL((u) => u.pathname === `${base}/issues/${alert.issue.id}`);
+    await page.getByRole('link', { name: 'Mute its alerts' }).waitFor();
+    assert.equal(await mutedUntil(), null, 'the mute ended');
     assertInert('alerts pages');
   });
 });

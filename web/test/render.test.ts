@@ -279,6 +279,7 @@ const hostileIssue: Omit<NonNullable<Api.IssueDetailQuery['issue']>, 'events'> =
   discarded: false,
   discardedAt: null,
   mergedIssueCount: 0,
+  alertsMutedUntil: null,
   resolvedInRelease: { version: 'v\u202Egnp.exe', environment: 'production', deployedAt: '2026-01-02T00:00:00Z' },
   releases: [
     {
@@ -951,7 +952,11 @@ describe('issues page', () => {
     assert.match(html, /<input[^>]*name="q"[^>]*value="cart"/);
     assert.match(html, /<option value="users" selected="">Users affected<\/option>/);
     assert.match(html, /<option value="me" selected="">Assigned to me<\/option>/);
-    assert.match(html, /<span class="visually-hidden">Assigned to <\/span>ada@example\.com<\/span>/, 'the assignee badge');
+    assert.match(
+      html,
+      /<span class="visually-hidden">Assigned to <\/span>ada@example\.com<\/span>/,
+      'the assignee badge',
+    );
     // An unknown sort is the default one; hostile text in a filter is only ever an attribute value.
     await get('/projects/p1/issues?sort=drop%20table&q=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E', cookie).then(
       async (r) => assert.doesNotMatch(await r.text(), /<script>alert\(1\)/),
@@ -1104,6 +1109,9 @@ describe('issue page', () => {
     assert.match(html, /Regression/);
     assert.match(html, /Show minified frames/);
     assert.match(html, /webpack:\/\/\/src\/cart\.ts:12:3/);
+    // Its alerts can be muted from here, through the confirmation page the alert links open.
+    assert.match(html, /<a class="muted"[^>]* href="\/projects\/p1\/alerts\/mute\?issue=i2">Mute its alerts<\/a>/);
+    assert.doesNotMatch(html, /Alerts muted until/);
   });
 
   test('the timeline: comments link http(s) URLs only, everything else is text; the picker lists members', async () => {
@@ -1114,7 +1122,7 @@ describe('issue page', () => {
     assert.match(
       body,
       /<a class="break" href="https:\/\/example\.com\/a\?b=1" target="_blank" rel="noopener noreferrer nofollow ugc">https:\/\/example\.com\/a\?b=1<\/a>\./,
-      'the URL is a link, without the sentence\'s full stop',
+      "the URL is a link, without the sentence's full stop",
     );
     assert.doesNotMatch(body, /href="javascript:/i);
     assert.ok(body.includes('javascript:alert(1)'), 'a javascript: URL stays text');
@@ -1122,7 +1130,10 @@ describe('issue page', () => {
     assert.match(body, /\(edited\)/);
     assert.match(body, /event in release &lt;svg onload=alert\(1\)&gt;, deployed 2026-01-02 12:03 UTC/);
     const at = (kind: string) => body.indexOf(`<span class="timeline-kind">${kind}</span>`);
-    assert.ok(at('Comment') > 0 && at('Comment') < at('Regressed') && at('Regressed') < at('First seen'), 'newest first');
+    assert.ok(
+      at('Comment') > 0 && at('Comment') < at('Regressed') && at('Regressed') < at('First seen'),
+      'newest first',
+    );
     assert.match(body, /<option value="u1" selected="">&lt;img src=x onerror=alert\(1\)&gt;<\/option>/);
     assert.match(body, /<option value="u2">grace@example\.com<\/option>/);
     assert.match(body, /value="edit-comment"/);

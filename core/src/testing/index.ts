@@ -5,3 +5,4 @@ export * from './seed-issues';
 export * from './cpu';
 export * from './net';
 export * from './private-servers';
+export * from './smtp-receiver';

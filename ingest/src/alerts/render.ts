@@ -31,10 +31,15 @@ export function alertTitle(payload: AlertPayload): string {
     payload.issue?.type ||
     payload.log?.message ||
     (payload.window?.count !== undefined
-      ? `${payload.window.count} ${payload.window.unit ?? 'events'} in ${payload.window.minutes ?? '?'} min`
+      ? `${payload.window.count} ${windowNoun(payload)} in ${payload.window.minutes ?? '?'} min`
       : '') ||
     '(untitled issue)';
   return clip(String(title), TITLE_MAX);
+}
+
+/** What a counting window counted, in words: a spike counts the project's errors, not an issue's events. */
+function windowNoun(payload: AlertPayload): string {
+  return payload.kind === 'ERROR_SPIKE' ? 'errors' : (payload.window?.unit ?? 'events');
 }
 
 /** A value from the payload shown as text (numbers and strings only: anything else is not ours to print). */
@@ -65,7 +70,7 @@ export function alertFacts(payload: AlertPayload): [label: string, value: string
   const w = payload.window;
   if (w && typeof w.count === 'number') {
     const over = typeof w.threshold === 'number' ? ` (threshold ${w.threshold})` : '';
-    push('In window', `${w.count} ${w.unit ?? 'events'} in ${w.minutes ?? '?'} min${over}`);
+    push('In window', `${w.count} ${windowNoun(payload)} in ${w.minutes ?? '?'} min${over}`);
     push('Rate', typeof w.ratePerMinute === 'number' ? `${w.ratePerMinute}/min` : null);
   } else {
     push('Threshold', payload.threshold);

@@ -69,8 +69,10 @@ export async function postGraphQL<TResult, TVariables>(
   const first = body.errors?.[0];
   if (first) {
     const code = first.extensions?.code ?? 'INTERNAL_SERVER_ERROR';
-    if (code === 'RATE_LIMITED') {
-      // The API words it for integrations ("GraphQL requests from this token"); a person gets this.
+    if (code === 'RATE_LIMITED' && response.status === 429) {
+      // The API's request limit (HTTP 429) is worded for integrations ("GraphQL requests from this
+      // token"); a person gets this. A field's own limit (a 200 answer, e.g. testAlertRule's "at
+      // most 5 test notifications a minute") already speaks to the person and is kept.
       const retryAfter = Number(response.headers.get('retry-after'));
       return {
         ok: false,

@@ -75,6 +75,11 @@ export async function action(args: ActionFunctionArgs) {
   const form = await args.request.formData();
   const intent = readString(form, 'intent');
   const id = readString(form, 'id');
+  if (intent === 'unmute-issue') {
+    const result = await mutateApi(args, MUTE_ISSUE, { issueId: id, until: null });
+    if (!result.ok) return data({ error: result.error.message }, { status: 400 });
+    return redirect(issuePath(projectId, id));
+  }
   const until = readMuteUntil(form);
   if (!until) return data({ error: 'Choose how long to mute.' }, { status: 400 });
   if (intent === 'mute-rule') {
@@ -126,6 +131,15 @@ export default function MuteAlertsPage() {
             <DurationSelect id="mute-issue-duration" />
             <button type="submit" className="button button-primary" disabled={busy}>
               Mute this issue&apos;s alerts
+            </button>
+          </Form>
+        )}
+        {issue && mutedIssue && (
+          <Form method="post" aria-label="End this issue's alert mute">
+            <input type="hidden" name="intent" value="unmute-issue" />
+            <input type="hidden" name="id" value={issue.id} />
+            <button type="submit" className="button" disabled={busy}>
+              Alert again now
             </button>
           </Form>
         )}

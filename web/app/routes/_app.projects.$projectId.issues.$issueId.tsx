@@ -143,7 +143,7 @@ export default function IssuePage() {
       <p className="breadcrumb">
         <Link to={projectPath(projectId, 'issues')}>← All issues</Link>
       </p>
-      <IssueHeader issue={issue} busy={busy} />
+      <IssueHeader issue={issue} busy={busy} now={now} />
       <IssueAssignee assignee={issue.assignee} members={members} busy={busy} />
       <FormError message={actionData?.error} />
 

@@ -85,44 +85,8 @@ function SnoozeMenu({ busy }: { busy: boolean }) {
             </button>
           ))}
         </Form>
-        <Form method="post" className="snooze-form" aria-label="Snooze until more events">
-          <input type="hidden" name="intent" value="snooze" />
-          <input type="hidden" name="kind" value="events" />
-          <label htmlFor="snooze-events">Until</label>
-          <input
-            id="snooze-events"
-            name="count"
-            type="number"
-            min={1}
-            step={1}
-            defaultValue={SNOOZE_DEFAULT_EVENTS}
-            required
-            className="input-count"
-          />
-          <span>more events</span>
-          <button type="submit" className="button button-small" disabled={busy}>
-            Snooze
-          </button>
-        </Form>
-        <Form method="post" className="snooze-form" aria-label="Snooze until more users">
-          <input type="hidden" name="intent" value="snooze" />
-          <input type="hidden" name="kind" value="users" />
-          <label htmlFor="snooze-users">Until</label>
-          <input
-            id="snooze-users"
-            name="count"
-            type="number"
-            min={1}
-            step={1}
-            defaultValue={SNOOZE_DEFAULT_USERS}
-            required
-            className="input-count"
-          />
-          <span>more users</span>
-          <button type="submit" className="button button-small" disabled={busy}>
-            Snooze
-          </button>
-        </Form>
+        <SnoozeCountForm kind="events" unit="events" defaultCount={SNOOZE_DEFAULT_EVENTS} busy={busy} />
+        <SnoozeCountForm kind="users" unit="users" defaultCount={SNOOZE_DEFAULT_USERS} busy={busy} />
         <Form method="post" className="snooze-form" aria-label="Snooze until a date">
           <input type="hidden" name="intent" value="snooze" />
           <input type="hidden" name="kind" value="until" />
@@ -134,5 +98,41 @@ function SnoozeMenu({ busy }: { busy: boolean }) {
         </Form>
       </div>
     </details>
+  );
+}
+
+/** "Until N more events" or "until N more users": the route's action reads `kind` and `count`. */
+function SnoozeCountForm({
+  kind,
+  unit,
+  defaultCount,
+  busy,
+}: {
+  kind: 'events' | 'users';
+  unit: string;
+  defaultCount: number;
+  busy: boolean;
+}) {
+  const id = `snooze-${kind}`;
+  return (
+    <Form method="post" className="snooze-form" aria-label={`Snooze until more ${unit}`}>
+      <input type="hidden" name="intent" value="snooze" />
+      <input type="hidden" name="kind" value={kind} />
+      <label htmlFor={id}>Until</label>
+      <input
+        id={id}
+        name="count"
+        type="number"
+        min={1}
+        step={1}
+        defaultValue={defaultCount}
+        required
+        className="input-count"
+      />
+      <span>more {unit}</span>
+      <button type="submit" className="button button-small" disabled={busy}>
+        Snooze
+      </button>
+    </Form>
   );
 }

@@ -1,4 +1,6 @@
+import { Link } from '@remix-run/react';
 import { formatDateTime } from '../../lib/format';
+import { projectPath } from '../../lib/paths';
 import { describeSnooze } from '../../lib/snooze';
 import { visibleText } from '../../lib/visible-text';
 import { IssueActions } from './issue-actions';
@@ -20,12 +22,20 @@ type IssueHeaderProps = {
     | 'snooze'
     | 'discarded'
     | 'mergedIssueCount'
+    | 'id'
+    | 'projectId'
+    | 'alertsMutedUntil'
   >;
   busy: boolean;
+  /** The loader's time (ISO 8601): whether an alert mute is still running. */
+  now: string;
 };
 
 /** Title, culprit, where the issue stands (status, regression, resolved in, snoozed until) and its actions. */
-export function IssueHeader({ issue, busy }: IssueHeaderProps) {
+export function IssueHeader({ issue, busy, now }: IssueHeaderProps) {
+  const alertsMuted = issue.alertsMutedUntil !== null && Date.parse(issue.alertsMutedUntil) > Date.parse(now);
+  // The confirmation page the alert messages link to (docs/alerts.md): it mutes or unmutes.
+  const mutePath = `${projectPath(issue.projectId, 'alerts/mute')}?issue=${encodeURIComponent(issue.id)}`;
   return (
     <header className="issue-header">
       <div>
@@ -60,6 +70,10 @@ export function IssueHeader({ issue, busy }: IssueHeaderProps) {
             <span className="badge badge-discarded">Discarded: new events are dropped at ingest</span>
           )}
           {issue.mergedIssueCount > 0 && <span className="muted">Merged from {issue.mergedIssueCount + 1} issues</span>}
+          {alertsMuted && <span className="muted">Alerts muted until {formatDateTime(issue.alertsMutedUntil!)}</span>}
+          <Link to={mutePath} className="muted">
+            {alertsMuted ? 'Change or end the alert mute' : 'Mute its alerts'}
+          </Link>
         </p>
       </div>
       <IssueActions

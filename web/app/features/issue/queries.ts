@@ -90,6 +90,7 @@ export const ISSUE_QUERY = graphql(`
       discarded
       discardedAt
       mergedIssueCount
+      alertsMutedUntil
       assignee {
         id
         email
