@@ -367,7 +367,16 @@ for (const mode of MODES) {
           prefix: env.config.redisPrefix,
           deadLetters: deadLetterSink(tracker.db.ds),
         });
-        const second = startWorker({ ds: tracker.db.ds, queue, batchSize: 3, publicUrl: () => url, clock: now });
+        // Like a real worker process, it queues the deliveries it writes on the alerts queue (without
+        // it, they would wait for the sweeper's 60 s re-queue of lost messages).
+        const second = startWorker({
+          ds: tracker.db.ds,
+          queue,
+          alerts: tracker.alertsQueue,
+          batchSize: 3,
+          publicUrl: () => url,
+          clock: now,
+        });
         try {
           const fp = [randomUUID()];
           const burst = await Promise.all(
