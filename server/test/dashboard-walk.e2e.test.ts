@@ -159,7 +159,7 @@ describe('every dashboard page, checked and screenshotted (postgres+redis)', () 
     );
     await gqlOk(
       url,
-      `mutation($p: ID!) { createAlertRule(projectId: $p, kind: NEW_ISSUE, channel: { type: EMAIL, email: "oncall@example.com" }) { id } }`,
+      `mutation($p: ID!) { createAlertRule(projectId: $p, kind: NEW_ISSUE, channel: { type: WEBHOOK, url: "https://hooks.example.com/oncall" }) { id } }`,
       { p: projectId },
       pro.token,
     );

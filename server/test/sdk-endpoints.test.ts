@@ -288,8 +288,9 @@ for (const mode of MODES) {
       assert.deepEqual(
         [once.logs, again.logs],
         [
-          { inserted: 1, duplicates: 0 },
-          { inserted: 0, duplicates: 2 },
+          // No LOG_MATCH rule here, so no alert deliveries either time.
+          { inserted: 1, duplicates: 0, alertDeliveryIds: [] },
+          { inserted: 0, duplicates: 2, alertDeliveryIds: [] },
         ],
       );
     });

@@ -33,7 +33,9 @@ export async function findAlertDeliveryHealth(
            AND (d.status = 'failed' OR (d.status = 'pending' AND d.attempts > 0))) AS recent_failures,
        (SELECT d.status <> 'delivered' FROM alert_deliveries d
          WHERE d.rule_id = r.id AND d.last_attempt_at > $2 AND d.status IN ('delivered', 'failed', 'pending')
-         ORDER BY d.last_attempt_at DESC LIMIT 1) AS latest_failed
+         -- A held clock can give a test send the same attempt time as the failure before it: the
+         -- row written later is the latest.
+         ORDER BY d.last_attempt_at DESC, d.created_at DESC LIMIT 1) AS latest_failed
      FROM unnest($1::uuid[]) AS r(id)`,
     [ruleIds, new Date(now - RECENT_DELIVERIES_MS).toISOString()],
   );
