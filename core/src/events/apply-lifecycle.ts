@@ -22,13 +22,6 @@ export interface LifecycleEvent {
 /** Users a batch added to its issues (issue id → user keys): what a snooze by users counts. */
 export type NewIssueUsers = ReadonlyMap<string, ReadonlySet<string>>;
 
-/** What the lifecycle step decided, beyond the alerts: snoozes that ended, and why. */
-export interface LifecycleResult {
-  triggers: AlertTrigger[];
-  /** Issues a snooze's end reopened, with the reason ("100 more events since snoozed"). */
-  snoozeEnded: Array<{ issueId: string; projectId: string; reason: string; at: Date }>;
-}
-
 /**
  * Applies the issue lifecycle (docs/releases-and-lifecycle.md) to the issues a batch touched, records the releases each issue appeared
  * in, and returns what should fire alerts. Runs in the batch's transaction after the issues
@@ -41,9 +34,10 @@ export async function applyLifecycle(
   events: LifecycleEvent[],
   createdIssueIds: ReadonlySet<string>,
   newUsers: NewIssueUsers = new Map(),
-): Promise<LifecycleResult> {
-  const snoozeEnded: LifecycleResult['snoozeEnded'] = [];
-  if (events.length === 0) return { triggers: [], snoozeEnded };
+): Promise<AlertTrigger[]> {
+  if (events.length === 0) return [];
+  // Issues a snooze's end reopened, with the reason ("100 more events since snoozed").
+  const snoozeEndReasons = new Map<string, string>();
   const firstInRelease = await recordIssueReleases(em, events);
   await recordIssueEnvironments(em, events);
   const triggers: AlertTrigger[] = [];
@@ -96,7 +90,7 @@ export async function applyLifecycle(
   );
   if (closed.length === 0) {
     await recordIssueActivities(em, activity);
-    return { triggers, snoozeEnded };
+    return triggers;
   }
 
   const closedIds = new Set(closed.map((c) => c.id));
@@ -146,16 +140,15 @@ export async function applyLifecycle(
       state = outcome.state;
       if (outcome.regressed) {
         triggers.push({ kind: 'REGRESSED_ISSUE', projectId: e.projectId, issueId: e.issueId, event: factsOf(e) });
-        if (outcome.reason)
-          snoozeEnded.push({ issueId: e.issueId, projectId: e.projectId, reason: outcome.reason, at: e.receivedAt });
+        if (outcome.reason) snoozeEndReasons.set(e.issueId, outcome.reason);
         break; // open now: the rest of the batch's events change nothing.
       }
     }
     if (state !== initial) await writeLifecycleState(em, row.id, state);
   }
-  await recordRegressions(em, triggers, new Map(snoozeEnded.map((s) => [s.issueId, s.reason])));
+  await recordRegressions(em, triggers, snoozeEndReasons);
   await recordIssueActivities(em, activity);
-  return { triggers, snoozeEnded };
+  return triggers;
 }
 
 /**

@@ -4,7 +4,7 @@ import { evaluateAlerts } from '../alerts/evaluate';
 import { systemClock, type Clock } from '../time/clock';
 import { queryRows } from '../db/query-rows';
 import { quotaPeriod } from '../quotas/period';
-import { applyLifecycle, type LifecycleResult } from './apply-lifecycle';
+import { applyLifecycle } from './apply-lifecycle';
 import { discardKeyOf } from './discard-keys';
 import type { PreparedEvent } from './prepare-event';
 
@@ -21,8 +21,6 @@ export interface PersistResult {
    * month: the caller gives these units back to the quota once the transaction has committed.
    */
   discarded: DiscardedUsage[];
-  /** Snoozes this batch ended, with their reasons (for the activity timeline). */
-  snoozeEnded: LifecycleResult['snoozeEnded'];
 }
 
 /** Units of the event quota to give back: events dropped for a discarded issue. */
@@ -97,46 +95,27 @@ export async function persistEvents(
   const newIssueIds = [...issueIds.values()].filter((i) => i.created).map((i) => i.id);
   // The lifecycle (docs/releases-and-lifecycle.md) and its alerts, after the counters so alerts carry this batch's
   // counts, and under the row locks the issue upsert took.
-  const { triggers, snoozeEnded } = await applyLifecycle(
-    em,
-    inserted.map((row) => {
-      const e = byEventId.get(`${row.project_id}/${row.event_id}`)!;
-      return {
-        projectId: e.projectId,
-        issueId: row.issue_id,
-        eventId: e.eventId,
-        receivedAt: e.receivedAt,
-        timestamp: e.timestamp,
-        release: e.release,
-        environment: e.environment,
-        message: e.message,
-        userKey: e.userKey,
-      };
-    }),
-    new Set(newIssueIds),
-    newUserKeys,
-  );
+  // What the lifecycle and the alert rules read of each inserted event, built once for both.
+  const facts = inserted.map((row) => {
+    const e = byEventId.get(`${row.project_id}/${row.event_id}`)!;
+    return {
+      projectId: e.projectId,
+      issueId: row.issue_id,
+      eventId: e.eventId,
+      receivedAt: e.receivedAt,
+      timestamp: e.timestamp,
+      level: e.level,
+      tags: e.tags,
+      release: e.release,
+      environment: e.environment,
+      message: e.message,
+      userKey: e.userKey,
+    };
+  });
+  const triggers = await applyLifecycle(em, facts, new Set(newIssueIds), newUserKeys);
   const alertDeliveryIds = await evaluateAlerts(
     em,
-    {
-      events: inserted.map((row) => {
-        const e = byEventId.get(`${row.project_id}/${row.event_id}`)!;
-        return {
-          projectId: e.projectId,
-          issueId: row.issue_id,
-          eventId: e.eventId,
-          receivedAt: e.receivedAt,
-          level: e.level,
-          tags: e.tags,
-          release: e.release,
-          environment: e.environment,
-          message: e.message,
-          userKey: e.userKey,
-        };
-      }),
-      triggers,
-      logs: [],
-    },
+    { events: facts, triggers, logs: [] },
     { now: (options.clock ?? systemClock)(), publicUrl: options.publicUrl ?? '' },
   );
   return {
@@ -145,12 +124,11 @@ export async function persistEvents(
     newIssueIds,
     alertDeliveryIds,
     discarded,
-    snoozeEnded,
   };
 }
 
 function emptyResult(): PersistResult {
-  return { inserted: 0, duplicates: 0, newIssueIds: [], alertDeliveryIds: [], discarded: [], snoozeEnded: [] };
+  return { inserted: 0, duplicates: 0, newIssueIds: [], alertDeliveryIds: [], discarded: [] };
 }
 
 /**
