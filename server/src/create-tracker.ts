@@ -331,6 +331,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         ds: db.ds,
         queue,
         batchSize: config.workerBatchSize,
+        // Only a one-connection database (PGlite) makes the edge wait for the worker's transactions.
+        transactionTargetMs: db.kind === 'pglite' ? config.workerTransactionMs : 0,
         symbolicator: new EventSymbolicator(db.ds, { maxCacheBytes: config.sourcemapCacheMb * 1024 * 1024 }),
         alerts: alertsQueue,
         publicUrl: () => config.publicUrl,

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import { DATA_SOURCE_COMMON } from './data-source-options';
 import { lockDataDir } from './data-dir-lock';
 import { initPgliteDataDir, type PgliteFolderOrigin } from './init-pglite-data-dir';
+import { prewarmedPglite } from './pglite-prewarm';
 import { PGLITE_START_PARAMS } from './pglite-settings';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -90,7 +91,10 @@ async function openPglite(dataDir: string): Promise<Database> {
     // A first start makes the folder in a child process (its memory dies with it), then opens it
     // like any restart: one way to open, whatever the folder's age.
     const folder = await initPgliteDataDir(dataDir);
-    pglite = new PGlite(join(dataDir, 'pgdata'), { startParams: [...PGLITE_START_PARAMS] });
+    pglite = new PGlite(join(dataDir, 'pgdata'), {
+      startParams: [...PGLITE_START_PARAMS],
+      ...(await prewarmedPglite()),
+    });
     await pglite.waitReady;
     // PGlite has one connection, so the pool gets exactly one client: concurrent work (the
     // worker's batch, an API request) queues for it instead of interleaving inside another's
