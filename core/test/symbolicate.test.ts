@@ -422,7 +422,8 @@ describe('Symbolicator', () => {
   });
 
   test('a mapped frame has context and mapSource exactly when there is one, fields in one order', async () => {
-    const noContent = (source: string) => JSON.stringify({ version: 3, sources: [source], names: ['o'], mappings: 'AAAAA' });
+    const noContent = (source: string) =>
+      JSON.stringify({ version: 3, sources: [source], names: ['o'], mappings: 'AAAAA' });
     const { loadMap } = store([
       { filename: 'both.js', text: tinyMap('webpack:///./src/both.ts', 'o') },
       { filename: 'context.js', text: tinyMap('src/context.ts', 'o') },
