@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_DATA_DIR } from './db/pglite-prewarm';
 
 /** The roles one process can run; `server` starts any subset of them. */
 export const ROLES = ['ingest', 'worker', 'api', 'web'] as const;
@@ -26,7 +27,7 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: optionalUrl,
   REDIS_URL: optionalUrl,
-  TRACKER_DATA_DIR: z.string().min(1).default('./.tracker'),
+  TRACKER_DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
   TRACKER_PUBLIC_URL: optionalUrl,
   /** Where the dashboard's server calls GraphQL; defaults to this process when it runs the api role. */
   TRACKER_API_URL: optionalUrl,

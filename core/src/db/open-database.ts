@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import { DATA_SOURCE_COMMON } from './data-source-options';
 import { lockDataDir } from './data-dir-lock';
 import { initPgliteDataDir, type PgliteFolderOrigin } from './init-pglite-data-dir';
-import { prewarmedPglite } from './pglite-prewarm';
+import { discardPrewarmedCopy, prewarmedPglite } from './pglite-prewarm';
 import { PGLITE_START_PARAMS } from './pglite-settings';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -80,7 +80,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
-  const release = await lockDataDir(dataDir).catch((err: NodeJS.ErrnoException) => {
+  const release = await lockDataDir(dataDir).catch(async (err: NodeJS.ErrnoException) => {
+    // The folder is another process's: a copy of the image made ahead for it is not ours to use.
+    await discardPrewarmedCopy(dataDir);
     throw storageError(dataDir, err) ?? err;
   });
   // Loaded lazily: production deployments on PostgreSQL never pay for the WASM module.
