@@ -10,6 +10,7 @@ import {
   findKeyInfo,
   openDatabase,
   purgeExpired,
+  pruneAlertRuleState,
   type Clock,
   type Config,
   type Database,
@@ -371,8 +372,11 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       // Retention (docs/quotas.md): hourly, a minute after start; one process at a time purges.
       const purge = () => {
         purging = purgeExpired(db.ds)
-          .then((r) => {
+          .then(async (r) => {
             if (r.events + r.logs + r.vitals + r.comments + r.activity > 0) app.log.info(r, 'retention purge');
+            // Alert state of deleted and long-quiet issues (core/src/alerts/prune-rule-state.ts).
+            const pruned = await pruneAlertRuleState(db.ds);
+            if (pruned > 0) app.log.info({ pruned }, 'alert rule state pruned');
           })
           .catch((err) => app.log.error({ err }, 'retention purge failed'));
       };
