@@ -478,6 +478,8 @@ async function main(): Promise<void> {
           json(e.user),
           json(e.sdk),
           json(e.fingerprint),
+          e.groupingKey,
+          30,
         );
         return `(${columns.map((_, c) => `$${base + c + 1}`).join(', ')})`;
       });
