@@ -200,7 +200,7 @@ async function main(): Promise<void> {
 - **Command**: \`npm run bench:retention -w @tracker/core\` (in \`core/\`: \`TSX_TSCONFIG_PATH=../tsconfig.json node --conditions=@tracker/source --import tsx bench/retention.bench.ts\`), \`TRACKER_BENCH_EVENTS=${EVENTS}\`.
 - **Data**: a fresh database; ${fmt(EVENTS)} events (~1.7 KB each: a stack, four frames with source context as jsonb, tags, context, user, sdk) of one free-plan project (30 days' retention), received uniformly over ${SPAN_DAYS} days from a Monday S, over ${fmt(ISSUES)} issues; seeded by SQL in ${seedSeconds.toFixed(0)} s. \`events\` partitioned (decision 029): ${sizes.partitions} week partitions, ${gb(sizes.partitioned)} GB with indexes. The baseline: the same rows in one plain table \`events_flat\` with the indexes \`events\` had before (primary key, unique \`(project_id, event_id)\`, \`(issue_id, timestamp, id)\`, BRIN on \`received_at\`, the release index), ${gb(sizes.flat)} GB. Both vacuumed and analyzed, then a checkpoint.
 - **Purge**: at S + ${SPAN_DAYS} days; the weeks from S and S + 7 days are wholly past 30 days: **${fmt(expired)} rows (${((100 * expired) / EVENTS).toFixed(1)} %)** expire, the same rows both ways (checked).
-- **During each purge** a second connection inserts 100-event transactions into the same table, one after another (the worker's shape); "idle" is the same loop for ${IDLE_MS / 1000} s with nothing else running.
+- **During each purge** a second connection inserts 100-event transactions into the same table, one after another (the worker's shape); "idle" is the same loop for ${IDLE_MS / 1000} s just before, with no purge running.
 
 ${table(
   ['purge', 'time', 'rows', 'inserts/s during (idle)', 'slowest insert transaction', 'p99 insert transaction'],
@@ -226,7 +226,7 @@ ${table(
   ],
 )}
 
-**Ratio: dropping partitions is ${fmt(ratio)}× faster** than deleting the same rows (without counting the VACUUM the deletes still owe). The drop's time is mostly the exact row count of the dropped weeks (\`count(*)\` over them) and the detach waiting for running transactions; it does not grow with the rows deleted the way deletes do, and it leaves no dead rows, no WAL for each row and no table bloat behind.`,
+**Ratio: dropping partitions is ${fmt(ratio)}× faster** than deleting the same rows (without counting the VACUUM the deletes still owe). The drop's time includes the exact row count of the dropped weeks (\`count(*)\` over them, which \`purgeExpired\` reports) and the detach waiting for running transactions; it leaves no dead rows, no WAL per row and no bloat behind. The insert columns are only as good as the machine was quiet: with the load average above the core count, the same idle loop ran at different rates minute to minute; the drop's window holds only a few dozen insert transactions.`,
       );
     }
   } finally {
