@@ -50,6 +50,9 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
   const c = { query: async (sql: string, params?: unknown[]) => ({ rows: await runner.query(sql, params) }) };
   try {
     await c.query('SET maintenance_work_mem = 262144'); // 256 MB, in kB: faster index builds
+    // At 10,000,000 events the set-based fills below outlast the pool's statement timeout (meant
+    // for requests); reset before the session goes back to the pool.
+    await c.query('SET statement_timeout = 0');
     await c.query(
       `INSERT INTO releases (project_id, version, environment, deployed_at)
        SELECT $1, 'v' || r, env, now() - ((5 - r) * 6 || ' days')::interval
@@ -189,6 +192,8 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
       serverVersion: size.v,
     };
   } finally {
+    await runner.query('RESET statement_timeout').catch(() => undefined);
+    await runner.query('RESET maintenance_work_mem').catch(() => undefined);
     await runner.release();
   }
 }
