@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { ensurePartitionsBetween } from '../partitions/ensure-partitions';
 import { PLANS } from '../plans';
@@ -44,15 +45,20 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
   );
   const retentionDays = PLANS[org.plan as PlanId].retentionDays;
   await ensurePartitionsBetween(ds, 'events', retentionDays, new Date(Date.now() - 31 * 86_400_000), new Date());
-  // One session throughout: the temporary table and the SET live in it.
-  const runner = ds.createQueryRunner();
-  await runner.connect();
-  const c = { query: async (sql: string, params?: unknown[]) => ({ rows: await runner.query(sql, params) }) };
+  // One session throughout: the temporary table and the SET live in it. On PostgreSQL a client of
+  // its own: at 10,000,000 events the set-based fills below outlast the pool's statement and
+  // query timeouts, which are meant for requests.
+  const url = (ds.options as { url?: string }).url;
+  const own = url ? new Client({ connectionString: url }) : undefined;
+  const runner = own ? undefined : ds.createQueryRunner();
+  if (own) await own.connect();
+  else await runner!.connect();
+  const c = {
+    query: async (sql: string, params?: unknown[]) =>
+      own ? { rows: (await own.query(sql, params)).rows } : { rows: await runner!.query(sql, params) },
+  };
   try {
     await c.query('SET maintenance_work_mem = 262144'); // 256 MB, in kB: faster index builds
-    // At 10,000,000 events the set-based fills below outlast the pool's statement timeout (meant
-    // for requests); reset before the session goes back to the pool.
-    await c.query('SET statement_timeout = 0');
     await c.query(
       `INSERT INTO releases (project_id, version, environment, deployed_at)
        SELECT $1, 'v' || r, env, now() - ((5 - r) * 6 || ' days')::interval
@@ -192,8 +198,10 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
       serverVersion: size.v,
     };
   } finally {
-    await runner.query('RESET statement_timeout').catch(() => undefined);
-    await runner.query('RESET maintenance_work_mem').catch(() => undefined);
-    await runner.release();
+    if (own) await own.end();
+    else {
+      await runner!.query('RESET maintenance_work_mem').catch(() => undefined);
+      await runner!.release();
+    }
   }
 }
