@@ -59,30 +59,13 @@ describe('SQL statements per issues page (DataLoader)', () => {
   });
   after(() => f.close());
 
-  /** Statements the page sends to PostgreSQL, counted at TypeORM's query runner (every path goes through it). */
   async function statementsFor(first: number): Promise<{ count: number; rows: number }> {
-    const ds = f.db.ds as unknown as { logger: Logger };
-    const original = ds.logger;
-    let count = 0;
-    const principalReady = await f.run(`{ __typename }`, {}, owner.token); // warm the schema and auth path
-    assert.equal(principalReady.errors, undefined);
-    ds.logger = new Proxy(original, {
-      get(target, prop, receiver) {
-        if (prop === 'logQuery') {
-          return (...args: Parameters<Logger['logQuery']>) => {
-            count += 1;
-            return target.logQuery(...args);
-          };
-        }
-        return Reflect.get(target, prop, receiver);
-      },
-    });
-    try {
+    let rows = 0;
+    const count = await countStatements(f, owner.token, async () => {
       const data = await f.ok(PAGE, { p: owner.projectId, first }, owner.token);
-      return { count, rows: data.issues.nodes.length };
-    } finally {
-      ds.logger = original;
-    }
+      rows = data.issues.nodes.length;
+    });
+    return { count, rows };
   }
 
   test('a 100-issue page costs the same small number of statements as a 10-issue page', async (t) => {
@@ -98,3 +81,63 @@ describe('SQL statements per issues page (DataLoader)', () => {
     assert.equal(large.count, small.count, 'statements grow with the page size');
   });
 });
+
+describe('SQL statements per alert rules list (DataLoader)', () => {
+  let f: IssueFixture;
+  let owner: Awaited<ReturnType<IssueFixture['account']>>;
+  const RULES = `query($p: ID!) { alertRules(projectId: $p) { id failing recentFailures } }`;
+
+  before(async () => {
+    f = await createIssueFixture();
+    owner = await f.account('pro');
+  });
+  after(() => f.close());
+
+  async function addRule(): Promise<void> {
+    await f.ok(
+      `mutation($p: ID!) { createAlertRule(projectId: $p, kind: NEW_ISSUE, channel: { type: WEBHOOK, url: "https://hooks.example.com/x" }) { id } }`,
+      { p: owner.projectId },
+      owner.token,
+    );
+  }
+
+  test("the rules' delivery warnings cost one statement whatever the number of rules", async (t) => {
+    await addRule();
+    const one = await countStatements(f, owner.token, () => f.ok(RULES, { p: owner.projectId }, owner.token));
+    for (let i = 0; i < 5; i++) await addRule();
+    let listed = 0;
+    const six = await countStatements(f, owner.token, async () => {
+      listed = (await f.ok(RULES, { p: owner.projectId }, owner.token)).alertRules.length;
+    });
+    assert.equal(listed, 6);
+    t.diagnostic(`statements: ${one} for 1 rule, ${six} for 6 rules`);
+    assert.ok(one >= 3, `the counting works: ${one}`);
+    assert.equal(six, one, 'statements grow with the number of rules');
+  });
+});
+
+/** Statements `run` sends to PostgreSQL, counted at TypeORM's query runner (every path goes through it). */
+async function countStatements(f: IssueFixture, token: string, run: () => Promise<unknown>): Promise<number> {
+  const ds = f.db.ds as unknown as { logger: Logger };
+  const original = ds.logger;
+  let count = 0;
+  const principalReady = await f.run(`{ __typename }`, {}, token); // warm the schema and auth path
+  assert.equal(principalReady.errors, undefined);
+  ds.logger = new Proxy(original, {
+    get(target, prop, receiver) {
+      if (prop === 'logQuery') {
+        return (...args: Parameters<Logger['logQuery']>) => {
+          count += 1;
+          return target.logQuery(...args);
+        };
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+  try {
+    await run();
+    return count;
+  } finally {
+    ds.logger = original;
+  }
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_DATA_DIR } from './db/pglite-prewarm';
 
 /** The roles one process can run; `server` starts any subset of them. */
 export const ROLES = ['ingest', 'worker', 'api', 'web'] as const;
@@ -26,7 +27,7 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: optionalUrl,
   REDIS_URL: optionalUrl,
-  TRACKER_DATA_DIR: z.string().min(1).default('./.tracker'),
+  TRACKER_DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
   TRACKER_PUBLIC_URL: optionalUrl,
   /** Where the dashboard's server calls GraphQL; defaults to this process when it runs the api role. */
   TRACKER_API_URL: optionalUrl,
@@ -40,6 +41,8 @@ const envSchema = z.object({
   /** GraphQL schema introspection; on by default (the schema is committed and documented anyway). */
   TRACKER_GRAPHQL_INTROSPECTION: z.enum(['0', '1']).default('1'),
   TRACKER_WORKER_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  /** Embedded mode: batches sized so a transaction takes about this long (0: fixed batches). */
+  TRACKER_WORKER_TRANSACTION_MS: z.coerce.number().int().min(0).max(60_000).default(20),
   /** SMTP relay for alert emails: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465. */
   TRACKER_SMTP_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -107,6 +110,8 @@ export type Config = {
   /** Whether GraphQL answers introspection queries (`__schema`, `__type`). */
   graphqlIntrospection: boolean;
   workerBatchSize: number;
+  /** On a one-connection database (PGlite): the time one worker transaction aims at; 0 = fixed batches. */
+  workerTransactionMs: number;
   logLevel: string;
   /** `auto`, `pretty` or `json`: see TRACKER_LOG_FORMAT. */
   logFormat: 'auto' | 'pretty' | 'json';
@@ -254,6 +259,7 @@ export function loadConfig(
     allowPrivateTargets: e.TRACKER_ALLOW_PRIVATE_TARGETS === '1',
     graphqlIntrospection: e.TRACKER_GRAPHQL_INTROSPECTION === '1',
     workerBatchSize: e.TRACKER_WORKER_BATCH_SIZE,
+    workerTransactionMs: e.TRACKER_WORKER_TRANSACTION_MS,
     logLevel: e.TRACKER_LOG_LEVEL,
     logFormat: e.TRACKER_LOG_FORMAT,
     smtp: parseSmtp(e.TRACKER_SMTP_URL, e.TRACKER_SMTP_FROM),

@@ -421,6 +421,28 @@ describe('Symbolicator', () => {
     assert.deepEqual(out.context, { pre: [], line: 'function original() {}', post: [''] });
   });
 
+  test('a mapped frame has context and mapSource exactly when there is one, fields in one order', async () => {
+    const noContent = (source: string) =>
+      JSON.stringify({ version: 3, sources: [source], names: ['o'], mappings: 'AAAAA' });
+    const { loadMap } = store([
+      { filename: 'both.js', text: tinyMap('webpack:///./src/both.ts', 'o') },
+      { filename: 'context.js', text: tinyMap('src/context.ts', 'o') },
+      { filename: 'source.js', text: noContent('webpack:///./src/source.ts') },
+      { filename: 'neither.js', text: noContent('src/neither.ts') },
+    ]);
+    const s = new Symbolicator({ maxCacheBytes: 1_000_000, loadMap });
+    const keys = async (file: string) =>
+      Object.keys((await s.symbolicate('p1', '1.0.0', [frame(`https://x.test/${file}`)]))[0]);
+    const base = ['filename', 'function', 'lineno', 'colno', 'inApp', 'minified'];
+    assert.deepEqual(await keys('both.js'), [...base, 'context', 'mapSource']);
+    assert.deepEqual(await keys('context.js'), [...base, 'context']);
+    assert.deepEqual(await keys('source.js'), [...base, 'mapSource']);
+    assert.deepEqual(await keys('neither.js'), base);
+    const [out] = await s.symbolicate('p1', '1.0.0', [frame('https://x.test/both.js')]);
+    assert.equal(out.filename, 'src/both.ts');
+    assert.equal(out.mapSource, 'webpack:///src/both.ts');
+  });
+
   test('negative cache: a release without maps asks loadMap once per file, until the TTL ends', async () => {
     let now = 1_000;
     const { loadMap, calls } = store([]);

@@ -558,7 +558,8 @@ describe('worker on embedded PGlite with the database queue', () => {
         inTransaction = false;
       }
     };
-    const worker = startWorker({ ds: db.ds, queue, batchSize: 40, waitMs: 100 });
+    // Fixed batches of 40 (no sizing by time), so the bad job's batch splits a known number of times.
+    const worker = startWorker({ ds: db.ds, queue, batchSize: 40, waitMs: 100, transactionTargetMs: 0 });
     try {
       await waitFor('the good events', async () => worker.stats.events === 120, 60_000);
       await waitFor(
@@ -580,6 +581,47 @@ describe('worker on embedded PGlite with the database queue', () => {
     assert.equal(overlaps, 0);
     const [{ n }] = await db.ds.query('SELECT count(*)::int AS n FROM events');
     assert.equal(n, 120);
+  });
+
+  test('batches are sized by time: the edge never waits for a long transaction on the one connection', async () => {
+    const projectId = await newProject(db);
+    await queue.enqueue(Array.from({ length: 600 }, (_, i) => errorJob(projectId, 2_000 + i)));
+    const sizes: number[] = [];
+    const receive = queue.receive.bind(queue);
+    (queue as any).receive = async (max: number, waitMs: number) => {
+      sizes.push(max);
+      return receive(max, waitMs);
+    };
+    const transactions: number[] = [];
+    const ds = db.ds as any;
+    const transaction = ds.transaction.bind(ds);
+    ds.transaction = async (...a: any[]) => {
+      const started = performance.now();
+      try {
+        return await transaction(...a);
+      } finally {
+        transactions.push(performance.now() - started);
+      }
+    };
+    // The default on a one-connection database (20 ms), under a batch size that would take all 600 at once.
+    const worker = startWorker({ ds: db.ds, queue, batchSize: 500, waitMs: 100 });
+    try {
+      // Counted in the table: the first test's rejected job may come back and be stored meanwhile.
+      const stored = async () =>
+        (await db.ds.query('SELECT count(*)::int AS n FROM events WHERE project_id = $1', [projectId]))[0].n;
+      await waitFor('the events', async () => (await stored()) === 600, 60_000);
+    } finally {
+      await worker.stop();
+      delete (queue as any).receive;
+      delete ds.transaction;
+    }
+    assert.equal(sizes[0], 10, `the first batch, before any was timed: ${sizes[0]}`);
+    assert.ok(sizes.length >= 6, `600 events in ${sizes.length} receives: ${sizes.join(' ')}`);
+    assert.ok(Math.max(...sizes) < 500, `no batch of the full size: ${sizes.join(' ')}`);
+    // Each transaction near the target: generous (a busy machine), but far below one of 500 events.
+    const sorted = [...transactions].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    assert.ok(median < 200, `median transaction ${median.toFixed(1)} ms`);
   });
 
   test('a queue that cannot be read counts a receive failure; the worker carries on once it can', async () => {

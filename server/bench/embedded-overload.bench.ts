@@ -11,8 +11,8 @@
  *   npm run bench:embedded-overload -w @tracker/server     (builds what the server needs first)
  *
  * Knobs: TRACKER_BENCH_ROUNDS (5), TRACKER_BENCH_DURATION (10 s a round), TRACKER_BENCH_CONNECTIONS
- * (20), TRACKER_MAX_BACKLOG (2,000 here, passed to the server), TRACKER_MAX_BACKLOG_MB and
- * TRACKER_WORKER_BATCH_SIZE (passed on when set), TRACKER_BENCH_STRICT=1, TRACKER_BENCH_NO_DOC=1.
+ * (20), TRACKER_MAX_BACKLOG (2,000 here, passed to the server), TRACKER_MAX_BACKLOG_MB,
+ * TRACKER_WORKER_BATCH_SIZE and TRACKER_WORKER_TRANSACTION_MS (passed on when set), TRACKER_BENCH_STRICT=1, TRACKER_BENCH_NO_DOC=1.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -149,6 +149,9 @@ async function main(): Promise<void> {
         TRACKER_MAX_BACKLOG: String(BOUND),
         ...(process.env.TRACKER_WORKER_BATCH_SIZE
           ? { TRACKER_WORKER_BATCH_SIZE: process.env.TRACKER_WORKER_BATCH_SIZE }
+          : {}),
+        ...(process.env.TRACKER_WORKER_TRANSACTION_MS
+          ? { TRACKER_WORKER_TRANSACTION_MS: process.env.TRACKER_WORKER_TRANSACTION_MS }
           : {}),
         ...(process.env.TRACKER_MAX_BACKLOG_MB ? { TRACKER_MAX_BACKLOG_MB: process.env.TRACKER_MAX_BACKLOG_MB } : {}),
       },

@@ -39,7 +39,8 @@ import { median, openBenchEnvironment } from './bench-environment';
 import { sampleEvent } from './sample-event';
 import { killChildren, startTarget, type TargetKind } from './target-process';
 
-const TARGET_RATIO = 0.5;
+/** Issue 21 (issue 2 asked 0.5): above the empty fastify route, so only an edge in front of fastify can meet it. */
+const TARGET_RATIO = 0.8;
 const ROUNDS = envNumber('BENCH_ROUNDS', 3);
 const DURATION_S = envNumber('BENCH_DURATION', 10);
 const WARMUP_S = 2;

@@ -10,6 +10,7 @@ import {
   findKeyInfo,
   openDatabase,
   purgeExpired,
+  pruneAlertRuleState,
   createPartitionsAhead,
   type Clock,
   type Config,
@@ -334,6 +335,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         ds: db.ds,
         queue,
         batchSize: config.workerBatchSize,
+        // Only a one-connection database (PGlite) makes the edge wait for the worker's transactions.
+        transactionTargetMs: db.kind === 'pglite' ? config.workerTransactionMs : 0,
         symbolicator: new EventSymbolicator(db.ds, { maxCacheBytes: config.sourcemapCacheMb * 1024 * 1024 }),
         alerts: alertsQueue,
         publicUrl: () => config.publicUrl,
@@ -372,8 +375,11 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       // Retention (docs/quotas.md): hourly, a minute after start; one process at a time purges.
       const purge = () => {
         purging = purgeExpired(db.ds)
-          .then((r) => {
+          .then(async (r) => {
             if (r.events + r.logs + r.vitals + r.comments + r.activity > 0) app.log.info(r, 'retention purge');
+            // Alert state of deleted and long-quiet issues (core/src/alerts/prune-rule-state.ts).
+            const pruned = await pruneAlertRuleState(db.ds);
+            if (pruned > 0) app.log.info({ pruned }, 'alert rule state pruned');
           })
           .catch((err) => app.log.error({ err }, 'retention purge failed'));
       };

@@ -1,3 +1,4 @@
+import './prewarm';
 import { ConfigError, DataDirLockedError, loadConfig, ROLES, StorageError } from '@tracker/core';
 import { parseRolesArg } from './roles-arg';
 import { createTracker } from './create-tracker';

@@ -216,6 +216,14 @@ for (const mode of MODES) {
       assert.equal(activity[0].data.release, '1.4.0');
       assert.equal(activity[0].data.resolvedIn, '1.3.2');
       assert.equal(activity[0].data.reason, 'newer-release');
+      // Release health reads regressions by when the event was received, not when a worker got to it.
+      const [row] = await tracker.db.ds.query(
+        `SELECT g.regressed_at, e.received_at FROM issue_regressions g
+           JOIN events e ON e.issue_id = g.issue_id AND e.release = g.release
+          WHERE g.issue_id = $1`,
+        [issue.id],
+      );
+      assert.equal(new Date(row.regressed_at).toISOString(), new Date(row.received_at).toISOString());
     });
 
     test('resolved in R + the same release: stays resolved, counted', async () => {

@@ -7,3 +7,4 @@ export * from './alert-channels';
 export * from './delivery-attempt';
 export * from './delivery-health';
 export * from './test-alert-rule';
+export * from './prune-rule-state';

@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { copyPgliteImage, findPgliteImage } from './pglite-image';
+import { discardPrewarmedCopy, PREWARM_COPY_PREFIX, takePrewarmedCopy } from './pglite-prewarm';
 
 /** How the data folder came to be: it was there, copied from the shipped image, or made by initdb. */
 export type PgliteFolderOrigin = 'existing' | 'image' | 'initdb';
@@ -25,17 +26,27 @@ export async function initPgliteDataDir(
   image: string | null = findPgliteImage() ?? null,
 ): Promise<PgliteFolderOrigin> {
   const pgdata = join(dataDir, 'pgdata');
-  if (existsSync(join(pgdata, 'PG_VERSION'))) return 'existing';
+  if (existsSync(join(pgdata, 'PG_VERSION'))) {
+    await discardPrewarmedCopy(dataDir);
+    return 'existing';
+  }
+  const ownCopy = `${PREWARM_COPY_PREFIX}${process.pid}`;
   for (const name of readdirSync(dataDir)) {
-    if (name.startsWith(SCRATCH_PREFIX)) rmSync(join(dataDir, name), { recursive: true, force: true });
+    // Leftovers of first starts that died (this process's own copy made ahead excepted).
+    if (name.startsWith(SCRATCH_PREFIX) || (name.startsWith(PREWARM_COPY_PREFIX) && name !== ownCopy))
+      rmSync(join(dataDir, name), { recursive: true, force: true });
   }
   // A `pgdata` without PG_VERSION is what a first start of an older version left when it died
   // in initdb: no database in it, but kept aside rather than deleted.
   if (existsSync(pgdata)) renameSync(pgdata, join(dataDir, `pgdata.incomplete-${Date.now()}`));
-  const scratch = join(dataDir, `${SCRATCH_PREFIX}${process.pid}`);
+  // The image copied by a worker thread while the server loaded (pglite-prewarm.ts), if any.
+  const ahead = await takePrewarmedCopy(dataDir, image);
+  const scratch = ahead ?? join(dataDir, `${SCRATCH_PREFIX}${process.pid}`);
   try {
-    if (image) copyPgliteImage(image, scratch);
-    else await runInitdbChild(scratch);
+    if (!ahead) {
+      if (image) copyPgliteImage(image, scratch);
+      else await runInitdbChild(scratch);
+    }
     if (!existsSync(join(scratch, 'PG_VERSION'))) throw new Error(`initialising ${scratch} left no PG_VERSION`);
     renameSync(scratch, pgdata);
   } catch (err) {

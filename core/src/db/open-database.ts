@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import { DATA_SOURCE_COMMON } from './data-source-options';
 import { lockDataDir } from './data-dir-lock';
 import { initPgliteDataDir, type PgliteFolderOrigin } from './init-pglite-data-dir';
+import { discardPrewarmedCopy, prewarmedPglite } from './pglite-prewarm';
 import { PGLITE_START_PARAMS } from './pglite-settings';
 import { createPartitionsAhead } from '../partitions/ensure-partitions';
 
@@ -82,7 +83,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
-  const release = await lockDataDir(dataDir).catch((err: NodeJS.ErrnoException) => {
+  const release = await lockDataDir(dataDir).catch(async (err: NodeJS.ErrnoException) => {
+    // The folder is another process's: a copy of the image made ahead for it is not ours to use.
+    await discardPrewarmedCopy(dataDir);
     throw storageError(dataDir, err) ?? err;
   });
   // Loaded lazily: production deployments on PostgreSQL never pay for the WASM module.
@@ -93,7 +96,10 @@ async function openPglite(dataDir: string): Promise<Database> {
     // A first start makes the folder in a child process (its memory dies with it), then opens it
     // like any restart: one way to open, whatever the folder's age.
     const folder = await initPgliteDataDir(dataDir);
-    pglite = new PGlite(join(dataDir, 'pgdata'), { startParams: [...PGLITE_START_PARAMS] });
+    pglite = new PGlite(join(dataDir, 'pgdata'), {
+      startParams: [...PGLITE_START_PARAMS],
+      ...(await prewarmedPglite()),
+    });
     await pglite.waitReady;
     // PGlite has one connection, so the pool gets exactly one client: concurrent work (the
     // worker's batch, an API request) queues for it instead of interleaving inside another's

@@ -11,8 +11,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { DATA_SOURCE_COMMON } from './data-source-options';
 import { installedPgliteVersion, PGLITE_START_PARAMS } from './pglite-settings';
 
 /**
@@ -57,8 +55,12 @@ export function copyPgliteImage(image: string, target: string): void {
  * with an older dist) are applied at start as on any existing folder.
  */
 export async function buildPgliteImage(out = PGLITE_IMAGE_DIR, meta = PGLITE_IMAGE_META): Promise<ImageMeta> {
+  // Loaded here, not at the top: the server's entry point reads this module before anything
+  // heavy (pglite-prewarm.ts), to start copying the image while the rest loads.
   const { PGlite } = await import('@electric-sql/pglite');
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+  const { DataSource } = await import('typeorm');
+  const { DATA_SOURCE_COMMON } = require('./data-source-options') as typeof import('./data-source-options');
   const scratch = mkdtempSync(join(tmpdir(), 'tracker-pglite-image-'));
   try {
     const folder = join(scratch, 'pgdata');

@@ -38,6 +38,7 @@ export async function applyLifecycle(
   if (events.length === 0) return [];
   // Issues a snooze's end reopened, with the reason ("100 more events since snoozed").
   const snoozeEndReasons = new Map<string, string>();
+  const regressedAt = new Map<string, Date>();
   const firstInRelease = await recordIssueReleases(em, events);
   await recordIssueEnvironments(em, events);
   const triggers: AlertTrigger[] = [];
@@ -141,12 +142,13 @@ export async function applyLifecycle(
       if (outcome.regressed) {
         triggers.push({ kind: 'REGRESSED_ISSUE', projectId: e.projectId, issueId: e.issueId, event: factsOf(e) });
         if (outcome.reason) snoozeEndReasons.set(e.issueId, outcome.reason);
+        regressedAt.set(e.issueId, e.receivedAt);
         break; // open now: the rest of the batch's events change nothing.
       }
     }
     if (state !== initial) await writeLifecycleState(em, row.id, state);
   }
-  await recordRegressions(em, triggers, snoozeEndReasons);
+  await recordRegressions(em, triggers, snoozeEndReasons, regressedAt);
   await recordIssueActivities(em, activity);
   return triggers;
 }
@@ -159,6 +161,9 @@ async function recordRegressions(
   em: EntityManager,
   triggers: AlertTrigger[],
   reasons: ReadonlyMap<string, string>,
+  // When the event that reopened each issue was received: release health counts regressions in
+  // windows of received time, so the worker's own clock (late after a backlog) would misplace them.
+  at: ReadonlyMap<string, Date>,
 ): Promise<void> {
   const regressed = triggers.filter((t) => t.kind === 'REGRESSED_ISSUE');
   if (regressed.length === 0) return;
@@ -170,7 +175,7 @@ async function recordRegressions(
       regressed.map((t) => t.projectId),
       regressed.map((t) => t.event.release),
       regressed.map((t) => t.event.environment),
-      regressed.map(() => new Date().toISOString()),
+      regressed.map((t) => at.get(t.issueId)!.toISOString()),
       regressed.map((t) => reasons.get(t.issueId) ?? null),
     ],
   );

@@ -23,7 +23,8 @@ const SUSPECT_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
  * false one only means "look closer" (`\uD83D\uDE00` is a valid pair, and is flagged too).
  */
 export function isPlainJsonText(text: string): boolean {
-  return !SUSPECT_ESCAPE.test(text);
+  // Most texts have no `\u` escape at all: a substring search is about a third of the regex.
+  return text.indexOf('\\u') === -1 || !SUSPECT_ESCAPE.test(text);
 }
 
 /**

@@ -104,6 +104,12 @@ export function estimateMapBytes(textLength: number, segments: number): number {
  * array each, a segment took about 88 bytes.
  */
 export const SEGMENT_BYTES = 4 + FIELDS * 4;
+
+// Imported bindings copied once: where the sources run as CommonJS made by esbuild (tsx, the
+// benches, the tests), each read of an imported name is a getter call, and the warm path reads
+// these per frame (a profile of core/bench/symbolicate.bench.ts put ~3 % of it in the getters).
+const SEGMENT_FIELDS = FIELDS;
+const segmentAt = findSegment;
 /** Heap per line of a split source: its slot and a sliced string (the characters are shared). */
 export const LINE_BYTES = 40;
 /** Heap per cached context: a frozen object and two frozen arrays of up to 5 (shared) strings. */
@@ -259,11 +265,11 @@ export class Symbolicator {
         out[i] = frame;
       } else {
         const fields = map.segments.fields;
-        const at = segment * FIELDS;
+        const at = segment * SEGMENT_FIELDS;
         const sourceIndex = fields[at];
         const line = fields[at + 1];
         const column = fields[at + 2];
-        const nameIndex = callerM === m && caller !== -1 ? fields[caller * FIELDS + 3] : -1;
+        const nameIndex = callerM === m && caller !== -1 ? fields[caller * SEGMENT_FIELDS + 3] : -1;
         const context = this.context(map, sourceIndex, line, column);
         const minified: MinifiedFrame = {
           filename: frame.filename,
@@ -276,17 +282,21 @@ export class Symbolicator {
         const filename = sourcePath(map, sourceIndex);
         const lineno = line + 1;
         const colno = column + 1;
-        const symbolicated: SymbolicatedFrame = {
-          filename,
-          function: fn,
-          lineno,
-          colno,
-          inApp: inApp(map, sourceIndex),
-          minified,
-        };
-        if (context !== null) symbolicated.context = context;
-        if (mapSource !== filename) symbolicated.mapSource = mapSource;
-        out[i] = symbolicated;
+        const app = inApp(map, sourceIndex);
+        // One literal per combination of the optional fields, each with every field it will
+        // have: a field added after creation moves the object to a new shape and, past the
+        // literal's in-object slots, allocates a property store per frame.
+        if (context !== null) {
+          out[i] =
+            mapSource !== filename
+              ? { filename, function: fn, lineno, colno, inApp: app, minified, context, mapSource }
+              : { filename, function: fn, lineno, colno, inApp: app, minified, context };
+        } else {
+          out[i] =
+            mapSource !== filename
+              ? { filename, function: fn, lineno, colno, inApp: app, minified, mapSource }
+              : { filename, function: fn, lineno, colno, inApp: app, minified };
+        }
       }
       m = callerM;
       segment = caller;
@@ -558,7 +568,7 @@ function inApp(map: LoadedMap, index: number): boolean {
  * `originalPositionFor`; a test checks every column of the fixture bundle).
  */
 function segmentFor(frame: StackFrame, map: LoadedMap | null): number {
-  return map === null ? -1 : findSegment(map.segments, frame.lineno! - 1, frame.colno! - 1);
+  return map === null ? -1 : segmentAt(map.segments, frame.lineno! - 1, frame.colno! - 1);
 }
 
 /** An index map as trace-mapping's `FlattenMap` takes it: each section's segments as arrays. */

@@ -6,5 +6,14 @@ import { systemClock, type Clock } from '@tracker/core';
  * clock directly: a test holds it to cross a snooze's end without waiting.
  */
 export function receivedAtNow(clock: Clock = systemClock): string {
-  return new Date(clock()).toISOString();
+  const now = clock();
+  // Busy edges receive many requests per millisecond: format each millisecond once.
+  if (now !== lastMs) {
+    lastMs = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
 }
+
+let lastMs = NaN;
+let lastIso = '';

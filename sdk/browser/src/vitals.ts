@@ -87,7 +87,10 @@ export function startVitals(enabled: boolean, sampleRate: number): void {
   const onEvent = (e: Timing) => {
     if (!e.interactionId) return;
     interactions[e.interactionId] = Math.max(interactions[e.interactionId] || 0, e.duration);
-    if (e.startTime >= pendingStart - 1) pendingStart = Infinity;
+    // Only an entry as long as the handlers ran settles the pending interaction: the short
+    // entry of its pointerdown can arrive after a slow click of the same tap, whose own entry
+    // an unload may then never deliver (durations are rounded to 8 ms).
+    if (e.startTime >= pendingStart - 1 && e.duration + 8 >= pendingMs) pendingStart = Infinity;
   };
   // `first-input` too: it is reported whatever its duration, so a page with only quick
   // interactions still gets an INP.

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { describeAlertChannels, findAlertDeliveryHealth, testAlertRule, type AlertDeliveryHealth } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requireCaller, type Context } from '../../context';
@@ -5,18 +6,22 @@ import { instanceOf } from './alert-channels';
 import { AlertChannelInfoType, AlertTargetEnum } from './alert-delivery.type';
 import { AlertDeliveryType, AlertRuleType, ChannelTypeEnum, toAlertDeliveryType } from './alert.type';
 
-/** `failing` and `recentFailures` come from one query per rule and request. */
-const healthByRequest = new WeakMap<Context, Map<string, Promise<AlertDeliveryHealth | undefined>>>();
+/**
+ * `failing` and `recentFailures` of every rule a request lists come from one query: the rules
+ * page asks both for each rule, and one query per rule grew with the number of rules.
+ */
+const healthByRequest = new WeakMap<Context, DataLoader<string, AlertDeliveryHealth | undefined>>();
 
 function healthOf(ctx: Context, ruleId: string): Promise<AlertDeliveryHealth | undefined> {
-  let cache = healthByRequest.get(ctx);
-  if (!cache) healthByRequest.set(ctx, (cache = new Map()));
-  let health = cache.get(ruleId);
-  if (!health) {
-    health = findAlertDeliveryHealth(ctx.ds, [ruleId], ctx.clock()).then((m) => m.get(ruleId));
-    cache.set(ruleId, health);
+  let loader = healthByRequest.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(async (ids: readonly string[]) => {
+      const health = await findAlertDeliveryHealth(ctx.ds, ids, ctx.clock());
+      return ids.map((id) => health.get(id));
+    });
+    healthByRequest.set(ctx, loader);
   }
-  return health;
+  return loader.load(ruleId);
 }
 
 /**
