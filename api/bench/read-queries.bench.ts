@@ -5,7 +5,14 @@
  * of the main statements. Run: `npm run bench:reads -w @tracker/api`.
  */
 import { performance } from 'node:perf_hooks';
-import { loadConfig, METRIC_STATS_SQL, openDatabase, resolveVitalsQuery, vitalsWhere } from '@tracker/core';
+import {
+  ensurePartitionsBetween,
+  loadConfig,
+  METRIC_STATS_SQL,
+  openDatabase,
+  resolveVitalsQuery,
+  vitalsWhere,
+} from '@tracker/core';
 import {
   createTestPostgres,
   envNumber,
@@ -58,27 +65,31 @@ async function main() {
     const [project] = projects;
     const now = Date.now();
     const seedStart = performance.now();
+    // Rows go to week partitions of the free plan's retention (decision 029).
+    for (const table of ['logs', 'vitals_reports'] as const) {
+      await ensurePartitionsBetween(db.ds, table, 30, new Date(now - (DAYS + 1) * 86_400_000), new Date(now));
+    }
     for (const [k, p] of projects.entries()) {
       // The noise project holds a fifth as much.
       const scale = k === 0 ? 1 : 0.2;
       // Spread evenly over the last DAYS days; metrics drawn so every rating occurs.
       await db.ds.query(
-        `INSERT INTO vitals_reports (project_id, id, url, lcp, inp, cls, fcp, ttfb, environment, release, tags, received_at)
+        `INSERT INTO vitals_reports (project_id, id, url, lcp, inp, cls, fcp, ttfb, environment, release, tags, received_at, retention_days)
          SELECT $1, gen_random_uuid(), '/page/' || (i % 50),
            500 + random() * 5000, CASE WHEN i % 3 = 0 THEN NULL ELSE 20 + random() * 800 END,
            round((random() * 0.4)::numeric, 3), 300 + random() * 4000, 40 + random() * 2000,
            (ARRAY['production', 'production', 'production', 'staging', 'preview'])[1 + i % 5],
-           '1.' || (i % 7), '{}', to_timestamp($3 / 1000.0) - random() * $4::float8 * interval '1 day'
+           '1.' || (i % 7), '{}', to_timestamp($3 / 1000.0) - random() * $4::float8 * interval '1 day', 30
          FROM generate_series(1, $2) i`,
         [p, Math.round(VITALS_ROWS * scale), now, DAYS],
       );
       await db.ds.query(
-        `INSERT INTO logs (project_id, id, level, message, context, environment, release, tags, timestamp, received_at)
+        `INSERT INTO logs (project_id, id, level, message, context, environment, release, tags, timestamp, received_at, retention_days)
          SELECT $1, gen_random_uuid(), (ARRAY['debug', 'info', 'info', 'info', 'warn', 'error'])[1 + floor(random() * 6)::int],
            CASE WHEN i % 1000 = 0 THEN 'rare needle ' || i WHEN i % 10 = 0 THEN 'request timeout after ' || i || ' ms'
                 ELSE 'handled request ' || i END,
            NULL, (ARRAY['production', 'production', 'staging'])[1 + floor(random() * 3)::int], '1.' || (i % 7), '{}',
-           to_timestamp($3 / 1000.0) - random() * $4::float8 * interval '1 day', now()
+           to_timestamp($3 / 1000.0) - random() * $4::float8 * interval '1 day', now(), 30
          FROM generate_series(1, $2) i`,
         [p, Math.round(LOG_ROWS * scale), now, DAYS],
       );

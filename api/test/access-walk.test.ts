@@ -406,8 +406,8 @@ describe('access rule walked over every root field (issue 18)', () => {
       [projectId],
     );
     const events: Array<{ id: string }> = await db.ds.query(
-      `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment)
-       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production') RETURNING id::text AS id`,
+      `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment, retention_days)
+       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production', 30) RETURNING id::text AS id`,
       [projectId, issues[0].id, randomUUID()],
     );
     await ok(

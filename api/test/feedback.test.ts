@@ -33,8 +33,8 @@ describe('feedback query', () => {
       [t.project, randomUUID(), title],
     );
     await h.db.ds.query(
-      `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment)
-       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', $4, 'production')`,
+      `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment, retention_days)
+       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', $4, 'production', 30)`,
       [t.project, row.id, sharedEventId, message],
     );
     return row.id;

@@ -97,8 +97,8 @@ describe('logs query', () => {
     for (const us of ['2026-04-05T00:00:00.000001Z', '2026-04-05T00:00:00.000002Z']) {
       const id = randomUUID();
       await h.db.ds.query(
-        `INSERT INTO logs (project_id, id, level, message, environment, tags, timestamp, received_at)
-         VALUES ($1, $2, 'info', 'microsecond apart', 'production', '{}', $3, now())`,
+        `INSERT INTO logs (project_id, id, level, message, environment, tags, timestamp, received_at, retention_days)
+         VALUES ($1, $2, 'info', 'microsecond apart', 'production', '{}', $3, now(), 30)`,
         [owner.project, id, us],
       );
       seeded.push({
@@ -175,8 +175,8 @@ describe('logs query', () => {
   test('a log arriving between pages does not shift the next page', async () => {
     const first = await h.ok(LOGS, { p: owner.project, n: 10 }, owner.token);
     await h.db.ds.query(
-      `INSERT INTO logs (project_id, id, level, message, environment, tags, timestamp, received_at)
-       VALUES ($1, $2, 'error', 'late arrival', 'production', '{}', '2026-04-10T00:00:00Z', now())`,
+      `INSERT INTO logs (project_id, id, level, message, environment, tags, timestamp, received_at, retention_days)
+       VALUES ($1, $2, 'error', 'late arrival', 'production', '{}', '2026-04-10T00:00:00Z', now(), 30)`,
       [owner.project, randomUUID()],
     );
     const second = await h.ok(LOGS, { p: owner.project, n: 10, a: first.logs.pageInfo.endCursor }, owner.token);

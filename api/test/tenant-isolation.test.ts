@@ -401,11 +401,7 @@ describe('tenant isolation (generated from the schema)', () => {
       return d.createApiToken.apiToken.id;
     },
     async comment(t) {
-      const d = await ok(
-        `mutation($i: ID!) { addComment(issueId: $i, body: "note") { id } }`,
-        { i: t.issue },
-        t.token,
-      );
+      const d = await ok(`mutation($i: ID!) { addComment(issueId: $i, body: "note") { id } }`, { i: t.issue }, t.token);
       return d.addComment.id;
     },
     async invitation(t) {
@@ -443,8 +439,8 @@ describe('tenant isolation (generated from the schema)', () => {
     );
     [t.issue, t.issue2] = issues.map((i) => i.id);
     const events: Array<{ id: string }> = await db.ds.query(
-      `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment)
-       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production') RETURNING id::text AS id`,
+      `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment, retention_days)
+       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production', 30) RETURNING id::text AS id`,
       [t.project, t.issue, randomUUID()],
     );
     t.event = events[0].id;

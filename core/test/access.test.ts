@@ -62,8 +62,8 @@ describe('one access rule for every core read and write', () => {
     );
     issueId = issue.id;
     const [event] = await db.ds.query(
-      `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment)
-       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production') RETURNING id::text AS id`,
+      `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment, retention_days)
+       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production', 30) RETURNING id::text AS id`,
       [projectId, issueId, randomUUID()],
     );
     eventId = event.id;

@@ -12,6 +12,7 @@ import { signUp } from '../src/accounts';
 import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db';
 import { findLatestEvents } from '../src/issues';
+import { ensurePartitionsBetween } from '../src/partitions';
 import { createProject } from '../src/projects';
 import { createTempDir, createTestPostgres, type TestPostgres } from '../src/testing';
 
@@ -48,12 +49,19 @@ for (const kind of ['postgres', 'pglite'] as const) {
       const insert = (issueId: string, message: string, seconds: string) =>
         db.ds.query(
           `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message,
-                               environment, frames, tags)
-           SELECT $1, $2, gen_random_uuid(), ts, ts, 'error', 'Error', ${message}, 'production', '[]', '{}'
+                               environment, frames, tags, retention_days)
+           SELECT $1, $2, gen_random_uuid(), ts, ts, 'error', 'Error', ${message}, 'production', '[]', '{}', 30
              FROM generate_series(0, $3::int - 1) s
             CROSS JOIN LATERAL (SELECT '2026-06-01T00:00:00Z'::timestamptz + (${seconds} || ' seconds')::interval AS ts) t`,
           [project.id, issueId, issueId === issue.big ? BIG_ISSUE_EVENTS : 3],
         );
+      await ensurePartitionsBetween(
+        db.ds,
+        'events',
+        30,
+        new Date('2026-06-01T00:00:00Z'),
+        new Date('2026-06-13T00:00:00Z'),
+      );
       await insert(issue.big, `'big ' || s`, `CASE WHEN s = 1234 THEN 999999 ELSE s END`);
       await insert(issue.tied, `'tied ' || s`, `least(s, 1)`);
       await db.ds.query('ANALYZE events');
@@ -103,11 +111,16 @@ for (const kind of ['postgres', 'pglite'] as const) {
       const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
       let eventRowsRead = 0;
       const walk = (node: any) => {
-        if (node['Relation Name'] === 'events') eventRowsRead += node['Actual Rows'] * node['Actual Loops'];
+        // The week partitions of events (decision 029): events_r30_20260601, …
+        if (/^events(_r\d+_\d{8})?$/.test(node['Relation Name'] ?? ''))
+          eventRowsRead += Math.round(node['Actual Rows'] * node['Actual Loops']);
         for (const child of node.Plans ?? []) walk(child);
       };
       walk(parsed[0].Plan);
-      assert.equal(eventRowsRead, 2, JSON.stringify(parsed[0].Plan));
+      // The merge of the week partitions reads the newest row of each week holding the issue's
+      // events (the big issue's span two weeks, the tied one's one): bounded by weeks, not events.
+      // (PostgreSQL 15 shows per-loop averages rounded down, so 3 can show as 2.)
+      assert.ok(eventRowsRead >= 2 && eventRowsRead <= 3, JSON.stringify(parsed[0].Plan));
     });
   });
 }

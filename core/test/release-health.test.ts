@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { signUp } from '../src/accounts';
 import { openDatabase, type Database } from '../src/db';
+import { ensurePartitionsBetween } from '../src/partitions';
 import { createProject } from '../src/projects';
 import {
   findReleaseHealth,
@@ -44,12 +45,13 @@ describe('release health windows follow the time they are given (postgres)', () 
       [project.id, new Date(DEPLOYED).toISOString()],
     );
     // Ten events at each of three times: the window's figures move with the now given.
+    await ensurePartitionsBetween(db.ds, 'events', 365, new Date(DEPLOYED), new Date(DEPLOYED + 3 * HOUR));
     for (const after of [10 * 60_000, 30 * 60_000, 3 * HOUR]) {
       const at = new Date(DEPLOYED + after).toISOString();
       for (let i = 0; i < 10; i++) {
         await db.ds.query(
-          `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment, release, frames, tags)
-           VALUES ($1, $2, $3, $4, $4, 'error', 'Error', 'm', 'production', '1.0.0', '[]', '{}')`,
+          `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment, release, frames, tags, retention_days)
+           VALUES ($1, $2, $3, $4, $4, 'error', 'Error', 'm', 'production', '1.0.0', '[]', '{}', 365)`,
           [project.id, issue.id, randomUUID(), at],
         );
       }

@@ -649,6 +649,7 @@ async function main(): Promise<void> {
           json(e.sdk),
           json(e.fingerprint),
           e.groupingKey,
+          30, // retention_days (decision 029): the free plan's
         );
         return `(${columns.map((_, c) => `$${base + c + 1}`).join(', ')})`;
       });

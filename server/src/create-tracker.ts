@@ -11,6 +11,7 @@ import {
   openDatabase,
   purgeExpired,
   pruneAlertRuleState,
+  createPartitionsAhead,
   type Clock,
   type Config,
   type Database,
@@ -129,6 +130,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     await db.close();
     throw new Error('The database has pending migrations: run `npm run tracker -- migrate` first.');
   }
+  // This week's and the next weeks' partitions (decision 029), made by `migrate` too; idempotent.
+  if (roles.has('worker')) await createPartitionsAhead(db.ds);
   let queue: Queue;
   let alertsQueue: Queue;
   let redis: SharedRedis | undefined;

@@ -8,6 +8,7 @@ import { lockDataDir } from './data-dir-lock';
 import { initPgliteDataDir, type PgliteFolderOrigin } from './init-pglite-data-dir';
 import { discardPrewarmedCopy, prewarmedPglite } from './pglite-prewarm';
 import { PGLITE_START_PARAMS } from './pglite-settings';
+import { createPartitionsAhead } from '../partitions/ensure-partitions';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -41,6 +42,8 @@ export async function openDatabase(
   if (options.migrate) {
     try {
       await db.ds.runMigrations({ transaction: 'each' });
+      // The weeks the first inserts will need (decision 029); the purge keeps them coming.
+      await createPartitionsAhead(db.ds);
     } catch (err) {
       await db.close();
       throw err;

@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { StackFrame } from '../stacktrace/stack-frame';
 import type { Level } from './issue.entity';
 
-/** One accepted error or message; unique on (project, eventId) so redelivery is harmless. */
+/** One accepted error or message; stored once per (project, eventId) so redelivery is harmless. */
 @Entity('events')
 export class Event {
   @PrimaryGeneratedColumn('increment', { type: 'bigint' })
@@ -22,6 +22,10 @@ export class Event {
 
   @Column('timestamptz', { name: 'received_at' })
   receivedAt: Date;
+
+  /** The organization's plan retention when received: which partitions hold it (decision 029). */
+  @Column('smallint', { name: 'retention_days' })
+  retentionDays: number;
 
   @Column('text')
   level: Level;

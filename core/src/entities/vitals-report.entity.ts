@@ -39,4 +39,8 @@ export class VitalsReport {
 
   @Column('timestamptz', { name: 'received_at' })
   receivedAt: Date;
+
+  /** The organization's plan retention when received: which partitions hold it (decision 029). */
+  @Column('smallint', { name: 'retention_days' })
+  retentionDays: number;
 }

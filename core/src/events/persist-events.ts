@@ -6,6 +6,7 @@ import { queryRows } from '../db/query-rows';
 import { quotaPeriod } from '../quotas/period';
 import { applyLifecycle } from './apply-lifecycle';
 import { discardKeyOf } from './discard-keys';
+import { ensurePartitions, findRetentionDays, withoutStored } from '../partitions';
 import type { PreparedEvent } from './prepare-event';
 
 export interface PersistResult {
@@ -64,13 +65,29 @@ export async function persistEvents(
   const issueIds = upserted;
   if (events.length === 0) return { ...emptyResult(), discarded };
 
-  // Inserting first and counting what was inserted is the idempotency: a duplicate eventId
-  // (redelivery, or the same id twice in one batch) returns no row and so adds nothing.
+  // Counting only what was inserted is the idempotency: a duplicate eventId (redelivery, an SDK
+  // retry, or the same id twice in one batch) is left out here or returns no row from the insert,
+  // and so adds nothing (decision 029: the unique index holds the partition keys too, so the
+  // ids already stored around these receipt times are looked up first).
   // `awaits_link` asks, per inserted event, whether feedback naming it came first (a probe of a
   // partial index holding only feedback still waiting): the error path pays no extra statement.
-  const inserted = await insertEvents(em, events, issueIds);
+  const retention = await findRetentionDays(
+    em,
+    events.map((e) => e.projectId),
+  );
+  const fresh = await withoutStored(em, 'events', 'event_id', events, (e) => ({
+    projectId: e.projectId,
+    id: e.eventId,
+    receivedAt: e.receivedAt,
+  }));
+  await ensurePartitions(
+    em,
+    'events',
+    fresh.map((e) => ({ retentionDays: retention.get(e.projectId)!, receivedAt: e.receivedAt })),
+  );
+  const inserted = fresh.length === 0 ? [] : await insertEvents(em, fresh, issueIds, retention);
 
-  const byEventId = new Map(events.map((e) => [`${e.projectId}/${e.eventId}`, e]));
+  const byEventId = new Map(fresh.map((e) => [`${e.projectId}/${e.eventId}`, e]));
   const counters = new Map<string, { events: number; first: Date; last: Date; users: Set<string> }>();
   for (const row of inserted) {
     const e = byEventId.get(`${row.project_id}/${row.event_id}`)!;
@@ -195,6 +212,7 @@ export const EVENT_COLUMNS: readonly string[] = [
   'sdk',
   'fingerprint',
   'grouping_key',
+  'retention_days',
 ];
 
 /**
@@ -213,6 +231,7 @@ async function insertEvents(
   em: EntityManager,
   events: PreparedEvent[],
   issueIds: Map<string, { id: string }>,
+  retention: Map<string, number>,
 ): Promise<InsertedEvent[]> {
   const client = events.length >= EVENTS_PER_INSERT ? await driverConnection(em) : undefined;
   const inserted: InsertedEvent[] = [];
@@ -220,7 +239,7 @@ async function insertEvents(
   for (let start = 0; start < events.length; start += EVENTS_PER_INSERT) {
     const end = Math.min(start + EVENTS_PER_INSERT, events.length);
     // Built while PostgreSQL runs the previous chunk's statement.
-    const params = eventParams(events, start, end, issueIds);
+    const params = eventParams(events, start, end, issueIds, retention);
     if (running) for (const row of await running) inserted.push(row);
     const rows = end - start;
     const sql = insertEventsSql(rows);
@@ -240,6 +259,7 @@ function eventParams(
   start: number,
   end: number,
   issueIds: Map<string, { id: string }>,
+  retention: Map<string, number>,
 ): unknown[] {
   const params: unknown[] = [];
   for (let i = start; i < end; i++) {
@@ -265,6 +285,7 @@ function eventParams(
       json(e.sdk),
       json(e.fingerprint),
       e.groupingKey,
+      retention.get(e.projectId),
     );
   }
   return params;
@@ -290,7 +311,7 @@ function insertEventsSql(rows: number): string {
     }
     sql = `INSERT INTO events (${EVENT_COLUMNS.join(', ')})
      VALUES ${tuples.join(',\n')}
-     ON CONFLICT (project_id, event_id) DO NOTHING
+     ON CONFLICT (project_id, event_id, retention_days, received_at) DO NOTHING
      RETURNING project_id, issue_id, event_id,
        EXISTS (SELECT 1 FROM feedback f WHERE f.project_id = events.project_id
          AND f.event_id = events.event_id AND f.issue_id IS NULL) AS awaits_link`;

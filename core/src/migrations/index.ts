@@ -19,6 +19,7 @@ import { GroupingControl1796410000000 } from './1796410000000-grouping-control';
 import { IssueSearch1796420000000 } from './1796420000000-issue-search';
 import { AlertRuleConditions1796440000000 } from './1796440000000-alert-rule-conditions';
 import { AlertDeliveryLog1796445000000 } from './1796445000000-alert-delivery-log';
+import { PartitionedTables1796500000000 } from './1796500000000-partitioned-tables';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   IssueSearch1796420000000,
   AlertRuleConditions1796440000000,
   AlertDeliveryLog1796445000000,
+  PartitionedTables1796500000000,
 ];

@@ -1,14 +1,18 @@
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../db/query-rows';
+import { createPartitionsAhead, dropExpiredPartitions, forgetPartitions, type DroppedPartition } from '../partitions';
 import { PLANS } from '../plans';
 
 export interface PurgeResult {
+  /** Rows that went with the dropped partitions of each table. */
   events: number;
   logs: number;
   vitals: number;
   /** Comments and issue activity rows (issue timelines keep the plan's window too). */
   comments: number;
   activity: number;
+  /** The week partitions dropped (events, logs and vitals reports), with their row counts. */
+  partitions: DroppedPartition[];
   /** False when another process held the purge lock: it is doing the work. */
   ran: boolean;
 }
@@ -16,28 +20,58 @@ export interface PurgeResult {
 /** An arbitrary constant naming the purge's advisory lock (one purger at a time across processes). */
 const PURGE_LOCK = 7_340_001;
 
-const TABLES = [
-  { name: 'events', key: 'events', time: 'received_at', id: 'id' },
-  { name: 'logs', key: 'logs', time: 'timestamp', id: 'ctid' },
-  { name: 'vitals_reports', key: 'vitals', time: 'received_at', id: 'ctid' },
+const KEY_OF_TABLE = { events: 'events', logs: 'logs', vitals_reports: 'vitals' } as const;
+
+/** Tables purged row by row: small, not partitioned, and read by issue, not by time. */
+const ROW_TABLES = [
   // Comments before activity: a comment's COMMENTED row goes with it (foreign key cascade).
   { name: 'issue_comments', key: 'comments', time: 'created_at', id: 'id' },
   { name: 'issue_activity', key: 'activity', time: 'created_at', id: 'id' },
 ] as const;
 
 /**
- * Deletes events, logs, vitals reports, comments and issue activity older than their organization's plan retention
- * (docs/quotas.md). Issues keep their counts and first/last seen: only the rows go. Works in chunks of
- * `chunk` rows, each its own short transaction, so it never holds locks the worker waits on for
- * long. Only one process purges at a time (an advisory lock taken per chunk).
+ * Enforces retention (docs/quotas.md, decision 029). Events, logs and vitals reports are stored
+ * in week partitions per retention (the plan's when each row was received): a week whose
+ * every row is past its retention is dropped whole, which costs the same for 10 rows or 10
+ * million. Then the partitions of the coming weeks are created ahead, so the worker's inserts find
+ * theirs. Comments and issue activity, which follow the organization's current plan, are deleted
+ * in chunks of `chunk` rows, each its own short transaction. Issues keep their counts and
+ * first/last seen: only the rows go. Only one process purges at a time (an advisory lock).
  */
 export async function purgeExpired(ds: DataSource, options: { chunk?: number; now?: Date } = {}): Promise<PurgeResult> {
   const chunk = options.chunk ?? 5_000;
-  const now = (options.now ?? new Date()).toISOString();
+  const at = options.now ?? new Date();
+  const result: PurgeResult = { events: 0, logs: 0, vitals: 0, comments: 0, activity: 0, partitions: [], ran: true };
+
+  // Detaching concurrently needs a session outside any transaction: a runner of its own, under a
+  // session-level lock. Released before the row deletes below (PGlite has one connection).
+  const runner = ds.createQueryRunner();
+  try {
+    const [lock] = await runner.query('SELECT pg_try_advisory_lock($1) AS ok', [PURGE_LOCK]);
+    if (!lock.ok) return { ...result, ran: false };
+    try {
+      // Counting a big week's rows, or a detach waiting for long reads to finish, may outlast the
+      // pool's statement timeout, which is meant for requests: lifted on this session meanwhile.
+      await runner.query('SET statement_timeout = 0');
+      result.partitions = await dropExpiredPartitions(runner, at, { concurrently: !(await isPglite(runner)) });
+    } finally {
+      await runner.query('RESET statement_timeout');
+      await runner.query('SELECT pg_advisory_unlock($1)', [PURGE_LOCK]);
+    }
+  } finally {
+    await runner.release();
+  }
+  forgetPartitions(
+    ds,
+    result.partitions.map((p) => p.name),
+  );
+  for (const p of result.partitions) result[KEY_OF_TABLE[p.table]] += p.rows;
+  await createPartitionsAhead(ds, at);
+
+  const now = at.toISOString();
   const days = [PLANS.free.retentionDays, PLANS.pro.retentionDays, PLANS.business.retentionDays];
   const shortest = Math.min(...days);
-  const result: PurgeResult = { events: 0, logs: 0, vitals: 0, comments: 0, activity: 0, ran: true };
-  for (const table of TABLES) {
+  for (const table of ROW_TABLES) {
     for (;;) {
       const deleted = await ds.transaction(async (em) => {
         const [lock] = await em.query('SELECT pg_try_advisory_xact_lock($1) AS ok', [PURGE_LOCK]);
@@ -64,4 +98,10 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
     }
   }
   return result;
+}
+
+/** PGlite names its WASM build in `version()`; nothing runs beside the purge there. */
+async function isPglite(runner: { query: (sql: string) => Promise<Array<{ v: string }>> }): Promise<boolean> {
+  const [r] = await runner.query('SELECT version() AS v');
+  return /emscripten|wasm/i.test(r.v);
 }

@@ -1,4 +1,8 @@
+import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { ensurePartitionsBetween } from '../partitions/ensure-partitions';
+import { PLANS } from '../plans';
+import type { PlanId } from '../entities/organization.entity';
 
 export interface Seeded {
   events: number;
@@ -33,10 +37,26 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
     throw new Error('seedIssues: bigIssueEvents needs 2+ issues and at most `events`');
   // Which issue event s belongs to ($4 = issues, $5 = bigIssueEvents).
   const issueOf = big > 0 ? 'CASE WHEN s < $5 THEN 0 ELSE 1 + (s - $5) % ($4 - 1) END' : 's % $4';
-  // One session throughout: the temporary table and the SET live in it.
-  const runner = ds.createQueryRunner();
-  await runner.connect();
-  const c = { query: async (sql: string, params?: unknown[]) => ({ rows: await runner.query(sql, params) }) };
+  // Rows are stored with their organization's plan retention, in week partitions (decision 029):
+  // the weeks of the last 30 days, made before this session takes PGlite's one connection.
+  const [org] = await ds.query(
+    'SELECT o.plan FROM projects p JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1',
+    [projectId],
+  );
+  const retentionDays = PLANS[org.plan as PlanId].retentionDays;
+  await ensurePartitionsBetween(ds, 'events', retentionDays, new Date(Date.now() - 31 * 86_400_000), new Date());
+  // One session throughout: the temporary table and the SET live in it. On PostgreSQL a client of
+  // its own: at 10,000,000 events the set-based fills below outlast the pool's statement and
+  // query timeouts, which are meant for requests.
+  const url = (ds.options as { url?: string }).url;
+  const own = url ? new Client({ connectionString: url }) : undefined;
+  const runner = own ? undefined : ds.createQueryRunner();
+  if (own) await own.connect();
+  else await runner!.connect();
+  const c = {
+    query: async (sql: string, params?: unknown[]) =>
+      own ? { rows: (await own.query(sql, params)).rows } : { rows: await runner!.query(sql, params) },
+  };
   try {
     await c.query('SET maintenance_work_mem = 262144'); // 256 MB, in kB: faster index builds
     await c.query(
@@ -73,7 +93,7 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
       // Times spread over 30 days by a multiplicative hash of n (deterministic, not sorted).
       await c.query(
         `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message,
-                             environment, release, url, handled, stack, frames, tags, context, "user", sdk)
+                             environment, release, url, handled, stack, frames, tags, context, "user", sdk, retention_days)
          SELECT $1, i.id, gen_random_uuid(), ts, ts, i.level, 'TypeError',
                 'failure ' || i.k || ' in module ' || (i.k % 97), env,
                 'v' || greatest(1, 5 - floor(extract(epoch FROM now() - ts) / 518400)::int),
@@ -99,7 +119,7 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
                 jsonb_build_object('route', '/page/' || (s % 20)),
                 CASE WHEN s % 5 <> 0 THEN jsonb_build_object('id', 'u' || (s * 31) % 20000,
                                                              'email', 'user' || (s * 31) % 20000 || '@example.com') END,
-                '{"name": "tracker.browser", "version": "1.0.0"}'::jsonb
+                '{"name": "tracker.browser", "version": "1.0.0"}'::jsonb, ${retentionDays}
            FROM generate_series($2::bigint, $3::bigint - 1) s
            JOIN bench_issue i ON i.k = ${issueOf}
            CROSS JOIN LATERAL (SELECT now() - ((s * 7919) % 2592000 || ' seconds')::interval AS ts) t
@@ -110,7 +130,9 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
       process.stdout.write(`\r  events ${end.toLocaleString('en-US')} / ${n.events.toLocaleString('en-US')}`);
     }
     process.stdout.write('\n');
-    for (const i of indexes) await c.query(i.def);
+    // A partitioned table's definitions say `ON ONLY events` (the parent alone, left invalid):
+    // built on every partition.
+    for (const i of indexes) await c.query(i.def.replace(' ON ONLY ', ' ON '));
 
     await c.query(
       `INSERT INTO issue_environments (issue_id, project_id, environment, first_seen, last_seen, event_count)
@@ -161,8 +183,9 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
     await c.query('VACUUM ANALYZE');
     const size = (
       await c.query(
-        `SELECT pg_total_relation_size('events') AS total, pg_relation_size('events') AS heap,
-                pg_size_pretty(pg_total_relation_size('events')) AS pretty, current_setting('server_version') AS v`,
+        `SELECT sum(pg_total_relation_size(relid)) AS total, sum(pg_relation_size(relid)) AS heap,
+                pg_size_pretty(sum(pg_total_relation_size(relid))) AS pretty, current_setting('server_version') AS v
+           FROM pg_partition_tree('events')`,
       )
     ).rows[0];
     const counts = (await c.query('SELECT (SELECT count(*) FROM events) AS e, (SELECT count(*) FROM issues) AS i'))
@@ -175,6 +198,10 @@ export async function seedIssues(ds: DataSource, projectId: string, n: SeedSize)
       serverVersion: size.v,
     };
   } finally {
-    await runner.release();
+    if (own) await own.end();
+    else {
+      await runner!.query('RESET maintenance_work_mem').catch(() => undefined);
+      await runner!.release();
+    }
   }
 }
