@@ -30,6 +30,7 @@ test('prewarmed PGlite: the module compiles and the image is copied ahead; the d
     assert.ok(artifacts, 'the WebAssembly module and the file-system bundle were prepared');
     assert.equal(artifacts.pgliteWasmModule.constructor.name, 'Module');
     assert.ok(artifacts.fsBundle.size > 1_000_000, `the bundle: ${artifacts.fsBundle.size} bytes`);
+    assert.equal(await prewarmedPglite(), undefined, 'taken once: not held after');
     // The copy is made by a worker thread before anything opens the folder.
     await until('the copy made ahead', () => existsSync(join(ownCopy(dir.path), 'PG_VERSION')));
     // Another folder's open does not take it.

@@ -112,7 +112,12 @@ function safely<T>(read: () => T): T | undefined {
   }
 }
 
-/** The artifacts `prewarmPglite` prepared, or undefined when it was not called or failed. */
+/**
+ * The artifacts `prewarmPglite` prepared, or undefined when it was not called, failed, or they
+ * were taken already: one PGlite uses them, and holding the 6 MB bundle after that is waste.
+ */
 export function prewarmedPglite(): Promise<PgliteArtifacts | undefined> {
-  return warming ?? Promise.resolve(undefined);
+  const prepared = warming ?? Promise.resolve(undefined);
+  if (warming) warming = Promise.resolve(undefined);
+  return prepared;
 }
