@@ -142,6 +142,26 @@ describe('fail-open deadlines', () => {
     }
   });
 
+  test('after a stalled event loop, an answer that came in meanwhile wins over the passed deadline', async () => {
+    const time = fakeClock();
+    const waits = new FailOpenWaits(time.clock, 500);
+    try {
+      let answer!: (v: boolean) => void;
+      let outcome: boolean | undefined;
+      void waits.bound(new Promise<boolean>((r) => (answer = r)), false).then((v) => (outcome = v));
+      // The loop was blocked for 2 s: the timer fires first, while the counter's answer ("over
+      // the limit": refuse) is already waiting to be read in the same turn of the loop.
+      time.advance(2_000);
+      waits.sweep();
+      answer(true);
+      await settle();
+      await settle();
+      assert.equal(outcome, true, 'the answer is read before giving up');
+    } finally {
+      waits.close();
+    }
+  });
+
   test('closing admits whatever still waits', async () => {
     const waits = new FailOpenWaits(fakeClock().clock, 500);
     const pending = waits.bound(new Promise<boolean>(() => undefined), false);

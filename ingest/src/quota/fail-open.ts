@@ -24,15 +24,30 @@ export class FailOpenWaits {
     });
   }
 
-  /** Gives up on every count whose deadline has passed by the clock. */
+  /**
+   * Gives up on every count whose deadline has passed by the clock, after letting pending I/O in
+   * once: when the event loop itself stalled (a long GC, a long synchronous task), every deadline
+   * passes at once, answers already waiting in the socket included, and admitting before they
+   * are read let requests through uncounted (an organization over its quota got an event in).
+   */
   sweep(): void {
     const now = this.clock();
-    for (const [token, w] of this.waiting) {
-      if (w.deadline <= now) {
-        this.waiting.delete(token);
-        w.admit();
-      }
+    const expired: Array<[object, () => void]> = [];
+    for (const [token, w] of this.waiting) if (w.deadline <= now) expired.push([token, w.admit]);
+    if (expired.length > 0) {
+      // setImmediate runs after the loop's poll phase, where an answer that came in is handled.
+      setImmediate(() => {
+        for (const [token, admit] of expired) {
+          if (!this.waiting.delete(token)) continue; // answered meanwhile
+          admit();
+        }
+        this.stopWhenIdle();
+      });
     }
+    this.stopWhenIdle();
+  }
+
+  private stopWhenIdle(): void {
     if (this.waiting.size === 0 && this.sweeper) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
