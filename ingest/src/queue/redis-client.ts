@@ -4,7 +4,7 @@ import type { RedisClientOptions } from 'redis';
 let nodeRedis: typeof NodeRedis | undefined;
 /**
  * node-redis, loaded on first use: the embedded runtime never talks to Redis, and loading the
- * client's modules is a noticeable part of the start (~0.15 s of CPU on a quiet machine).
+ * client's modules is a noticeable part of the start (0.12–0.19 s to `require` on the 2-core machine).
  */
 function redisLibrary(): typeof NodeRedis {
   return (nodeRedis ??= require('redis') as typeof NodeRedis);
