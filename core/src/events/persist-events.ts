@@ -6,7 +6,7 @@ import { queryRows } from '../db/query-rows';
 import { quotaPeriod } from '../quotas/period';
 import { applyLifecycle } from './apply-lifecycle';
 import { discardKeyOf } from './discard-keys';
-import { ensurePartitions, findRetentionDays, withoutStored } from '../partitions';
+import { placeRows } from '../partitions';
 import type { PreparedEvent } from './prepare-event';
 
 export interface PersistResult {
@@ -71,20 +71,11 @@ export async function persistEvents(
   // ids already stored around these receipt times are looked up first).
   // `awaits_link` asks, per inserted event, whether feedback naming it came first (a probe of a
   // partial index holding only feedback still waiting): the error path pays no extra statement.
-  const retention = await findRetentionDays(
-    em,
-    events.map((e) => e.projectId),
-  );
-  const fresh = await withoutStored(em, 'events', 'event_id', events, (e) => ({
+  const { fresh, retention } = await placeRows(em, 'events', 'event_id', events, (e) => ({
     projectId: e.projectId,
     id: e.eventId,
     receivedAt: e.receivedAt,
   }));
-  await ensurePartitions(
-    em,
-    'events',
-    fresh.map((e) => ({ retentionDays: retention.get(e.projectId)!, receivedAt: e.receivedAt })),
-  );
   const inserted = fresh.length === 0 ? [] : await insertEvents(em, fresh, issueIds, retention);
 
   const byEventId = new Map(fresh.map((e) => [`${e.projectId}/${e.eventId}`, e]));

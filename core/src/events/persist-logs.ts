@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { evaluateAlerts } from '../alerts/evaluate';
 import { queryRows } from '../db/query-rows';
-import { ensurePartitions, findRetentionDays, withoutStored } from '../partitions';
+import { placeRows } from '../partitions';
 import { systemClock } from '../time/clock';
 import type { PersistOptions } from './persist-events';
 import type { RecordsResult } from './persist-records';
@@ -24,16 +24,7 @@ export async function persistLogs(
   options: PersistOptions = {},
 ): Promise<LogsResult> {
   if (batch.length === 0) return { inserted: 0, duplicates: 0, alertDeliveryIds: [] };
-  const retention = await findRetentionDays(
-    em,
-    batch.map((l) => l.projectId),
-  );
-  const logs = await withoutStored(em, 'logs', 'id', batch, (l) => l);
-  await ensurePartitions(
-    em,
-    'logs',
-    logs.map((l) => ({ retentionDays: retention.get(l.projectId)!, receivedAt: l.receivedAt })),
-  );
+  const { fresh: logs, retention } = await placeRows(em, 'logs', 'id', batch, (l) => l);
   const rows =
     logs.length === 0
       ? []

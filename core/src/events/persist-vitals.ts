@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { queryRows } from '../db/query-rows';
-import { ensurePartitions, findRetentionDays, withoutStored } from '../partitions';
+import { placeRows } from '../partitions';
 import type { RecordsResult } from './persist-records';
 import type { PreparedVitals } from './prepare-vitals';
 
@@ -11,17 +11,8 @@ import type { PreparedVitals } from './prepare-vitals';
  */
 export async function persistVitals(em: EntityManager, batch: PreparedVitals[]): Promise<RecordsResult> {
   if (batch.length === 0) return { inserted: 0, duplicates: 0 };
-  const retention = await findRetentionDays(
-    em,
-    batch.map((r) => r.projectId),
-  );
-  const reports = await withoutStored(em, 'vitals_reports', 'id', batch, (r) => r);
+  const { fresh: reports, retention } = await placeRows(em, 'vitals_reports', 'id', batch, (r) => r);
   if (reports.length === 0) return { inserted: 0, duplicates: batch.length };
-  await ensurePartitions(
-    em,
-    'vitals_reports',
-    reports.map((r) => ({ retentionDays: retention.get(r.projectId)!, receivedAt: r.receivedAt })),
-  );
   const rows = await queryRows<{ id: string }>(
     em,
     `INSERT INTO vitals_reports (project_id, id, url, lcp, inp, cls, fcp, ttfb, environment, release, tags, received_at,

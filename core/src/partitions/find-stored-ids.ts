@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { queryRows } from '../db/query-rows';
+import { ensurePartitions, findRetentionDays } from './ensure-partitions';
 import type { PartitionedTable } from './partition-names';
 
 /**
@@ -70,4 +71,28 @@ export async function withoutStored<T>(
   }
   const stored = await findStoredIds(em, table, idColumn, firsts.map(keyOf));
   return stored.size === 0 ? firsts : firsts.filter((row) => !stored.has(`${keyOf(row).projectId}/${keyOf(row).id}`));
+}
+
+/**
+ * What every partitioned insert of the worker does first: the retention each row is stored with,
+ * the rows not stored yet (`withoutStored`), and their week partitions made sure of.
+ */
+export async function placeRows<T>(
+  em: EntityManager,
+  table: PartitionedTable,
+  idColumn: 'event_id' | 'id',
+  rows: T[],
+  keyOf: (row: T) => { projectId: string; id: string; receivedAt: Date },
+): Promise<{ fresh: T[]; retention: Map<string, number> }> {
+  const retention = await findRetentionDays(
+    em,
+    rows.map((r) => keyOf(r).projectId),
+  );
+  const fresh = await withoutStored(em, table, idColumn, rows, keyOf);
+  await ensurePartitions(
+    em,
+    table,
+    fresh.map((r) => ({ retentionDays: retention.get(keyOf(r).projectId)!, receivedAt: keyOf(r).receivedAt })),
+  );
+  return { fresh, retention };
 }

@@ -50,12 +50,11 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
     const [lock] = await runner.query('SELECT pg_try_advisory_lock($1) AS ok', [PURGE_LOCK]);
     if (!lock.ok) return { ...result, ran: false };
     try {
-      // Counting a big week's rows, or a detach waiting for long reads to finish, may outlast the
-      // pool's statement timeout, which is meant for requests: lifted on this session meanwhile.
-      await runner.query('SET statement_timeout = 0');
+      // The pool's statement timeout stays on: lifted, a statement the driver's own timeout gave up
+      // on would go on running in PostgreSQL on a connection handed back to the pool. A detach cut
+      // short is left pending and finished (FINALIZE) by the next purge.
       result.partitions = await dropExpiredPartitions(runner, at, { concurrently: !(await isPglite(runner)) });
     } finally {
-      await runner.query('RESET statement_timeout');
       await runner.query('SELECT pg_advisory_unlock($1)', [PURGE_LOCK]);
     }
   } finally {
