@@ -96,6 +96,12 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
       'Retries through a database or queue outage (never counted as attempts).',
       [['', s.transientRetries]],
     );
+    metric(
+      'tracker_worker_relocked_batches_total',
+      'counter',
+      "Batches redone with their issues locked first, after a user action changed one of them during the batch's transaction.",
+      [['', s.relockedBatches]],
+    );
   }
   if (sources.ingest && !worker) {
     metric(

@@ -22,7 +22,7 @@ export { decodeJob, encodeJob, encodeJobBytes } from './job';
 export type { ErrorJob, FeedbackJob, Job, LogJob, VitalsJob } from './job';
 export { LOG_LEVELS, logSchema, MAX_LOG_MESSAGE_CHARS } from './log.schema';
 export type { LogBody, LogLevel } from './log.schema';
-export { EVENT_COLUMNS, persistEvents } from './persist-events';
+export { EVENT_COLUMNS, IssuesChangedError, persistEvents } from './persist-events';
 export { discardKeyOf, matchesDiscardKeys, type DiscardCandidate } from './discard-keys';
 export type { DiscardedUsage, PersistOptions, PersistResult } from './persist-events';
 export { persistFeedback } from './persist-feedback';

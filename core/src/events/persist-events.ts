@@ -33,6 +33,12 @@ export interface DiscardedUsage {
 }
 
 export interface PersistOptions {
+  /**
+   * Lock the batch's issues from the first statement to the commit, as a user action would,
+   * instead of late (the default; decision 033). `persistBatch` retries a batch this way when
+   * the late path met a merge, unmerge, discard or delete of one of its issues.
+   */
+  lockIssuesEarly?: boolean;
   /** Dashboard origin, for the issue links in alerts. */
   publicUrl?: string;
   /** The time alert windows, intervals, mutes and digests are read against (default the wall clock). */
@@ -47,6 +53,14 @@ export interface PersistOptions {
  * A few statements per batch, not per event (the events go in 100 to a statement; one more
  * only when feedback was waiting for one of them): per-row statements would cost a round trip
  * each and cap the worker at a few hundred events/s.
+ *
+ * The issues' row locks are taken late (decision 033): the issue ids are read without locking,
+ * the events, users and tag values go in (their foreign keys hold only key-share locks, which
+ * user actions' `FOR UPDATE` waits for), and only then are the batch's issues locked, in id
+ * order, for the counters, the lifecycle and the alerts. Two workers touching the same issues
+ * thus overlap everything but that tail. Whatever a user action changed in between (a discard,
+ * a merge, an unmerge, a delete) is found under the lock and ends the transaction with
+ * `IssuesChangedError`, and the batch is done again with the locks taken first.
  */
 export async function persistEvents(
   em: EntityManager,
@@ -55,7 +69,8 @@ export async function persistEvents(
 ): Promise<PersistResult> {
   if (batch.length === 0) return emptyResult();
 
-  const upserted = await upsertIssues(em, batch);
+  const early = options.lockIssuesEarly === true;
+  const upserted = early ? await upsertIssues(em, batch) : await resolveIssues(em, batch);
   // A discarded issue's events are dropped here, whatever got past the edge (it cannot always
   // compute the key the worker does: symbolication regroups). Their raw keys are remembered so
   // the edge drops the next ones before they count against the quota.
@@ -63,7 +78,10 @@ export async function persistEvents(
   const discarded = dropped.length === 0 ? [] : await dropDiscarded(em, dropped, upserted);
   const events = dropped.length === 0 ? batch : batch.filter((e) => !upserted.get(issueKey(e))!.discarded);
   const issueIds = upserted;
-  if (events.length === 0) return { ...emptyResult(), discarded };
+  if (events.length === 0) {
+    if (!early) await lockResolvedIssues(em, upserted);
+    return { ...emptyResult(), discarded };
+  }
 
   // Counting only what was inserted is the idempotency: a duplicate eventId (redelivery, an SDK
   // retry, or the same id twice in one batch) is left out here or returns no row from the insert,
@@ -96,13 +114,15 @@ export async function persistEvents(
     em,
     inserted.map((row) => ({ issueId: row.issue_id, event: byEventId.get(`${row.project_id}/${row.event_id}`)! })),
   );
+  // From here on, under the issues' row locks: counters, feedback links, lifecycle, alerts.
+  if (!early) await lockResolvedIssues(em, upserted);
   await bumpCounters(em, counters, newUsers);
   const waiting = inserted.filter((r) => r.awaits_link);
   await linkWaitingFeedback(em, waiting);
 
   const newIssueIds = [...issueIds.values()].filter((i) => i.created).map((i) => i.id);
   // The lifecycle (docs/releases-and-lifecycle.md) and its alerts, after the counters so alerts carry this batch's
-  // counts, and under the row locks the issue upsert took.
+  // counts, and under the issues' row locks.
   // What the lifecycle and the alert rules read of each inserted event, built once for both.
   const facts = inserted.map((row) => {
     const e = byEventId.get(`${row.project_id}/${row.event_id}`)!;
@@ -224,13 +244,18 @@ async function insertEvents(
   issueIds: Map<string, { id: string }>,
   retention: Map<string, number>,
 ): Promise<InsertedEvent[]> {
-  const client = events.length >= EVENTS_PER_INSERT ? await driverConnection(em) : undefined;
+  // In issue id order: each row's foreign key takes a key-share lock on its issue, and user
+  // actions lock issues in id order too, so neither can hold one while waiting for the other's.
+  const order = events.map((e, i) => ({ e, i, issue: issueIds.get(issueKey(e))!.id }));
+  order.sort((a, b) => (a.issue < b.issue ? -1 : a.issue > b.issue ? 1 : a.i - b.i));
+  const sorted = order.map((o) => o.e);
+  const client = sorted.length >= EVENTS_PER_INSERT ? await driverConnection(em) : undefined;
   const inserted: InsertedEvent[] = [];
   let running: Promise<InsertedEvent[]> | undefined;
-  for (let start = 0; start < events.length; start += EVENTS_PER_INSERT) {
-    const end = Math.min(start + EVENTS_PER_INSERT, events.length);
+  for (let start = 0; start < sorted.length; start += EVENTS_PER_INSERT) {
+    const end = Math.min(start + EVENTS_PER_INSERT, sorted.length);
     // Built while PostgreSQL runs the previous chunk's statement.
-    const params = eventParams(events, start, end, issueIds, retention);
+    const params = eventParams(sorted, start, end, issueIds, retention);
     if (running) for (const row of await running) inserted.push(row);
     const rows = end - start;
     const sql = insertEventsSql(rows);
@@ -242,7 +267,15 @@ async function insertEvents(
         : queryRows<InsertedEvent>(em, sql, params);
   }
   if (running) for (const row of await running) inserted.push(row);
-  return inserted;
+  // Back in the batch's order: the lifecycle and the alerts read the events as they came.
+  const position = new Map<string, number>();
+  events.forEach((e, i) => {
+    const key = `${e.projectId}/${e.eventId}`;
+    if (!position.has(key)) position.set(key, i);
+  });
+  return inserted.sort(
+    (a, b) => position.get(`${a.project_id}/${a.event_id}`)! - position.get(`${b.project_id}/${b.event_id}`)!,
+  );
 }
 
 function eventParams(
@@ -331,39 +364,169 @@ function json(value: unknown): string | null {
 }
 
 /**
- * Creates missing issues and locks every issue the batch touches. Rows are taken in key
- * order so that two workers locking overlapping issues cannot deadlock.
+ * Thrown inside the transaction when, by the time the late path locked its issues, one of them
+ * was discarded, merged, unmerged or deleted since it was read: the transaction rolls back and
+ * the batch is done again with the locks taken first (`lockIssuesEarly`).
  */
-async function upsertIssues(
-  em: EntityManager,
-  events: PreparedEvent[],
-): Promise<Map<string, { id: string; created: boolean; discarded: boolean }>> {
+export class IssuesChangedError extends Error {
+  constructor(detail: string) {
+    super(`issues changed while the batch was written: ${detail}`);
+    this.name = 'IssuesChangedError';
+  }
+}
+
+interface ResolvedIssue {
+  id: string;
+  created: boolean;
+  discarded: boolean;
+  /** Reached through issue_aliases (a merged key): re-read under the lock, since an unmerge moves it. */
+  aliased: boolean;
+  projectId: string;
+  fingerprint: string;
+}
+
+/**
+ * The batch's issue keys (`keyParams`) as `k`, and those merged into another issue (issue_aliases)
+ * as `aliased`, with that issue: the start of both issue statements.
+ */
+const KEYS_AND_ALIASES = `WITH k AS (
+    SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+      AS k(project_id, fingerprint, title, type, culprit, level, seen)
+  ), aliased AS (
+    SELECT i.id, k.project_id, k.fingerprint, i.discarded_at IS NOT NULL AS discarded FROM k
+      JOIN issue_aliases a ON a.project_id = k.project_id AND a.fingerprint = k.fingerprint
+      JOIN issues i ON i.id = a.issue_id
+  )`;
+
+/** What both issue statements answer per key. */
+interface IssueRow {
+  id: string;
+  project_id: string;
+  fingerprint: string;
+  created: boolean;
+  discarded: boolean;
+  aliased: boolean;
+}
+
+function resolvedOf(r: IssueRow): ResolvedIssue {
+  return {
+    id: r.id,
+    created: r.created,
+    discarded: r.discarded,
+    aliased: r.aliased,
+    projectId: r.project_id,
+    fingerprint: r.fingerprint,
+  };
+}
+
+/** One event per issue key, in key order (the order both issue statements take rows in). */
+function keysOf(events: PreparedEvent[]): PreparedEvent[] {
   const firstByIssue = new Map<string, PreparedEvent>();
   for (const e of events) if (!firstByIssue.has(issueKey(e))) firstByIssue.set(issueKey(e), e);
-  const sorted = [...firstByIssue.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
+  return [...firstByIssue.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
+}
+
+function keyParams(sorted: PreparedEvent[]): unknown[] {
+  return [
+    sorted.map((e) => e.projectId),
+    sorted.map((e) => e.groupingKey),
+    sorted.map((e) => e.title),
+    sorted.map((e) => e.type),
+    sorted.map((e) => e.culprit),
+    sorted.map((e) => e.level),
+    sorted.map((e) => e.timestamp.toISOString()),
+  ];
+}
+
+/**
+ * The late path's first step: creates the missing issues and reads the others, without locking
+ * an existing one. A key another worker created after this statement's snapshot is absent from
+ * the answer (its insert waited for that worker, then did nothing); the next round reads it.
+ */
+async function resolveIssues(em: EntityManager, events: PreparedEvent[]): Promise<Map<string, ResolvedIssue>> {
+  const resolved = new Map<string, ResolvedIssue>();
+  let pending = keysOf(events);
+  for (let round = 0; pending.length > 0; round++) {
+    if (round === 3) throw new IssuesChangedError(`${pending.length} issue key(s) could not be read`);
+    const rows = await queryRows<IssueRow>(
+      em,
+      `${KEYS_AND_ALIASES}, existing AS (
+         SELECT i.id, k.project_id, k.fingerprint, i.discarded_at IS NOT NULL AS discarded FROM k
+           JOIN issues i ON i.project_id = k.project_id AND i.fingerprint = k.fingerprint
+          WHERE NOT EXISTS (SELECT 1 FROM issue_aliases a WHERE a.project_id = k.project_id AND a.fingerprint = k.fingerprint)
+       ), inserted AS (
+         INSERT INTO issues (project_id, fingerprint, title, type, culprit, level, first_seen, last_seen)
+         SELECT k.project_id, k.fingerprint, k.title, k.type, k.culprit, k.level, k.seen, k.seen FROM k
+          WHERE NOT EXISTS (SELECT 1 FROM issue_aliases a WHERE a.project_id = k.project_id AND a.fingerprint = k.fingerprint)
+            AND NOT EXISTS (SELECT 1 FROM issues i WHERE i.project_id = k.project_id AND i.fingerprint = k.fingerprint)
+         ON CONFLICT (project_id, fingerprint) DO NOTHING
+         RETURNING id, project_id, fingerprint, discarded_at IS NOT NULL AS discarded
+       )
+       SELECT id, project_id, fingerprint, true AS created, discarded, false AS aliased FROM inserted
+       UNION ALL SELECT id, project_id, fingerprint, false, discarded, false FROM existing
+       UNION ALL SELECT id, project_id, fingerprint, false, discarded, true FROM aliased`,
+      keyParams(pending),
+    );
+    for (const r of rows) resolved.set(`${r.project_id}/${r.fingerprint}`, resolvedOf(r));
+    pending = pending.filter((e) => !resolved.has(issueKey(e)));
+  }
+  return resolved;
+}
+
+/**
+ * The late path's lock: every issue the batch resolved, in id order (as user actions and other
+ * workers take them), `FOR NO KEY UPDATE` (what the counters' UPDATE needs; it does not block
+ * the key-share locks of other workers' inserts). Under the lock, each issue must still exist
+ * with the discarded state read at first, and each merged key must still lead to the same issue:
+ * anything else is a user action that came in between, and the batch is redone (`IssuesChangedError`).
+ */
+async function lockResolvedIssues(em: EntityManager, resolved: Map<string, ResolvedIssue>): Promise<void> {
+  const expected = new Map<string, boolean>();
+  for (const r of resolved.values()) expected.set(r.id, r.discarded);
+  const ids = [...expected.keys()].sort();
+  const locked = await queryRows<{ id: string; discarded: boolean }>(
+    em,
+    'SELECT id, discarded_at IS NOT NULL AS discarded FROM issues WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE',
+    [ids],
+  );
+  if (locked.length !== ids.length) throw new IssuesChangedError(`${ids.length - locked.length} issue(s) deleted`);
+  for (const l of locked) {
+    if (expected.get(l.id) !== l.discarded) throw new IssuesChangedError(`issue ${l.id} discarded or restored`);
+  }
+  const aliased = [...resolved.values()].filter((r) => r.aliased);
+  if (aliased.length === 0) return;
+  // A new statement, so it reads what committed while the lock above waited.
+  const now = await queryRows<{ project_id: string; fingerprint: string; issue_id: string }>(
+    em,
+    `SELECT k.project_id, k.fingerprint, a.issue_id
+       FROM unnest($1::uuid[], $2::text[]) AS k(project_id, fingerprint)
+       JOIN issue_aliases a ON a.project_id = k.project_id AND a.fingerprint = k.fingerprint`,
+    [aliased.map((r) => r.projectId), aliased.map((r) => r.fingerprint)],
+  );
+  const target = new Map(now.map((r) => [`${r.project_id}/${r.fingerprint}`, r.issue_id]));
+  for (const r of aliased) {
+    if (target.get(`${r.projectId}/${r.fingerprint}`) !== r.id) {
+      throw new IssuesChangedError(`merged key ${r.fingerprint} moved`);
+    }
+  }
+}
+
+/**
+ * The early path (`lockIssuesEarly`): creates missing issues and locks every issue the batch
+ * touches until the commit. Rows are taken in key order so that two workers locking overlapping
+ * issues cannot deadlock.
+ */
+async function upsertIssues(em: EntityManager, events: PreparedEvent[]): Promise<Map<string, ResolvedIssue>> {
+  const sorted = keysOf(events);
 
   // `xmax = 0` is true only for a row this statement inserted: how we learn which issues are new.
   // A key merged into another issue (issue_aliases, written by mergeIssues) goes to that issue;
   // in the same statement, so the common case costs no round trip. The aliased issues are not
   // locked here: a `FOR UPDATE` in this statement skips a row the upsert of this same statement
   // touched (the target's own key in the batch), which dropped the alias's row from the answer.
-  const rows = await queryRows<{
-    id: string;
-    project_id: string;
-    fingerprint: string;
-    created: boolean;
-    discarded: boolean;
-    aliased: boolean;
-  }>(
+  const rows = await queryRows<IssueRow>(
     em,
-    `WITH k AS (
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-         AS k(project_id, fingerprint, title, type, culprit, level, seen)
-     ), aliased AS (
-       SELECT i.id, k.project_id, k.fingerprint, i.discarded_at IS NOT NULL AS discarded FROM k
-         JOIN issue_aliases a ON a.project_id = k.project_id AND a.fingerprint = k.fingerprint
-         JOIN issues i ON i.id = a.issue_id
-     ), upserted AS (
+    `${KEYS_AND_ALIASES}, upserted AS (
        INSERT INTO issues (project_id, fingerprint, title, type, culprit, level, first_seen, last_seen)
        SELECT k.project_id, k.fingerprint, k.title, k.type, k.culprit, k.level, k.seen, k.seen FROM k
         WHERE NOT EXISTS (SELECT 1 FROM issue_aliases a WHERE a.project_id = k.project_id AND a.fingerprint = k.fingerprint)
@@ -372,15 +535,7 @@ async function upsertIssues(
      )
      SELECT id, project_id, fingerprint, created, discarded, false AS aliased FROM upserted
      UNION ALL SELECT id, project_id, fingerprint, false, discarded, true FROM aliased`,
-    [
-      sorted.map((e) => e.projectId),
-      sorted.map((e) => e.groupingKey),
-      sorted.map((e) => e.title),
-      sorted.map((e) => e.type),
-      sorted.map((e) => e.culprit),
-      sorted.map((e) => e.level),
-      sorted.map((e) => e.timestamp.toISOString()),
-    ],
+    keyParams(sorted),
   );
   // Only projects with merges get here: lock the alias targets the upsert did not lock, in id
   // order, and read whether they are discarded under the lock.
@@ -395,9 +550,7 @@ async function upsertIssues(
     const discarded = new Map(locked.map((l) => [l.id, l.discarded]));
     for (const r of rows) if (discarded.has(r.id)) r.discarded = discarded.get(r.id)!;
   }
-  return new Map(
-    rows.map((r) => [`${r.project_id}/${r.fingerprint}`, { id: r.id, created: r.created, discarded: r.discarded }]),
-  );
+  return new Map(rows.map((r) => [`${r.project_id}/${r.fingerprint}`, resolvedOf(r)]));
 }
 
 async function insertIssueUsers(

@@ -1,5 +1,6 @@
 import {
   errorMessage,
+  IssuesChangedError,
   decodeJob,
   type EventSymbolicator,
   type PersistOptions,
@@ -30,6 +31,8 @@ export interface BatchOutcome extends PersistResult {
   feedback: FeedbackResult;
   /** Messages that can never be processed (unreadable payload), by index in the input. */
   unreadable: Array<{ index: number; error: string }>;
+  /** The late locks met a user action on one of the batch's issues, and the batch was redone (decision 033). */
+  relocked: boolean;
 }
 
 /** A batch after the pure steps (decode, parse, group), ready for its transaction. */
@@ -75,12 +78,27 @@ export async function symbolicateBatch(batch: PreparedBatch, context: BatchConte
   if (context.symbolicator && batch.events.length > 0) await context.symbolicator.apply(batch.events);
 }
 
-/** Persists a prepared batch in one transaction. */
+/**
+ * Persists a prepared batch in one transaction. The issues' locks are taken late (decision 033);
+ * when a user action changed one of the batch's issues meanwhile (`IssuesChangedError`, or its
+ * consequences: a foreign key to an issue deleted under the insert, a deadlock with the action's
+ * locks), the transaction has rolled back and the batch is done once more with the locks first.
+ */
 export async function persistBatch(
   ds: DataSource,
   batch: PreparedBatch,
   context: BatchContext = {},
 ): Promise<BatchOutcome> {
+  try {
+    return await persistBatchOnce(ds, batch, context);
+  } catch (err) {
+    if (context.lockIssuesEarly || !isIssueRace(err)) throw err;
+    const outcome = await persistBatchOnce(ds, batch, { ...context, lockIssuesEarly: true });
+    return { ...outcome, relocked: true };
+  }
+}
+
+async function persistBatchOnce(ds: DataSource, batch: PreparedBatch, context: BatchContext): Promise<BatchOutcome> {
   const result = await ds.transaction(async (em) => {
     // Events before feedback: feedback sent right after its error usually shares the batch,
     // and then finds the event (and its issue) already written in this transaction.
@@ -97,7 +115,20 @@ export async function persistBatch(
       feedback,
     };
   });
-  return { ...result, unreadable: batch.unreadable };
+  return { ...result, unreadable: batch.unreadable, relocked: false };
+}
+
+/** A race of the late locks with a user action on one of the batch's issues (see `persistBatch`). */
+function isIssueRace(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if (e instanceof IssuesChangedError) return true;
+    const { code, detail } = e as { code?: unknown; detail?: unknown };
+    if (code === '40P01') return true; // deadlock_detected
+    // foreign_key_violation on a reference to issues (events, issue_users, issue_tag_values)
+    if (code === '23503' && typeof detail === 'string' && detail.includes('table "issues"')) return true;
+    e = (e as { driverError?: unknown; cause?: unknown }).driverError ?? (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** decode → prepare (per kind) → persist, in one transaction for the whole batch. */

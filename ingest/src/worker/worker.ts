@@ -70,6 +70,8 @@ export interface WorkerStats {
   failures: number;
   /** Retries of a batch, in hand, after a failure of the database or the network. */
   transientRetries: number;
+  /** Batches redone with the issues locked first: a user action changed one of their issues meanwhile (decision 033). */
+  relockedBatches: number;
   /** Messages this worker set aside as dead letters (unreadable, or failed on their last attempt). */
   deadLettered: number;
   /** Failures by where they happened, including those retried in hand. */
@@ -131,6 +133,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     duplicates: 0,
     failures: 0,
     transientRetries: 0,
+    relockedBatches: 0,
     deadLettered: 0,
     failuresByCause: { receive: 0, symbolication: 0, batch: 0, message: 0, unreadable: 0, dead_lettered: 0 },
     discardedByReason: { discarded_issue: 0 },
@@ -318,6 +321,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       });
     }
     stats.batches += 1;
+    if (outcome.relocked) stats.relockedBatches += 1;
     stats.events += outcome.inserted;
     stats.duplicates += outcome.duplicates;
     for (const usage of outcome.discarded) {

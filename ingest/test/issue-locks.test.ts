@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { createProject, openDatabase, signUp, type Database } from '@tracker/core';
+import { createTestPostgres, type TestPostgres } from '@tracker/core/testing';
+import { Client } from 'pg';
+import { processBatch } from '../src/worker/process-batch';
+
+/**
+ * The worker takes its issues' row locks late (decision 033): events, users and tag values go in
+ * first, the issues are locked only for the counters, the lifecycle and the alerts. These tests
+ * play, on a second connection, the user actions that can land in between (discard, delete,
+ * unmerge) by holding the issue's lock while the worker's insert waits for it, and check that the
+ * batch ends as if the action had come first. Real PostgreSQL: the races need two connections.
+ */
+describe('issue locks taken late, against user actions in between', () => {
+  let pg: TestPostgres;
+  let db: Database;
+  let other: Client;
+  /** Polls pg_stat_activity: not `other`, whose open transaction would keep seeing one snapshot of it. */
+  let watcher: Client;
+
+  before(async () => {
+    pg = await createTestPostgres();
+    db = await openDatabase({ databaseUrl: pg.url, dataDir: '' }, { migrate: true });
+    other = new Client({ connectionString: pg.url });
+    await other.connect();
+    watcher = new Client({ connectionString: pg.url });
+    await watcher.connect();
+  });
+
+  after(async () => {
+    await other.end();
+    await watcher.end();
+    await db.close();
+    await pg.drop();
+  });
+
+  async function newProject(): Promise<string> {
+    const account = await signUp(
+      db.ds,
+      { email: `locks-${randomUUID()}@example.com`, password: 'correct horse battery', organizationName: 'Locks' },
+      'business',
+    );
+    return (await createProject(db.ds, account.user.id, account.organization.id, 'Locks')).project.id;
+  }
+
+  function job(projectId: string, handler: string): string {
+    return JSON.stringify({
+      v: 1,
+      kind: 'error',
+      projectId,
+      receivedAt: new Date().toISOString(),
+      event: {
+        eventId: randomUUID(),
+        type: 'TypeError',
+        message: `boom in ${handler}`,
+        environment: 'production',
+        stack: `TypeError: boom\n    at ${handler} (/srv/app/dist/${handler}.js:10:5)\n    at main (/srv/app/dist/main.js:3:1)`,
+        user: { id: `u-${randomUUID()}` },
+        tags: { region: 'eu' },
+      },
+    });
+  }
+
+  async function issueOf(projectId: string): Promise<{ id: string; fingerprint: string }[]> {
+    const { rows } = await other.query('SELECT id, fingerprint FROM issues WHERE project_id = $1 ORDER BY first_seen', [
+      projectId,
+    ]);
+    return rows;
+  }
+
+  /** Resolves once a backend of this database other than `other` waits for a row lock; answers its statement. */
+  async function workerWaitingForLock(): Promise<string> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const { rows } = await watcher.query(
+        `SELECT query FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' AND wait_event_type = 'Lock'`,
+      );
+      if (rows.length > 0) return rows[0].query as string;
+      if (Date.now() > deadline) throw new Error('the worker never waited for the lock');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  test('an issue discarded while the batch waits for it: the batch is redone and its events dropped', async () => {
+    const projectId = await newProject();
+    await processBatch(db.ds, [job(projectId, 'checkout')]);
+    const [issue] = await issueOf(projectId);
+
+    await other.query('BEGIN');
+    await other.query('SELECT id FROM issues WHERE id = $1 FOR UPDATE', [issue.id]);
+    await other.query('UPDATE issues SET discarded_at = now() WHERE id = $1', [issue.id]);
+    const running = processBatch(db.ds, [job(projectId, 'checkout'), job(projectId, 'checkout')]);
+    // Late locks: the issue was read as live, and its events' insert waits for the action.
+    assert.match(await workerWaitingForLock(), /INSERT INTO events/);
+    await other.query('COMMIT');
+    const outcome = await running;
+
+    assert.equal(outcome.relocked, true);
+    assert.equal(outcome.inserted, 0);
+    assert.equal(
+      outcome.discarded.reduce((n, d) => n + d.count, 0),
+      2,
+    );
+    const { rows } = await other.query(
+      'SELECT event_count, (SELECT count(*)::int FROM events WHERE issue_id = $1) AS stored FROM issues WHERE id = $1',
+      [issue.id],
+    );
+    assert.deepEqual(rows[0], { event_count: '1', stored: 1 });
+  });
+
+  test('an issue deleted while the batch waits for it: the batch is redone into a new issue', async () => {
+    const projectId = await newProject();
+    await processBatch(db.ds, [job(projectId, 'cart')]);
+    const [issue] = await issueOf(projectId);
+
+    await other.query('BEGIN');
+    await other.query('SELECT id FROM issues WHERE id = $1 FOR UPDATE', [issue.id]);
+    await other.query('DELETE FROM issues WHERE id = $1', [issue.id]);
+    const running = processBatch(db.ds, [job(projectId, 'cart'), job(projectId, 'cart')]);
+    await workerWaitingForLock();
+    await other.query('COMMIT');
+    const outcome = await running;
+
+    assert.equal(outcome.relocked, true);
+    assert.equal(outcome.inserted, 2);
+    const issues = await issueOf(projectId);
+    assert.equal(issues.length, 1);
+    assert.notEqual(issues[0].id, issue.id);
+    assert.equal(issues[0].fingerprint, issue.fingerprint);
+    const { rows } = await other.query(
+      'SELECT event_count, user_count, (SELECT count(*)::int FROM events WHERE issue_id = $1) AS stored FROM issues WHERE id = $1',
+      [issues[0].id],
+    );
+    assert.deepEqual(rows[0], { event_count: '2', user_count: 2, stored: 2 });
+  });
+
+  test('a merged key unmerged while the batch waits: its events go to the issue the key has now', async () => {
+    const projectId = await newProject();
+    await processBatch(db.ds, [job(projectId, 'search')]);
+    await processBatch(db.ds, [job(projectId, 'filters')]);
+    const [target, source] = await issueOf(projectId);
+    // The merge as mergeIssues leaves it: the source's key an alias of the target, the source gone.
+    await other.query('INSERT INTO issue_aliases (project_id, fingerprint, issue_id) VALUES ($1, $2, $3)', [
+      projectId,
+      source.fingerprint,
+      target.id,
+    ]);
+    await other.query('DELETE FROM issues WHERE id = $1', [source.id]);
+
+    // The unmerge, held open: the key leaves the target for an issue of its own.
+    await other.query('BEGIN');
+    await other.query('SELECT id FROM issues WHERE id = $1 FOR UPDATE', [target.id]);
+    await other.query('DELETE FROM issue_aliases WHERE project_id = $1 AND fingerprint = $2', [
+      projectId,
+      source.fingerprint,
+    ]);
+    const {
+      rows: [restored],
+    } = await other.query(
+      `INSERT INTO issues (project_id, fingerprint, title, type, culprit, level, first_seen, last_seen)
+       VALUES ($1, $2, 'TypeError: boom in filters', 'TypeError', 'filters', 'error', now(), now()) RETURNING id`,
+      [projectId, source.fingerprint],
+    );
+    const running = processBatch(db.ds, [job(projectId, 'filters')]);
+    await workerWaitingForLock();
+    await other.query('COMMIT');
+    const outcome = await running;
+
+    assert.equal(outcome.relocked, true);
+    assert.equal(outcome.inserted, 1);
+    const { rows } = await other.query(
+      'SELECT issue_id, count(*)::int AS n FROM events WHERE project_id = $1 GROUP BY 1',
+      [projectId],
+    );
+    const byIssue = Object.fromEntries(rows.map((r) => [r.issue_id, r.n]));
+    // The target keeps its own event (the source's went with the raw delete above); the new one is the restored issue's.
+    assert.deepEqual(byIssue, { [target.id]: 1, [restored.id]: 1 });
+  });
+
+  test("another worker's counters on the same issue hold the batch only at its lock, after its inserts", async () => {
+    const projectId = await newProject();
+    await processBatch(db.ds, [job(projectId, 'profile')]);
+    const [issue] = await issueOf(projectId);
+
+    // What a second worker holds from its lock to its commit.
+    await other.query('BEGIN');
+    await other.query('SELECT id FROM issues WHERE id = $1 FOR NO KEY UPDATE', [issue.id]);
+    const running = processBatch(db.ds, [job(projectId, 'profile'), job(projectId, 'profile')]);
+    const waitingIn = await workerWaitingForLock();
+    // With the locks taken first it would wait in its first statement, the issue upsert.
+    assert.match(waitingIn, /FOR NO KEY UPDATE/);
+    await other.query('COMMIT');
+    const outcome = await running;
+
+    assert.equal(outcome.relocked, false);
+    assert.equal(outcome.inserted, 2);
+    const { rows } = await other.query('SELECT event_count FROM issues WHERE id = $1', [issue.id]);
+    assert.equal(rows[0].event_count, '3');
+  });
+});
