@@ -94,6 +94,35 @@ describe('the quota gate follows the clock it is given (postgres+redis)', () => 
     }
   });
 
+  test('after a stalled event loop, a request that finds the count outstanding reads its answer before admitting', async () => {
+    const org = await newOrganization();
+    let now = T;
+    const gate = await createRedisIngestGate(
+      db.ds,
+      { url: TEST_REDIS_URL, prefix },
+      { clock: () => now, eventLimitOverride: 5, failOpenMs: 500 },
+    );
+    try {
+      const key = keyOf(org.id);
+      assert.equal(await admitted(gate, key, 'events'), true, 'plan limits cached, one unit taken');
+      // Other processes have used the rest of the 5 events this month.
+      await redis.set(usageRedisKey(prefix, 'events', org.id, '2031-03'), '5');
+      // The first request asks Redis; its answer ("the limit is reached") comes back at once...
+      const first = admitted(gate, key, 'events');
+      await new Promise((r) => setImmediate(r)); // node-redis writes its commands in a setImmediate
+      // ...but the event loop is blocked for 2 s (a long GC, a long synchronous task) and only
+      // then gets to the next request, with the answer waiting in the socket, not yet read.
+      const blockedUntil = Date.now() + 100;
+      while (Date.now() < blockedUntil); // real time for the answer to arrive
+      now = T + 2_000; // the clock the gate reads moved on by the stall
+      const second = admitted(gate, key, 'events');
+      assert.equal(await second, false, 'the count was not stuck, only unread: over the quota is refused');
+      assert.equal(await first, false);
+    } finally {
+      await gate.close();
+    }
+  });
+
   test('held units stay held while the clock stands still, and go back once it passes idleReleaseMs', async () => {
     const org = await newOrganization();
     let now = T;

@@ -120,8 +120,18 @@ export class Gate implements IngestGate {
       // earlier took the whole block.
       for (;;) {
         // A count outstanding for longer than the fail-open wait: the counter is stuck, and
-        // every request waiting out the full wait would stall the edge for as long.
-        if (lease.stuck(this.clock(), this.failOpenMs)) return;
+        // every request waiting out the full wait would stall the edge for as long. Unless the
+        // event loop itself stalled (a long GC, a long synchronous task): then the answer may be
+        // in the socket, unread, so let I/O in once (setImmediate runs after the loop's poll
+        // phase) before admitting uncounted, as FailOpenWaits.sweep does for its deadlines.
+        if (lease.stuck(this.clock(), this.failOpenMs)) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          const now = this.clock();
+          if (lease.takeOne(now)) return;
+          if (lease.exhausted(limit, now)) throw refusal();
+          if (lease.stuck(now, this.failOpenMs)) return;
+          continue; // answered with no unit left for this request: ask again
+        }
         let pending = lease.pending;
         if (!pending) {
           pending = this.reserve(lease, limit).finally(() => (lease.pending = undefined));
