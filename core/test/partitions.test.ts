@@ -16,6 +16,8 @@ import {
 } from '../src';
 import { initPgliteDataDir } from '../src/db/init-pglite-data-dir';
 import { createTempDir, createTestPostgres, type TempDir, type TestPostgres } from '../src/testing';
+import { dropExpiredPartitions } from '../src/partitions';
+import { Client } from 'pg';
 
 /** Sunday 23:59:59.999 UTC: the last instant of a week partition. */
 const SUNDAY_LAST = new Date('2026-11-29T23:59:59.999Z');
@@ -169,6 +171,33 @@ for (const kind of ['postgres', 'pglite'] as const) {
       // this process made it before: the cache does not vouch for weeks a purge may drop.
       await db.ds.query('DROP TABLE events_r90_20190204');
       assert.equal((await persist(projectId, randomUUID(), new Date('2019-02-07T12:00:00Z'))).inserted, 1);
+    });
+
+    test('an expired week too slow to count is dropped with the planner estimate of its rows', async (t) => {
+      if (kind !== 'postgres') return t.skip('statement timeouts need a server: PGlite runs one statement at a time');
+      const { projectId } = await account('free'); // 30 days
+      const week = new Date('2025-03-05T12:00:00Z');
+      for (let i = 0; i < 3; i++) await persist(projectId, randomUUID(), week);
+      await db.ds.query('ANALYZE events_r30_20250303');
+      // Another session holds the week: counting it cannot finish within its budget.
+      const holder = new Client({ connectionString: pg!.url });
+      await holder.connect();
+      const runner = db.ds.createQueryRunner();
+      try {
+        await holder.query('BEGIN');
+        // Released well after the count's budget has run out.
+        await holder.query('LOCK TABLE events_r30_20250303 IN ACCESS EXCLUSIVE MODE');
+        const release = setTimeout(() => void holder.query('COMMIT'), 1_500);
+        const started = Date.now();
+        const dropped = await dropExpiredPartitions(runner, new Date(), { concurrently: true, countBudgetMs: 200 });
+        clearTimeout(release);
+        const week30 = dropped.find((d) => d.name === 'events_r30_20250303');
+        assert.deepEqual(week30, { table: 'events', name: 'events_r30_20250303', rows: 3, estimated: true });
+        assert.ok(Date.now() - started >= 1_400, 'the drop itself still waited for the holder');
+      } finally {
+        await runner.release();
+        await holder.end();
+      }
     });
   });
 

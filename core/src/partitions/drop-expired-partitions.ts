@@ -6,7 +6,16 @@ export interface DroppedPartition {
   table: PartitionedTable;
   name: string;
   rows: number;
+  /** `rows` is the planner's estimate (`pg_class.reltuples`): the exact count did not finish within its budget. */
+  estimated: boolean;
 }
+
+/**
+ * How long counting one expired week may take before the purge settles for the planner's estimate.
+ * The count only reports what went; a week of hundreds of millions of rows would otherwise take
+ * minutes, and past the pool's 60 s statement timeout fail the whole purge every hour.
+ */
+export const COUNT_BUDGET_MS = 5_000;
 
 /**
  * Drops every week partition all of whose rows are older than its retention at `now`. Runs on
@@ -26,8 +35,9 @@ export interface DroppedPartition {
 export async function dropExpiredPartitions(
   runner: QueryRunner,
   now: Date,
-  options: { concurrently: boolean },
+  options: { concurrently: boolean; countBudgetMs?: number },
 ): Promise<DroppedPartition[]> {
+  const budget = options.countBudgetMs ?? COUNT_BUDGET_MS;
   const attached: Array<{ table: PartitionedTable; sub: string; leaf: string; pending: boolean }> = await runner.query(
     `SELECT t.relname AS table, sub.relname AS sub, leaf.relname AS leaf, i2.inhdetachpending AS pending
        FROM pg_class t
@@ -50,23 +60,52 @@ export async function dropExpiredPartitions(
   };
   for (const a of attached) {
     if (!expired(a.table, a.leaf)) continue;
-    const rows = await countRows(runner, a.leaf);
+    const counted = await countRows(runner, a.leaf, budget);
     if (a.pending) await runner.query(`ALTER TABLE ${a.sub} DETACH PARTITION ${a.leaf} FINALIZE`);
     else if (options.concurrently) await runner.query(`ALTER TABLE ${a.sub} DETACH PARTITION ${a.leaf} CONCURRENTLY`);
     await runner.query(`DROP TABLE ${a.leaf}`);
-    dropped.push({ table: a.table, name: a.leaf, rows });
+    dropped.push({ table: a.table, name: a.leaf, ...counted });
   }
   for (const d of detached) {
     const table = PARTITIONED_TABLES.find((t) => parseWeekPartitionName(t, d.name) !== null);
     if (!table || !expired(table, d.name)) continue;
-    const rows = await countRows(runner, d.name);
+    const counted = await countRows(runner, d.name, budget);
     await runner.query(`DROP TABLE ${d.name}`);
-    dropped.push({ table, name: d.name, rows });
+    dropped.push({ table, name: d.name, ...counted });
   }
   return dropped;
 }
 
-async function countRows(runner: QueryRunner, name: string): Promise<number> {
-  const [r] = await runner.query(`SELECT count(*)::int AS n FROM ${name}`);
-  return r.n;
+/**
+ * The exact row count, or the planner's estimate when counting takes longer than `budgetMs`
+ * (a statement timeout local to a transaction of its own, so the session's setting stays).
+ */
+async function countRows(
+  runner: QueryRunner,
+  name: string,
+  budgetMs: number,
+): Promise<{ rows: number; estimated: boolean }> {
+  await runner.startTransaction();
+  try {
+    await runner.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(budgetMs))}`);
+    const [r] = await runner.query(`SELECT count(*)::int8 AS n FROM ${name}`);
+    await runner.commitTransaction();
+    return { rows: Number(r.n), estimated: false };
+  } catch (err) {
+    await runner.rollbackTransaction();
+    if (!isStatementTimeout(err)) throw err;
+    const [e] = await runner.query(`SELECT greatest(reltuples, 0)::int8 AS n FROM pg_class WHERE oid = $1::regclass`, [
+      name,
+    ]);
+    return { rows: Number(e?.n ?? 0), estimated: true };
+  }
+}
+
+/** 57014 query_canceled: what a statement timeout raises. */
+function isStatementTimeout(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if ((e as { code?: unknown }).code === '57014') return true;
+    e = (e as { driverError?: unknown }).driverError;
+  }
+  return false;
 }
