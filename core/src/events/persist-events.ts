@@ -161,7 +161,7 @@ function emptyResult(): PersistResult {
 
 /**
  * Learns the keys of dropped events that the edge could not match yet, and answers the quota
- * units to give back. The raw (unsymbolicated) key is stored with the event's release
+ * units to give back: one per event the `discarded_events` ledger did not hold yet. The raw (unsymbolicated) key is stored with the event's release
  * (`<key>@<release>`): minified names are only stable within one build, so the same raw key in
  * another release may be another bug. Keys without a release are stored bare.
  */
@@ -182,17 +182,25 @@ async function dropDiscarded(
      SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[]) ON CONFLICT DO NOTHING`,
     [rows.map((r) => r.projectId), rows.map((r) => r.key), rows.map((r) => r.issueId)],
   );
-  const orgs = await queryRows<{ id: string; organization_id: string }>(
-    em,
-    'SELECT id, organization_id FROM projects WHERE id = ANY($1::uuid[])',
-    [[...new Set(dropped.map((e) => e.projectId))]],
+  // Each dropped event gives its unit back once: the ledger answers only the ids it did not hold,
+  // so a batch delivered again (its ack failed after the commit) gives nothing back twice.
+  const ids = [...new Map(dropped.map((e) => [`${e.projectId}/${e.eventId}`, e])).values()].sort((a, b) =>
+    byCodeUnits(`${a.projectId}/${a.eventId}`, `${b.projectId}/${b.eventId}`),
   );
-  const orgOf = new Map(orgs.map((o) => [o.id, o.organization_id]));
+  const firstDrops = await queryRows<{ organization_id: string; received_at: Date }>(
+    em,
+    `WITH recorded AS (
+       INSERT INTO discarded_events (project_id, event_id, received_at)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[])
+       ON CONFLICT (project_id, event_id) DO NOTHING
+       RETURNING project_id, received_at
+     )
+     SELECT p.organization_id, r.received_at FROM recorded r JOIN projects p ON p.id = r.project_id`,
+    [ids.map((e) => e.projectId), ids.map((e) => e.eventId), ids.map((e) => e.receivedAt.toISOString())],
+  );
   const usage = new Map<string, DiscardedUsage>();
-  for (const e of dropped) {
-    const organizationId = orgOf.get(e.projectId);
-    if (!organizationId) continue;
-    const period = quotaPeriod(e.receivedAt);
+  for (const { organization_id: organizationId, received_at: receivedAt } of firstDrops) {
+    const period = quotaPeriod(new Date(receivedAt));
     const k = `${organizationId}/${period}`;
     const u = usage.get(k);
     if (u) u.count += 1;

@@ -11,6 +11,8 @@ export interface PurgeResult {
   /** Comments and issue activity rows (issue timelines keep the plan's window too). */
   comments: number;
   activity: number;
+  /** Ledger rows of events dropped for a discarded issue (kept only to give their quota back once). */
+  discardedEvents: number;
   /** The week partitions dropped (events, logs and vitals reports), with their row counts. */
   partitions: DroppedPartition[];
   /** False when another process held the purge lock: it is doing the work. */
@@ -27,6 +29,7 @@ const ROW_TABLES = [
   // Comments before activity: a comment's COMMENTED row goes with it (foreign key cascade).
   { name: 'issue_comments', key: 'comments', time: 'created_at', id: 'id' },
   { name: 'issue_activity', key: 'activity', time: 'created_at', id: 'id' },
+  { name: 'discarded_events', key: 'discardedEvents', time: 'received_at', id: 'id' },
 ] as const;
 
 /**
@@ -41,7 +44,16 @@ const ROW_TABLES = [
 export async function purgeExpired(ds: DataSource, options: { chunk?: number; now?: Date } = {}): Promise<PurgeResult> {
   const chunk = options.chunk ?? 5_000;
   const at = options.now ?? new Date();
-  const result: PurgeResult = { events: 0, logs: 0, vitals: 0, comments: 0, activity: 0, partitions: [], ran: true };
+  const result: PurgeResult = {
+    events: 0,
+    logs: 0,
+    vitals: 0,
+    comments: 0,
+    activity: 0,
+    discardedEvents: 0,
+    partitions: [],
+    ran: true,
+  };
 
   // Detaching concurrently needs a session outside any transaction: a runner of its own, under a
   // session-level lock. Released before the row deletes below (PGlite has one connection).
