@@ -161,9 +161,10 @@ function emptyResult(): PersistResult {
 
 /**
  * Learns the keys of dropped events that the edge could not match yet, and answers the quota
- * units to give back: one per event the `discarded_events` ledger did not hold yet. The raw (unsymbolicated) key is stored with the event's release
- * (`<key>@<release>`): minified names are only stable within one build, so the same raw key in
- * another release may be another bug. Keys without a release are stored bare.
+ * units to give back: one per event the `discarded_events` ledger did not hold yet. The raw
+ * (unsymbolicated) key is stored with the event's release (`<key>@<release>`): minified names are
+ * only stable within one build, so the same raw key in another release may be another bug. Keys
+ * without a release are stored bare.
  */
 async function dropDiscarded(
   em: EntityManager,
