@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { createProject, openDatabase, signUp, type Database } from '@tracker/core';
-import { createTestPostgres, type TestPostgres } from '@tracker/core/testing';
+import {
+  createProject,
+  deadLetterSink,
+  deleteIssue,
+  discardIssue,
+  mergeIssues,
+  openDatabase,
+  sessionCaller,
+  signUp,
+  type Database,
+} from '@tracker/core';
+import { createTestPostgres, createTestRedisPrefix, TEST_REDIS_URL, type TestPostgres } from '@tracker/core/testing';
 import { Client } from 'pg';
+import { createClient } from 'redis';
+import { RedisStreamQueue } from '../src/queue';
 import { processBatch } from '../src/worker/process-batch';
+import { startWorker, type RunningWorker } from '../src/worker/worker';
 
 /**
  * The worker takes its issues' row locks late (decision 033): events, users and tag values go in
@@ -199,5 +212,155 @@ describe('issue locks taken late, against user actions in between', () => {
     assert.equal(outcome.inserted, 2);
     const { rows } = await other.query('SELECT event_count FROM issues WHERE id = $1', [issue.id]);
     assert.equal(rows[0].event_count, '3');
+  });
+});
+
+/**
+ * Two workers on one stream while a user merges, discards and deletes the issues they write to,
+ * all on real PostgreSQL and Redis: whatever interleaving the run finds, every issue's counters
+ * must equal what it holds, no event id may be stored twice, and no batch may fail.
+ */
+describe('two workers and user actions at once', () => {
+  let pg: TestPostgres;
+  const dbs: Database[] = [];
+  const queues: RedisStreamQueue[] = [];
+  const workers: RunningWorker[] = [];
+  const prefix = createTestRedisPrefix();
+  let admin: ReturnType<typeof createClient>;
+
+  before(async () => {
+    pg = await createTestPostgres();
+    for (let i = 0; i < 3; i++)
+      dbs.push(await openDatabase({ databaseUrl: pg.url, dataDir: '' }, { migrate: i === 0 }));
+    admin = createClient({ url: TEST_REDIS_URL });
+    await admin.connect();
+  });
+
+  after(async () => {
+    for (const w of workers) await w.stop();
+    for (const q of queues) await q.close();
+    const keys = await admin.keys(`${prefix}:*`);
+    if (keys.length > 0) await admin.del(keys);
+    await admin.close();
+    for (const db of dbs) await db.close();
+    await pg.drop();
+  });
+
+  test('counters match the rows and nothing is stored twice', async () => {
+    const [actions, ...workerDbs] = dbs;
+    const account = await signUp(
+      actions.ds,
+      { email: `race-${randomUUID()}@example.com`, password: 'correct horse battery', organizationName: 'Race' },
+      'business',
+    );
+    const caller = sessionCaller(account.user.id);
+    const projectId = (await createProject(actions.ds, account.user.id, account.organization.id, 'Race')).project.id;
+    const open = async (): Promise<RedisStreamQueue> => {
+      const q = await RedisStreamQueue.connect({
+        url: TEST_REDIS_URL,
+        prefix,
+        reclaimIdleMs: 60_000,
+        deadLetters: deadLetterSink(actions.ds),
+      });
+      queues.push(q);
+      return q;
+    };
+    const producer = await open();
+    const logs: string[] = [];
+    for (const db of workerDbs)
+      workers.push(
+        startWorker({
+          ds: db.ds,
+          queue: await open(),
+          batchSize: 100,
+          waitMs: 50,
+          log: (level, msg, fields) => {
+            if (level !== 'info') logs.push(`${msg} ${JSON.stringify(fields ?? {})}`);
+          },
+        }),
+      );
+
+    const HANDLERS = 40;
+    const TOTAL = 2_400;
+    const payload = (i: number) =>
+      JSON.stringify({
+        v: 1,
+        kind: 'error',
+        projectId,
+        receivedAt: new Date().toISOString(),
+        event: {
+          eventId: randomUUID(),
+          type: 'TypeError',
+          message: `race ${i}`,
+          environment: i % 3 ? 'production' : 'staging',
+          release: `web@1.${i % 4}`,
+          stack: `TypeError: race\n    at handler${i % HANDLERS} (/srv/app/dist/h${i % HANDLERS}.js:10:5)\n    at main (/srv/app/dist/main.js:3:1)`,
+          user: { id: `u${i % 97}` },
+          tags: { region: ['eu', 'us'][i % 2] },
+        },
+      });
+    const sending = (async () => {
+      for (let i = 0; i < TOTAL; i += 30) {
+        await producer.enqueue(Array.from({ length: 30 }, (_, k) => payload(i + k)));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    // Meanwhile a user merges, discards and deletes whatever issues exist at that moment.
+    const done: Record<string, number> = { merge: 0, discard: 0, delete: 0, refused: 0 };
+    let step = 0;
+    while ((await Promise.race([sending.then(() => true), new Promise((r) => setTimeout(r, 5, false))])) === false) {
+      const ids = (
+        await actions.ds.query(
+          'SELECT id FROM issues WHERE project_id = $1 AND discarded_at IS NULL ORDER BY random()',
+          [projectId],
+        )
+      ).map((r: { id: string }) => r.id);
+      if (ids.length < 3) continue;
+      try {
+        const kind = ['merge', 'discard', 'merge', 'delete'][step++ % 4];
+        if (kind === 'merge') await mergeIssues(actions.ds, { caller, targetId: ids[0], sourceId: ids[1] });
+        else if (kind === 'discard') await discardIssue(actions.ds, { caller, id: ids[0], discard: true });
+        else await deleteIssue(actions.ds, caller, ids[0]);
+        done[kind] += 1;
+      } catch {
+        done.refused += 1; // e.g. the issue went between the read and the action
+      }
+    }
+    await sending;
+    const settled = Date.now() + 60_000;
+    const handled = () => workers.reduce((n, w) => n + w.stats.events + w.stats.duplicates, 0) + dropped();
+    const dropped = () => workers.reduce((n, w) => n + w.stats.discardedByReason.discarded_issue, 0);
+    while (Date.now() < settled && handled() < TOTAL) await new Promise((r) => setTimeout(r, 50));
+    for (const w of workers) await w.stop();
+
+    assert.ok(done.merge + done.discard + done.delete >= 10, `user actions ran: ${JSON.stringify(done)}`);
+    assert.equal(handled(), TOTAL, 'every job stored, found a duplicate, or dropped for a discarded issue');
+    assert.ok(
+      workers.every((w) => w.stats.batches > 0),
+      'both workers took batches',
+    );
+    for (const w of workers) {
+      assert.equal(w.stats.failures, 0, JSON.stringify(w.stats));
+      // A race is redone in place with the locks first, not by splitting the batch as a failure.
+      assert.equal(w.stats.failuresByCause.batch, 0, logs.join('\n'));
+      assert.equal(w.stats.deadLettered, 0);
+    }
+    const drift = await actions.ds.query(
+      `SELECT i.id, i.event_count, (SELECT count(*) FROM events e WHERE e.issue_id = i.id) AS stored,
+              i.user_count, (SELECT count(*) FROM issue_users u WHERE u.issue_id = i.id) AS users
+         FROM issues i WHERE i.project_id = $1`,
+      [projectId],
+    );
+    for (const d of drift) {
+      assert.equal(Number(d.event_count), Number(d.stored), `issue ${d.id}: event_count against its events`);
+      assert.equal(Number(d.user_count), Number(d.users), `issue ${d.id}: user_count against its users`);
+    }
+    const [twice] = await actions.ds.query(
+      'SELECT count(*)::int AS n FROM (SELECT event_id FROM events WHERE project_id = $1 GROUP BY 1 HAVING count(*) > 1) d',
+      [projectId],
+    );
+    assert.equal(twice.n, 0);
+    const relocked = workers.reduce((n, w) => n + w.stats.relockedBatches, 0);
+    console.log(`user actions ${JSON.stringify(done)}; batches redone with early locks: ${relocked}`);
   });
 });

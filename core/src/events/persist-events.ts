@@ -34,9 +34,9 @@ export interface DiscardedUsage {
 
 export interface PersistOptions {
   /**
-   * Lock the batch's issues from the first statement to the commit, as a user action would,
-   * instead of late (the default; decision 033). `persistBatch` retries a batch this way when
-   * the late path met a merge, unmerge, discard or delete of one of its issues.
+   * Lock the batch's issues right after reading them, before writing anything, instead of late
+   * (the default; decision 033). `persistBatch` retries a batch this way when the late path met
+   * a merge, unmerge, discard or delete of one of its issues.
    */
   lockIssuesEarly?: boolean;
   /** Dashboard origin, for the issue links in alerts. */
@@ -70,7 +70,18 @@ export async function persistEvents(
   if (batch.length === 0) return emptyResult();
 
   const early = options.lockIssuesEarly === true;
-  const upserted = early ? await upsertIssues(em, batch) : await resolveIssues(em, batch);
+  let upserted = await resolveIssues(em, batch);
+  for (let round = 0; early; round++) {
+    try {
+      await lockResolvedIssues(em, upserted);
+      break;
+    } catch (err) {
+      // A user action got the lock first while this one waited: the issues locked so far can no
+      // longer change, so reading again under them settles (what changed is read as it is now).
+      if (!(err instanceof IssuesChangedError) || round === 3) throw err;
+      upserted = await resolveIssues(em, batch);
+    }
+  }
   // A discarded issue's events are dropped here, whatever got past the edge (it cannot always
   // compute the key the worker does: symbolication regroups). Their raw keys are remembered so
   // the edge drops the next ones before they count against the quota.
@@ -394,20 +405,7 @@ interface ResolvedIssue {
   fingerprint: string;
 }
 
-/**
- * The batch's issue keys (`keyParams`) as `k`, and those merged into another issue (issue_aliases)
- * as `aliased`, with that issue: the start of both issue statements.
- */
-const KEYS_AND_ALIASES = `WITH k AS (
-    SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-      AS k(project_id, fingerprint, title, type, culprit, level, seen)
-  ), aliased AS (
-    SELECT i.id, k.project_id, k.fingerprint, i.discarded_at IS NOT NULL AS discarded FROM k
-      JOIN issue_aliases a ON a.project_id = k.project_id AND a.fingerprint = k.fingerprint
-      JOIN issues i ON i.id = a.issue_id
-  )`;
-
-/** What both issue statements answer per key. */
+/** What the issue statement answers per key. */
 interface IssueRow {
   id: string;
   project_id: string;
@@ -428,7 +426,10 @@ function resolvedOf(r: IssueRow): ResolvedIssue {
   };
 }
 
-/** One event per issue key, in key order (the order both issue statements take rows in). */
+/**
+ * One event per issue key, in key order: two workers creating the same new issues insert them in
+ * the same order, so neither waits for a key the other holds while holding one it wants.
+ */
 function keysOf(events: PreparedEvent[]): PreparedEvent[] {
   const firstByIssue = new Map<string, PreparedEvent>();
   for (const e of events) if (!firstByIssue.has(issueKey(e))) firstByIssue.set(issueKey(e), e);
@@ -448,7 +449,7 @@ function keyParams(sorted: PreparedEvent[]): unknown[] {
 }
 
 /**
- * The late path's first step: creates the missing issues and reads the others, without locking
+ * The first step on either path: creates the missing issues and reads the others, without locking
  * an existing one. A key another worker created after this statement's snapshot is absent from
  * the answer (its insert waited for that worker, then did nothing); the next round reads it.
  */
@@ -459,7 +460,14 @@ async function resolveIssues(em: EntityManager, events: PreparedEvent[]): Promis
     if (round === 3) throw new IssuesChangedError(`${pending.length} issue key(s) could not be read`);
     const rows = await queryRows<IssueRow>(
       em,
-      `${KEYS_AND_ALIASES}, existing AS (
+      `WITH k AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+           AS k(project_id, fingerprint, title, type, culprit, level, seen)
+       ), aliased AS (
+         SELECT i.id, k.project_id, k.fingerprint, i.discarded_at IS NOT NULL AS discarded FROM k
+           JOIN issue_aliases a ON a.project_id = k.project_id AND a.fingerprint = k.fingerprint
+           JOIN issues i ON i.id = a.issue_id
+       ), existing AS (
          SELECT i.id, k.project_id, k.fingerprint, i.discarded_at IS NOT NULL AS discarded FROM k
            JOIN issues i ON i.project_id = k.project_id AND i.fingerprint = k.fingerprint
           WHERE NOT EXISTS (SELECT 1 FROM issue_aliases a WHERE a.project_id = k.project_id AND a.fingerprint = k.fingerprint)
@@ -483,11 +491,12 @@ async function resolveIssues(em: EntityManager, events: PreparedEvent[]): Promis
 }
 
 /**
- * The late path's lock: every issue the batch resolved, in id order (as user actions and other
- * workers take them), `FOR NO KEY UPDATE` (what the counters' UPDATE needs; it does not block
- * the key-share locks of other workers' inserts). Under the lock, each issue must still exist
- * with the discarded state read at first, and each merged key must still lead to the same issue:
- * anything else is a user action that came in between, and the batch is redone (`IssuesChangedError`).
+ * The issues' lock (late by default, right after `resolveIssues` with `lockIssuesEarly`): every
+ * issue the batch resolved, in id order (as user actions and other workers take them),
+ * `FOR NO KEY UPDATE` (what the counters' UPDATE needs; it does not block the key-share locks of
+ * other workers' inserts). Under the lock, each issue must still exist with the discarded state
+ * read at first, and each merged key must still lead to the same issue: anything else is a user
+ * action that came in between, and the batch is redone (`IssuesChangedError`).
  */
 async function lockResolvedIssues(em: EntityManager, resolved: Map<string, ResolvedIssue>): Promise<void> {
   const expected = new Map<string, boolean>();
@@ -518,48 +527,6 @@ async function lockResolvedIssues(em: EntityManager, resolved: Map<string, Resol
       throw new IssuesChangedError(`merged key ${r.fingerprint} moved`);
     }
   }
-}
-
-/**
- * The early path (`lockIssuesEarly`): creates missing issues and locks every issue the batch
- * touches until the commit. Rows are taken in key order so that two workers locking overlapping
- * issues cannot deadlock.
- */
-async function upsertIssues(em: EntityManager, events: PreparedEvent[]): Promise<Map<string, ResolvedIssue>> {
-  const sorted = keysOf(events);
-
-  // `xmax = 0` is true only for a row this statement inserted: how we learn which issues are new.
-  // A key merged into another issue (issue_aliases, written by mergeIssues) goes to that issue;
-  // in the same statement, so the common case costs no round trip. The aliased issues are not
-  // locked here: a `FOR UPDATE` in this statement skips a row the upsert of this same statement
-  // touched (the target's own key in the batch), which dropped the alias's row from the answer.
-  const rows = await queryRows<IssueRow>(
-    em,
-    `${KEYS_AND_ALIASES}, upserted AS (
-       INSERT INTO issues (project_id, fingerprint, title, type, culprit, level, first_seen, last_seen)
-       SELECT k.project_id, k.fingerprint, k.title, k.type, k.culprit, k.level, k.seen, k.seen FROM k
-        WHERE NOT EXISTS (SELECT 1 FROM issue_aliases a WHERE a.project_id = k.project_id AND a.fingerprint = k.fingerprint)
-       ON CONFLICT (project_id, fingerprint) DO UPDATE SET fingerprint = excluded.fingerprint
-       RETURNING id, project_id, fingerprint, (xmax = 0) AS created, discarded_at IS NOT NULL AS discarded
-     )
-     SELECT id, project_id, fingerprint, created, discarded, false AS aliased FROM upserted
-     UNION ALL SELECT id, project_id, fingerprint, false, discarded, true FROM aliased`,
-    keyParams(sorted),
-  );
-  // Only projects with merges get here: lock the alias targets the upsert did not lock, in id
-  // order, and read whether they are discarded under the lock.
-  const upsertedIds = new Set(rows.filter((r) => !r.aliased).map((r) => r.id));
-  const toLock = [...new Set(rows.filter((r) => r.aliased && !upsertedIds.has(r.id)).map((r) => r.id))].sort();
-  if (toLock.length > 0) {
-    const locked = await queryRows<{ id: string; discarded: boolean }>(
-      em,
-      'SELECT id, discarded_at IS NOT NULL AS discarded FROM issues WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE',
-      [toLock],
-    );
-    const discarded = new Map(locked.map((l) => [l.id, l.discarded]));
-    for (const r of rows) if (discarded.has(r.id)) r.discarded = discarded.get(r.id)!;
-  }
-  return new Map(rows.map((r) => [`${r.project_id}/${r.fingerprint}`, resolvedOf(r)]));
 }
 
 async function insertIssueUsers(

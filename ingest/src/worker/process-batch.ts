@@ -89,14 +89,22 @@ export async function persistBatch(
   batch: PreparedBatch,
   context: BatchContext = {},
 ): Promise<BatchOutcome> {
-  try {
-    return await persistBatchOnce(ds, batch, context);
-  } catch (err) {
-    if (context.lockIssuesEarly || !isIssueRace(err)) throw err;
-    const outcome = await persistBatchOnce(ds, batch, { ...context, lockIssuesEarly: true });
-    return { ...outcome, relocked: true };
+  let lockIssuesEarly = context.lockIssuesEarly === true;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const outcome = await persistBatchOnce(ds, batch, { ...context, lockIssuesEarly });
+      return { ...outcome, relocked: attempt > 0 };
+    } catch (err) {
+      // With the locks first the window is one round trip (read, then lock), so a race again is
+      // rarer still; past a few, the worker's own failure handling (retry, split) takes over.
+      if (attempt >= MAX_RELOCKS || !isIssueRace(err)) throw err;
+      lockIssuesEarly = true;
+    }
   }
 }
+
+/** Attempts with the locks first after the late path met a user action. */
+const MAX_RELOCKS = 3;
 
 async function persistBatchOnce(ds: DataSource, batch: PreparedBatch, context: BatchContext): Promise<BatchOutcome> {
   const result = await ds.transaction(async (em) => {
