@@ -19,6 +19,24 @@ import { RedisStreamQueue } from '../src/queue';
 import { processBatch } from '../src/worker/process-batch';
 import { startWorker, type RunningWorker } from '../src/worker/worker';
 
+/** An error job as the edge queues it, its stack (and so its issue) named after `handler`. */
+function errorJob(projectId: string, handler: string, event: Record<string, unknown>): string {
+  return JSON.stringify({
+    v: 1,
+    kind: 'error',
+    projectId,
+    receivedAt: new Date().toISOString(),
+    event: {
+      eventId: randomUUID(),
+      type: 'TypeError',
+      message: `boom in ${handler}`,
+      environment: 'production',
+      stack: `TypeError: boom\n    at ${handler} (/srv/app/dist/${handler}.js:10:5)\n    at main (/srv/app/dist/main.js:3:1)`,
+      ...event,
+    },
+  });
+}
+
 /**
  * The worker takes its issues' row locks late (decision 033): events, users and tag values go in
  * first, the issues are locked only for the counters, the lifecycle and the alerts. These tests
@@ -59,21 +77,7 @@ describe('issue locks taken late, against user actions in between', () => {
   }
 
   function job(projectId: string, handler: string): string {
-    return JSON.stringify({
-      v: 1,
-      kind: 'error',
-      projectId,
-      receivedAt: new Date().toISOString(),
-      event: {
-        eventId: randomUUID(),
-        type: 'TypeError',
-        message: `boom in ${handler}`,
-        environment: 'production',
-        stack: `TypeError: boom\n    at ${handler} (/srv/app/dist/${handler}.js:10:5)\n    at main (/srv/app/dist/main.js:3:1)`,
-        user: { id: `u-${randomUUID()}` },
-        tags: { region: 'eu' },
-      },
-    });
+    return errorJob(projectId, handler, { user: { id: `u-${randomUUID()}` }, tags: { region: 'eu' } });
   }
 
   async function issueOf(projectId: string): Promise<{ id: string; fingerprint: string }[]> {
@@ -283,21 +287,11 @@ describe('two workers and user actions at once', () => {
     const HANDLERS = 40;
     const TOTAL = 2_400;
     const payload = (i: number) =>
-      JSON.stringify({
-        v: 1,
-        kind: 'error',
-        projectId,
-        receivedAt: new Date().toISOString(),
-        event: {
-          eventId: randomUUID(),
-          type: 'TypeError',
-          message: `race ${i}`,
-          environment: i % 3 ? 'production' : 'staging',
-          release: `web@1.${i % 4}`,
-          stack: `TypeError: race\n    at handler${i % HANDLERS} (/srv/app/dist/h${i % HANDLERS}.js:10:5)\n    at main (/srv/app/dist/main.js:3:1)`,
-          user: { id: `u${i % 97}` },
-          tags: { region: ['eu', 'us'][i % 2] },
-        },
+      errorJob(projectId, `handler${i % HANDLERS}`, {
+        environment: i % 3 ? 'production' : 'staging',
+        release: `web@1.${i % 4}`,
+        user: { id: `u${i % 97}` },
+        tags: { region: ['eu', 'us'][i % 2] },
       });
     const sending = (async () => {
       for (let i = 0; i < TOTAL; i += 30) {
