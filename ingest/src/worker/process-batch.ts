@@ -95,8 +95,9 @@ export async function persistBatch(
       const outcome = await persistBatchOnce(ds, batch, { ...context, lockIssuesEarly });
       return { ...outcome, relocked: attempt > 0 };
     } catch (err) {
-      // With the locks first the window is one round trip (read, then lock), so a race again is
-      // rarer still; past a few, the worker's own failure handling (retry, split) takes over.
+      // With the locks first, an action that gets a lock first only makes the batch read again
+      // under the locks it holds; a deadlock or a deleted issue can still end an attempt. Past a
+      // few, the worker's own failure handling (retry in hand, split) takes over.
       if (attempt >= MAX_RELOCKS || !isIssueRace(err)) throw err;
       lockIssuesEarly = true;
     }
