@@ -10,7 +10,14 @@ import { sessionCaller } from '../src/access';
 import { openDatabase, type Database } from '../src/db';
 import { AppError } from '../src/errors';
 import { persistEvents, prepareEvent } from '../src/events';
-import { createSavedSearch, deleteSavedSearch, listIssues, listSavedSearches, mergeIssues } from '../src/issues';
+import {
+  createSavedSearch,
+  deleteSavedSearch,
+  likePattern,
+  listIssues,
+  listSavedSearches,
+  mergeIssues,
+} from '../src/issues';
 import { IssueSearch1796420000000 } from '../src/migrations/1796420000000-issue-search';
 import { createTempDir, createTestPostgres, type TempDir, type TestPostgres } from '../src/testing';
 
@@ -327,6 +334,97 @@ for (const engine of ['PostgreSQL', 'PGlite'] as const) {
     test('a stranger gets NOT_FOUND before the query is looked at', async () => {
       const err = await refusal(listIssues(db.ds, s.stranger, { projectId: s.projectId, query: 'plan:pro', now: T0 }));
       assert.equal(err.code, 'NOT_FOUND');
+    });
+
+    /** A project of its own, with issues of the given titles, newest first; answers their ids in that order. */
+    async function projectWithTitles(titles: string[]): Promise<{ projectId: string; ids: string[] }> {
+      const projectId = randomUUID();
+      const orgId: string = (await db.ds.query('SELECT organization_id FROM projects WHERE id = $1', [s.projectId]))[0]
+        .organization_id;
+      await db.ds.query(`INSERT INTO projects (id, organization_id, name) VALUES ($1, $2, 'Titles')`, [
+        projectId,
+        orgId,
+      ]);
+      const ids: string[] = [];
+      for (const [n, title] of titles.entries()) {
+        const [row] = await db.ds.query(
+          `INSERT INTO issues (project_id, fingerprint, title, type, culprit, level, first_seen, last_seen, event_count)
+           VALUES ($1, $2, $3, 'Error', '', 'error', $4, $4, $5) RETURNING id`,
+          [projectId, `t${n}`, title, new Date(T0 - n * MIN).toISOString(), titles.length - n],
+        );
+        ids.push(row.id);
+      }
+      return { projectId, ids };
+    }
+
+    test('free text matches exactly what title ILIKE matches, letters of any case and script', async () => {
+      const titles = [
+        'Error: ÉCHEC de paiement',
+        'Error: échec de paiement',
+        'Error: STRASSE',
+        'Error: Straße',
+        'Error: İstanbul',
+        'Error: istanbul',
+        'Error: ΣΊΣΥΦΟΣ',
+        'Error: MiXeD CaSe 100%_done',
+        'Error: plain',
+      ];
+      const { projectId, ids } = await projectWithTitles(titles);
+      const queries = [
+        'échec',
+        'ÉCHEC',
+        'straße',
+        'STRASSE',
+        'ss',
+        'istanbul',
+        'İSTANBUL',
+        'σίσυφος',
+        'mixed case',
+        '100%_',
+        '"E: P"',
+        'error',
+      ];
+      const wrong: string[] = [];
+      for (const query of queries) {
+        const text = query.replace(/^"|"$/g, '');
+        const expected: Array<{ id: string }> = await db.ds.query(
+          `SELECT id FROM issues WHERE project_id = $1 AND title ILIKE $2 ORDER BY last_seen DESC, id DESC`,
+          [projectId, likePattern(text)],
+        );
+        const page = await listIssues(db.ds, s.viewer, { projectId, query, now: T0, first: 100 });
+        const found = page.issues.map((i) => ids.indexOf(i.id)).join(',');
+        const want = expected.map((r) => ids.indexOf(r.id)).join(',');
+        if (found !== want || page.totalCount !== expected.length) {
+          wrong.push(`${query}: found [${found}] (${page.totalCount}), ILIKE [${want}]`);
+        }
+      }
+      assert.deepEqual(wrong, []);
+    });
+
+    test('a free-text search pages through every match once, with the same total on every page', async () => {
+      const titles = Array.from({ length: 12 }, (_, n) => (n % 3 === 2 ? `Error: other ${n}` : `Error: Timeout ${n}`));
+      const { projectId, ids } = await projectWithTitles(titles);
+      const matching = ids.filter((_, n) => n % 3 !== 2);
+      for (const sort of ['last_seen', 'events'] as const) {
+        const seen: string[] = [];
+        let after: string | null = null;
+        for (let pages = 0; pages < 10; pages++) {
+          const page = await listIssues(db.ds, s.viewer, {
+            projectId,
+            query: 'timeout',
+            sort,
+            now: T0,
+            first: 3,
+            after,
+          });
+          assert.equal(page.totalCount, matching.length, `totalCount, ${sort}`);
+          seen.push(...page.issues.map((i) => i.id));
+          if (!page.hasNextPage) break;
+          after = page.cursors.at(-1)!;
+        }
+        // Both orders put the newest (and most seen) issue first here.
+        assert.deepEqual(seen, matching, sort);
+      }
     });
 
     test('saved searches: validated, personal, deleted by their owner only', async () => {

@@ -20,6 +20,7 @@ import { IssueSearch1796420000000 } from './1796420000000-issue-search';
 import { AlertRuleConditions1796440000000 } from './1796440000000-alert-rule-conditions';
 import { AlertDeliveryLog1796445000000 } from './1796445000000-alert-delivery-log';
 import { PartitionedTables1796500000000 } from './1796500000000-partitioned-tables';
+import { IssueSearchStatistics1797100000000 } from './1797100000000-issue-search-statistics';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   AlertRuleConditions1796440000000,
   AlertDeliveryLog1796445000000,
   PartitionedTables1796500000000,
+  IssueSearchStatistics1797100000000,
 ];
