@@ -6,13 +6,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { In } from 'typeorm';
 import { sessionCaller } from '../src/access';
 import { openDatabase, type Database } from '../src/db';
+import { IssueRelease } from '../src/entities';
 import { AppError } from '../src/errors';
 import { persistEvents, prepareEvent } from '../src/events';
 import {
   createSavedSearch,
   deleteSavedSearch,
+  findIssueReleases,
   likePattern,
   listIssues,
   listSavedSearches,
@@ -425,6 +428,50 @@ for (const engine of ['PostgreSQL', 'PGlite'] as const) {
         // Both orders put the newest (and most seen) issue first here.
         assert.deepEqual(seen, matching, sort);
       }
+    });
+
+    test("findIssueReleases answers each issue's releases as TypeORM's find did, latest first", async () => {
+      const { ids } = await projectWithTitles(['Error: one', 'Error: two', 'Error: none']);
+      const rows: Array<[number, string, string, number, number, number]> = [
+        // issue, environment, release, first seen (min ago), last seen (min ago), events
+        [0, 'production', '1.0', 90, 40, 3],
+        [0, 'production', '1.1', 30, 5, 2],
+        [0, 'staging', '1.0', 60, 20, 7],
+        [1, 'production', '2.0', 10, 1, 12345678901],
+      ];
+      for (const [i, environment, release, first, last, n] of rows) {
+        await db.ds.query(
+          `INSERT INTO issue_releases (issue_id, environment, release, first_seen, last_seen, event_count)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [ids[i], environment, release, new Date(T0 - first * MIN), new Date(T0 - last * MIN), n],
+        );
+      }
+      const found = await findIssueReleases(db.ds, [ids[2], ids[0], ids[1]]);
+      assert.deepEqual([...found.keys()], [ids[2], ids[0], ids[1]]);
+      const before = await db.ds.manager.find(IssueRelease, {
+        where: { issueId: In(ids) },
+        order: { lastSeen: 'DESC' },
+      });
+      for (const id of ids) {
+        assert.deepEqual(
+          found.get(id),
+          before
+            .filter((r) => r.issueId === id)
+            .map((r) => ({
+              release: r.release,
+              environment: r.environment,
+              firstSeen: r.firstSeen,
+              lastSeen: r.lastSeen,
+              eventCount: r.eventCount,
+            })),
+        );
+      }
+      assert.deepEqual(
+        found.get(ids[0])!.map((r) => `${r.environment}/${r.release}`),
+        ['production/1.1', 'staging/1.0', 'production/1.0'],
+      );
+      assert.equal(found.get(ids[1])![0].eventCount, 12345678901);
+      assert.deepEqual(await findIssueReleases(db.ds, []), new Map());
     });
 
     test('saved searches: validated, personal, deleted by their owner only', async () => {
