@@ -16,7 +16,10 @@
  * Run: `npm run bench -w @tracker/api` (or `npm run bench` at the root).
  * Env: TRACKER_BENCH_EVENTS (default 1000000), TRACKER_BENCH_ISSUES (default 10000),
  *      TRACKER_BENCH_ROUNDS (measured rounds, default 300), TRACKER_BENCH_STRICT=1 (exit 1 above
- *      target), TRACKER_BENCH_NO_DOC=1 (do not rewrite docs/benchmarks.md).
+ *      target), TRACKER_BENCH_NO_DOC=1 (do not rewrite docs/benchmarks.md),
+ *      TRACKER_BENCH_DB=<name> (keep the seeded database under this name and reuse it on the next
+ *      run of the same size: seeding 10,000,000 events takes 7–8 minutes; migrations added since
+ *      are applied to it on open).
  *
  * The server is started from server/'s source by path, not imported: server depends on api, and
  * a package dependency back would be a cycle for npm and turbo.
@@ -28,10 +31,13 @@
 import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
-import { authenticate, createProject, loadConfig, openDatabase, signUp } from '@tracker/core';
+import { Client } from 'pg';
+import { authenticate, createProject, loadConfig, logIn, openDatabase, signUp } from '@tracker/core';
 import {
   createTempDir,
   createTestPostgres,
+  TEST_PG_ADMIN_URL,
+  type TestPostgres,
   describeMachine,
   envFlag,
   envNumber,
@@ -56,6 +62,30 @@ const TARGET_P95_MS = 50;
 /** Issue 19: the issues page searched with the query language. */
 const SEARCH_TARGET_P95_MS = 30;
 const STRICT = envFlag('BENCH_STRICT');
+const KEPT_DB = process.env.TRACKER_BENCH_DB;
+const BENCH_EMAIL = 'bench@example.com';
+const BENCH_PASSWORD = 'bench password';
+
+/**
+ * The database of the run: a fresh one, or with TRACKER_BENCH_DB a named one kept between runs
+ * (created when missing; `drop` then leaves it).
+ */
+async function openBenchPostgres(): Promise<TestPostgres & { existed: boolean }> {
+  if (!KEPT_DB) return { ...(await createTestPostgres()), existed: false };
+  if (!/^[a-z_][a-z0-9_]*$/.test(KEPT_DB)) throw new Error('TRACKER_BENCH_DB: a lower-case identifier');
+  const admin = new Client({ connectionString: TEST_PG_ADMIN_URL });
+  await admin.connect();
+  let existed: boolean;
+  try {
+    existed = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [KEPT_DB])).rowCount === 1;
+    if (!existed) await admin.query(`CREATE DATABASE ${KEPT_DB}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(TEST_PG_ADMIN_URL);
+  url.pathname = `/${KEPT_DB}`;
+  return { url: url.toString(), drop: async () => undefined, existed };
+}
 
 /**
  * The default size writes the sections the other benches refer to; another size (issue 21 ran
@@ -126,23 +156,30 @@ async function main(): Promise<void> {
   const started = new Date();
   const loadAtStart = loadAverage();
   console.log(`issues-page: ${machineLine(machine)}; load average ${loadAtStart}`);
-  const pg = await createTestPostgres();
+  const pg = await openBenchPostgres();
   const dir = createTempDir('tracker-bench-');
   const config = loadConfig({ DATABASE_URL: pg.url, TRACKER_DATA_DIR: dir.path, TRACKER_LOG_LEVEL: 'silent' });
   const db = await openDatabase(config, { migrate: true });
   let server: ReturnType<typeof fork> | undefined;
   try {
     const ds = db.ds;
-    const account = await signUp(
-      ds,
-      { email: 'bench@example.com', password: 'bench password', organizationName: 'Bench' },
-      'pro',
-    );
-    const { project } = await createProject(ds, account.user.id, account.organization.id, 'Web');
+    const reused = pg.existed ? await findKeptSeed(ds) : null;
+    if (pg.existed && !reused)
+      throw new Error(`TRACKER_BENCH_DB=${KEPT_DB}: not a finished seed of this size; drop it`);
+    const account = reused
+      ? { ...(await logIn(ds, BENCH_EMAIL, BENCH_PASSWORD)), organization: undefined }
+      : await signUp(ds, { email: BENCH_EMAIL, password: BENCH_PASSWORD, organizationName: 'Bench' }, 'pro');
+    const project = reused
+      ? { id: reused.projectId }
+      : (await createProject(ds, account.user.id, account.organization!.id, 'Web')).project;
     const seedStart = performance.now();
-    const seeded = await seedIssues(ds, project.id, { events: EVENTS, issues: ISSUES });
+    const seeded = reused ? reused.seeded : await seedIssues(ds, project.id, { events: EVENTS, issues: ISSUES });
     const seedSeconds = (performance.now() - seedStart) / 1000;
-    console.log(`seeded ${fmt(seeded.events)} events over ${fmt(seeded.issues)} issues in ${seedSeconds.toFixed(0)} s`);
+    console.log(
+      reused
+        ? `reused ${KEPT_DB}: ${fmt(seeded.events)} events over ${fmt(seeded.issues)} issues, seeded ${reused.seededAt}`
+        : `seeded ${fmt(seeded.events)} events over ${fmt(seeded.issues)} issues in ${seedSeconds.toFixed(0)} s`,
+    );
 
     const port = await freePort();
     // fork reuses this process's execArgv (--conditions=@tracker/source --import tsx).
@@ -276,7 +313,7 @@ async function main(): Promise<void> {
 - **Date**: ${started.toISOString()}
 - **Machine**: ${machineLine(machine)}; PostgreSQL ${seeded.serverVersion}; 1-minute load average ${loadAtStart} at the start, ${loadAverage()} at the end${Math.max(loadAtStart, loadAverage()) > machine.nproc ? ' (**other work was competing for the cores**)' : ''}
 - **Command**: \`npm run bench\` at the root, which runs (in \`api/\`) \`TSX_TSCONFIG_PATH=../tsconfig.json node --conditions=@tracker/source --import tsx bench/issues-page.bench.ts\`
-- **Data**: a fresh PostgreSQL database, ${fmt(seeded.events)} events over ${fmt(seeded.issues)} issues of one project (${fmt(seeded.eventsBytes / seeded.events)} bytes per event row on disk, ${seeded.tableSize} for \`events\` with its indexes), seeded with \`generate_series\` SQL in ${seedSeconds.toFixed(0)} s: 30 days of events, 5 releases, 2 environments (70% of issues production only, 20% staging only, 10% both), 3 tag values, a user on 80% of events; then \`VACUUM ANALYZE\`. The environment filter matches ${fmt(totalCount)} issues.
+- **Data**: ${reused ? `the database kept by an earlier run (\`TRACKER_BENCH_DB\`, seeded ${reused.seededAt}, this tree's migrations applied on open)` : 'a fresh PostgreSQL database'}, ${fmt(seeded.events)} events over ${fmt(seeded.issues)} issues of one project (${fmt(seeded.eventsBytes / seeded.events)} bytes per event row on disk, ${seeded.tableSize} for \`events\` with its indexes), seeded with \`generate_series\` SQL${reused ? '' : ` in ${seedSeconds.toFixed(0)} s`}: 30 days of events, 5 releases, 2 environments (70% of issues production only, 20% staging only, 10% both), 3 tag values, a user on 80% of events; then \`VACUUM ANALYZE\`. The environment filter matches ${fmt(totalCount)} issues.
 - **Server**: a real Tracker, \`server/src/main.ts --roles api\` (PostgreSQL mode, \`NODE_ENV=production\`) in a forked child process, over HTTP on 127.0.0.1 with a session token (so every request, the baseline included, authenticates).
 - **Client**: one request at a time (Node's fetch, keep-alive); ${WARMUP_ROUNDS} warm-up rounds, then ${ROUNDS} measured rounds of the three queries in rotating order.
 - **Queries**: baseline \`{ __typename }\`; the issues page — 50 rows, \`environment: "production"\`, sorted by last seen, with \`totalCount\`, per row the list fields, releases and a 24-hour sparkline (\`series(hours: 24)\`); issue detail — every field of the issue page (releases, environments, tag breakdown, 24-hour series, the first 20 events, feedback, latest event with frames), for each of the page's 50 issues in turn.
@@ -349,6 +386,38 @@ ${planDetails(plans.page, plans.detail)}`,
     await pg.drop();
     dir.remove();
   }
+}
+
+/**
+ * A kept database seeded to this run's size: its project and the seed's figures, or null when the
+ * seed is missing or unfinished (the counters are filled by the seed's last steps).
+ */
+async function findKeptSeed(
+  ds: DataSource,
+): Promise<{ projectId: string; seededAt: string; seeded: Awaited<ReturnType<typeof seedIssues>> } | null> {
+  const [row] = await ds.query(
+    `SELECT p.id, p.created_at, (SELECT count(*) FROM issues i WHERE i.project_id = p.id) AS issues,
+            (SELECT coalesce(sum(event_count), 0) FROM issues i WHERE i.project_id = p.id) AS events,
+            (SELECT count(*) FROM feedback f WHERE f.project_id = p.id) AS feedback
+       FROM projects p WHERE p.name = 'Web'`,
+  );
+  if (!row || Number(row.issues) !== ISSUES || Number(row.events) !== EVENTS || Number(row.feedback) === 0) return null;
+  const [size] = await ds.query(
+    `SELECT sum(pg_relation_size(relid)) AS heap, pg_size_pretty(sum(pg_total_relation_size(relid))) AS pretty,
+            current_setting('server_version') AS v
+       FROM pg_partition_tree('events')`,
+  );
+  return {
+    projectId: row.id,
+    seededAt: new Date(row.created_at).toISOString(),
+    seeded: {
+      events: EVENTS,
+      issues: ISSUES,
+      eventsBytes: Number(size.heap),
+      tableSize: size.pretty,
+      serverVersion: size.v,
+    },
+  };
 }
 
 interface Plan {

@@ -5,18 +5,19 @@ import {
   findEventSeries,
   findHourlySeries,
   findIssueEnvironments,
+  findIssueReleases,
   findReleaseHealth,
   findLatestEvents,
   findPrimaryKeys,
   findUserRefs,
   listProjects,
-  IssueRelease,
   Membership,
   Organization,
   Release,
   type Event,
   type Clock,
   type Feedback,
+  type IssueReleaseSeen,
   type PlanId,
   Project,
   type ProjectKey,
@@ -38,7 +39,7 @@ export interface Loaders {
   organizationsByUser: DataLoader<string, Organization[]>;
   releaseById: DataLoader<string, Release | null>;
   /** An issue's releases, most recently seen first. */
-  releasesByIssue: DataLoader<string, IssueRelease[]>;
+  releasesByIssue: DataLoader<string, IssueReleaseSeen[]>;
   /** Key `${hours}:${issueId}`: a page of sparklines is one query per distinct `hours`. */
   seriesByIssue: DataLoader<string, Array<{ ts: string; count: number }>>;
   /** Keyed `<range>|<issue id>` (SERIES_RANGES): the issue page's chart. */
@@ -96,11 +97,8 @@ export function createLoaders(ds: DataSource, clock: Clock): Loaders {
       return ids.map((id) => byId.get(id) ?? null);
     }),
     releasesByIssue: new DataLoader(async (ids) => {
-      const rows = await ds.manager.find(IssueRelease, {
-        where: { issueId: In([...ids]) },
-        order: { lastSeen: 'DESC' },
-      });
-      return ids.map((id) => rows.filter((r) => r.issueId === id));
+      const byIssue = await findIssueReleases(ds, ids);
+      return ids.map((id) => byIssue.get(id) ?? []);
     }),
     seriesByIssue: new DataLoader(async (keys) => {
       const now = new Date(clock());

@@ -6,11 +6,21 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { In } from 'typeorm';
 import { sessionCaller } from '../src/access';
 import { openDatabase, type Database } from '../src/db';
+import { IssueRelease } from '../src/entities';
 import { AppError } from '../src/errors';
 import { persistEvents, prepareEvent } from '../src/events';
-import { createSavedSearch, deleteSavedSearch, listIssues, listSavedSearches, mergeIssues } from '../src/issues';
+import {
+  createSavedSearch,
+  deleteSavedSearch,
+  findIssueReleases,
+  likePattern,
+  listIssues,
+  listSavedSearches,
+  mergeIssues,
+} from '../src/issues';
 import { IssueSearch1796420000000 } from '../src/migrations/1796420000000-issue-search';
 import { createTempDir, createTestPostgres, type TempDir, type TestPostgres } from '../src/testing';
 
@@ -327,6 +337,141 @@ for (const engine of ['PostgreSQL', 'PGlite'] as const) {
     test('a stranger gets NOT_FOUND before the query is looked at', async () => {
       const err = await refusal(listIssues(db.ds, s.stranger, { projectId: s.projectId, query: 'plan:pro', now: T0 }));
       assert.equal(err.code, 'NOT_FOUND');
+    });
+
+    /** A project of its own, with issues of the given titles, newest first; answers their ids in that order. */
+    async function projectWithTitles(titles: string[]): Promise<{ projectId: string; ids: string[] }> {
+      const projectId = randomUUID();
+      const orgId: string = (await db.ds.query('SELECT organization_id FROM projects WHERE id = $1', [s.projectId]))[0]
+        .organization_id;
+      await db.ds.query(`INSERT INTO projects (id, organization_id, name) VALUES ($1, $2, 'Titles')`, [
+        projectId,
+        orgId,
+      ]);
+      const ids: string[] = [];
+      for (const [n, title] of titles.entries()) {
+        const [row] = await db.ds.query(
+          `INSERT INTO issues (project_id, fingerprint, title, type, culprit, level, first_seen, last_seen, event_count)
+           VALUES ($1, $2, $3, 'Error', '', 'error', $4, $4, $5) RETURNING id`,
+          [projectId, `t${n}`, title, new Date(T0 - n * MIN).toISOString(), titles.length - n],
+        );
+        ids.push(row.id);
+      }
+      return { projectId, ids };
+    }
+
+    test('free text matches exactly what title ILIKE matches, letters of any case and script', async () => {
+      const titles = [
+        'Error: ÉCHEC de paiement',
+        'Error: échec de paiement',
+        'Error: STRASSE',
+        'Error: Straße',
+        'Error: İstanbul',
+        'Error: istanbul',
+        'Error: ΣΊΣΥΦΟΣ',
+        'Error: MiXeD CaSe 100%_done',
+        'Error: plain',
+      ];
+      const { projectId, ids } = await projectWithTitles(titles);
+      const queries = [
+        'échec',
+        'ÉCHEC',
+        'straße',
+        'STRASSE',
+        'ss',
+        'istanbul',
+        'İSTANBUL',
+        'σίσυφος',
+        'mixed case',
+        '100%_',
+        '"E: P"',
+        'error',
+      ];
+      const wrong: string[] = [];
+      for (const query of queries) {
+        const text = query.replace(/^"|"$/g, '');
+        const expected: Array<{ id: string }> = await db.ds.query(
+          `SELECT id FROM issues WHERE project_id = $1 AND title ILIKE $2 ORDER BY last_seen DESC, id DESC`,
+          [projectId, likePattern(text)],
+        );
+        const page = await listIssues(db.ds, s.viewer, { projectId, query, now: T0, first: 100 });
+        const found = page.issues.map((i) => ids.indexOf(i.id)).join(',');
+        const want = expected.map((r) => ids.indexOf(r.id)).join(',');
+        if (found !== want || page.totalCount !== expected.length) {
+          wrong.push(`${query}: found [${found}] (${page.totalCount}), ILIKE [${want}]`);
+        }
+      }
+      assert.deepEqual(wrong, []);
+    });
+
+    test('a free-text search pages through every match once, with the same total on every page', async () => {
+      const titles = Array.from({ length: 12 }, (_, n) => (n % 3 === 2 ? `Error: other ${n}` : `Error: Timeout ${n}`));
+      const { projectId, ids } = await projectWithTitles(titles);
+      const matching = ids.filter((_, n) => n % 3 !== 2);
+      for (const sort of ['last_seen', 'events'] as const) {
+        const seen: string[] = [];
+        let after: string | null = null;
+        for (let pages = 0; pages < 10; pages++) {
+          const page = await listIssues(db.ds, s.viewer, {
+            projectId,
+            query: 'timeout',
+            sort,
+            now: T0,
+            first: 3,
+            after,
+          });
+          assert.equal(page.totalCount, matching.length, `totalCount, ${sort}`);
+          seen.push(...page.issues.map((i) => i.id));
+          if (!page.hasNextPage) break;
+          after = page.cursors.at(-1)!;
+        }
+        // Both orders put the newest (and most seen) issue first here.
+        assert.deepEqual(seen, matching, sort);
+      }
+    });
+
+    test("findIssueReleases answers each issue's releases as TypeORM's find did, latest first", async () => {
+      const { ids } = await projectWithTitles(['Error: one', 'Error: two', 'Error: none']);
+      const rows: Array<[number, string, string, number, number, number]> = [
+        // issue, environment, release, first seen (min ago), last seen (min ago), events
+        [0, 'production', '1.0', 90, 40, 3],
+        [0, 'production', '1.1', 30, 5, 2],
+        [0, 'staging', '1.0', 60, 20, 7],
+        [1, 'production', '2.0', 10, 1, 12345678901],
+      ];
+      for (const [i, environment, release, first, last, n] of rows) {
+        await db.ds.query(
+          `INSERT INTO issue_releases (issue_id, environment, release, first_seen, last_seen, event_count)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [ids[i], environment, release, new Date(T0 - first * MIN), new Date(T0 - last * MIN), n],
+        );
+      }
+      const found = await findIssueReleases(db.ds, [ids[2], ids[0], ids[1]]);
+      assert.deepEqual([...found.keys()], [ids[2], ids[0], ids[1]]);
+      const before = await db.ds.manager.find(IssueRelease, {
+        where: { issueId: In(ids) },
+        order: { lastSeen: 'DESC' },
+      });
+      for (const id of ids) {
+        assert.deepEqual(
+          found.get(id),
+          before
+            .filter((r) => r.issueId === id)
+            .map((r) => ({
+              release: r.release,
+              environment: r.environment,
+              firstSeen: r.firstSeen,
+              lastSeen: r.lastSeen,
+              eventCount: r.eventCount,
+            })),
+        );
+      }
+      assert.deepEqual(
+        found.get(ids[0])!.map((r) => `${r.environment}/${r.release}`),
+        ['production/1.1', 'staging/1.0', 'production/1.0'],
+      );
+      assert.equal(found.get(ids[1])![0].eventCount, 12345678901);
+      assert.deepEqual(await findIssueReleases(db.ds, []), new Map());
     });
 
     test('saved searches: validated, personal, deleted by their owner only', async () => {

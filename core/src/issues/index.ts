@@ -13,7 +13,14 @@ export {
   type SeriesRange,
 } from './issue-events';
 export type { EventPage, SeriesPoint } from './issue-events';
-export { findIssueEnvironments, findTagBreakdown, TAG_SAMPLE_EVENTS, TOP_TAG_VALUES } from './issue-facets';
+export {
+  findIssueEnvironments,
+  findIssueReleases,
+  findTagBreakdown,
+  TAG_SAMPLE_EVENTS,
+  TOP_TAG_VALUES,
+  type IssueReleaseSeen,
+} from './issue-facets';
 export type { TagBreakdown } from './issue-facets';
 export { assigneeSql, listIssues, MAX_PAGE_SIZE, MAX_SEARCH_CHARS } from './list-issues';
 export type { AssigneeFilter, IssuePage, IssueSort, ListIssuesInput } from './list-issues';

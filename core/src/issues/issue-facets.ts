@@ -55,6 +55,53 @@ export async function findTagBreakdown(
   return { sampled, tags };
 }
 
+/** A release an issue's events carried in one environment (a row of `issue_releases`). */
+export interface IssueReleaseSeen {
+  release: string;
+  environment: string;
+  firstSeen: Date;
+  lastSeen: Date;
+  eventCount: number;
+}
+
+/**
+ * The releases each issue's events carried, per environment, most recently seen first: one
+ * statement for a page of issues. Plain SQL rather than TypeORM's `find`: building and mapping
+ * that statement was about half a millisecond of the API's CPU per 50-row page (profiled at
+ * 10,000,000 events, docs/issue-queries.md).
+ */
+export async function findIssueReleases(
+  ds: DataSource,
+  issueIds: readonly string[],
+): Promise<Map<string, IssueReleaseSeen[]>> {
+  const out = new Map<string, IssueReleaseSeen[]>();
+  for (const id of issueIds) out.set(id, []);
+  if (issueIds.length === 0) return out;
+  const rows = await queryRows<{
+    issue_id: string;
+    environment: string;
+    release: string;
+    first_seen: Date;
+    last_seen: Date;
+    event_count: string;
+  }>(
+    ds,
+    `SELECT issue_id, environment, release, first_seen, last_seen, event_count FROM issue_releases
+      WHERE issue_id = ANY($1::uuid[]) ORDER BY last_seen DESC`,
+    [issueIds],
+  );
+  for (const r of rows) {
+    out.get(r.issue_id)?.push({
+      release: r.release,
+      environment: r.environment,
+      firstSeen: new Date(r.first_seen),
+      lastSeen: new Date(r.last_seen),
+      eventCount: Number(r.event_count),
+    });
+  }
+  return out;
+}
+
 /** The environments each issue's events came from, most recently seen first. */
 export async function findIssueEnvironments(
   ds: DataSource,

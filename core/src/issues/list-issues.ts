@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import type { Issue, IssueStatus, Level } from '../entities';
 import { isUuid, requireProjectAccess, type Caller } from '../access';
 import { issueFromRow, type IssueRow } from './issue-row';
-import { issueQueryConditions } from './query';
+import { checkIssueQuery, compileIssueQuery, scansEveryIssue } from './query';
 
 export const MAX_PAGE_SIZE = 100;
 /** Longer search text is refused: it is a substring match, not a query language. */
@@ -117,16 +117,12 @@ export async function listIssues(ds: DataSource, caller: Caller, input: ListIssu
       `(i.title ILIKE ${pattern} OR EXISTS (SELECT 1 FROM events e WHERE e.issue_id = i.id AND e.message ILIKE ${pattern}))`,
     );
   }
+  let onePass = false;
   if (input.query?.trim()) {
     if (input.now === undefined) throw new Error("listIssues: a query needs the caller's clock (now)");
-    where.push(
-      ...(await issueQueryConditions(ds, input.projectId, input.query, {
-        now: input.now,
-        userId: caller.userId,
-        param: p,
-        projectParam: '$1',
-      })),
-    );
+    const terms = await checkIssueQuery(ds, input.projectId, input.query);
+    where.push(...compileIssueQuery(terms, { now: input.now, userId: caller.userId, param: p, projectParam: '$1' }));
+    onePass = scansEveryIssue(terms);
   }
   const filters = where.join(' AND ');
   // Filtered by environment alone, the count is an index-only count of issue_environments
@@ -147,16 +143,24 @@ export async function listIssues(ds: DataSource, caller: Caller, input: ListIssu
     keyset = ` AND (i.${column}, i.id) < (${p(value)}::${cast}, ${p(id)}::uuid)`;
   }
   const limit = p(first + 1);
-  const rows = await queryRows<IssueRow & { total_count: string; sort_key: string }>(
-    ds,
-    `SELECT t.total_count, pg.*
+  // A filter no index serves (free text) reads every issue of the project for the count anyway:
+  // the matches are kept from that one pass and the page taken from them, instead of a second
+  // pass for the page (at 10,000 issues, 3 ms instead of 6; docs/issue-queries.md).
+  const sql = onePass
+    ? `WITH matched AS MATERIALIZED (SELECT i.* FROM issues i WHERE ${filters})
+       SELECT t.total_count, pg.*
+         FROM (SELECT count(*) AS total_count FROM matched) t
+         LEFT JOIN LATERAL (
+           SELECT i.*, ${sortKeySql(sort)} AS sort_key FROM matched i WHERE true${keyset} ORDER BY i.${column} DESC, i.id DESC LIMIT ${limit}
+         ) pg ON true
+        ORDER BY pg.${column} DESC, pg.id DESC`
+    : `SELECT t.total_count, pg.*
        FROM (${onlyEnvironment ?? `SELECT count(*) AS total_count FROM issues i WHERE ${filters}`}) t
        LEFT JOIN LATERAL (
          SELECT i.*, ${sortKeySql(sort)} AS sort_key FROM issues i WHERE ${filters}${keyset} ORDER BY i.${column} DESC, i.id DESC LIMIT ${limit}
        ) pg ON true
-      ORDER BY pg.${column} DESC, pg.id DESC`,
-    params,
-  );
+      ORDER BY pg.${column} DESC, pg.id DESC`;
+  const rows = await queryRows<IssueRow & { total_count: string; sort_key: string }>(ds, sql, params);
   const totalCount = Number(rows[0]?.total_count ?? 0);
   const issues = rows
     .filter((r) => r.id !== null)

@@ -21,6 +21,7 @@ import { AlertRuleConditions1796440000000 } from './1796440000000-alert-rule-con
 import { AlertDeliveryLog1796445000000 } from './1796445000000-alert-delivery-log';
 import { PartitionedTables1796500000000 } from './1796500000000-partitioned-tables';
 import { DiscardedEventLedger1797000000000 } from './1797000000000-discarded-event-ledger';
+import { IssueSearchStatistics1797100000000 } from './1797100000000-issue-search-statistics';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   AlertDeliveryLog1796445000000,
   PartitionedTables1796500000000,
   DiscardedEventLedger1797000000000,
+  IssueSearchStatistics1797100000000,
 ];

@@ -1,4 +1,10 @@
-export { compileIssueQuery, likePattern, type CompileContext } from './compile-issue-query';
+export {
+  compileIssueQuery,
+  likePattern,
+  scansEveryIssue,
+  titleContains,
+  type CompileContext,
+} from './compile-issue-query';
 export {
   IS_VALUES,
   LEVEL_VALUES,
@@ -9,4 +15,4 @@ export {
   QUERY_KEYS,
   type QueryTerm,
 } from './parse-issue-query';
-export { checkIssueQuery, issueQueryConditions } from './prepare-issue-query';
+export { checkIssueQuery } from './prepare-issue-query';

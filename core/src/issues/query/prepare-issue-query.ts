@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../db/query-rows';
-import { compileIssueQuery, tagKeysOf, type CompileContext } from './compile-issue-query';
+import { tagKeysOf } from './compile-issue-query';
 import { parseIssueQuery, termError, validKeysText, type QueryTerm } from './parse-issue-query';
 
 /**
@@ -33,14 +33,4 @@ export async function checkIssueQuery(
     );
   }
   return terms;
-}
-
-/** `checkIssueQuery`, then the SQL conditions on `issues i` (compileIssueQuery). */
-export async function issueQueryConditions(
-  on: DataSource | EntityManager,
-  projectId: string,
-  query: string,
-  ctx: CompileContext,
-): Promise<string[]> {
-  return compileIssueQuery(await checkIssueQuery(on, projectId, query), ctx);
 }
