@@ -50,7 +50,10 @@ export const KINDS: Record<string, { module: string; kind: string }> = {
   'v1/Service': { module: 'kubernetes-models/v1', kind: 'Service' },
   'apps/v1/Deployment': { module: 'kubernetes-models/apps/v1', kind: 'Deployment' },
   'batch/v1/Job': { module: 'kubernetes-models/batch/v1', kind: 'Job' },
-  'autoscaling/v2/HorizontalPodAutoscaler': { module: 'kubernetes-models/autoscaling/v2', kind: 'HorizontalPodAutoscaler' },
+  'autoscaling/v2/HorizontalPodAutoscaler': {
+    module: 'kubernetes-models/autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+  },
   'policy/v1/PodDisruptionBudget': { module: 'kubernetes-models/policy/v1', kind: 'PodDisruptionBudget' },
   'networking.k8s.io/v1/Ingress': { module: 'kubernetes-models/networking.k8s.io/v1', kind: 'Ingress' },
 };
@@ -130,7 +133,12 @@ function workloads(docs: LoadedDoc[]): Workload[] {
  * then `env` (literals, and Secret keys taken from the example Secret). Unresolvable references
  * are problems.
  */
-export function containerEnv(docs: LoadedDoc[], container: Doc, where: string, problems: string[]): Record<string, string> {
+export function containerEnv(
+  docs: LoadedDoc[],
+  container: Doc,
+  where: string,
+  problems: string[],
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const from of container.envFrom ?? []) {
     if (from.secretRef) problems.push(`${where}: envFrom secretRef hides which variables it sets; list them in env`);
@@ -146,10 +154,13 @@ export function containerEnv(docs: LoadedDoc[], container: Doc, where: string, p
       const { name, key, optional } = e.valueFrom.secretKeyRef;
       const secret = secrets.find((d) => d.doc.metadata?.name === name);
       const value = secret?.doc.stringData?.[key] ?? secret?.doc.data?.[key];
-      if (value === undefined) problems.push(`${where}: ${e.name} reads key ${key} of Secret ${name}, which the example Secret lacks`);
+      if (value === undefined)
+        problems.push(`${where}: ${e.name} reads key ${key} of Secret ${name}, which the example Secret lacks`);
       else if (!optional) env[e.name] = value;
     } else if (e.valueFrom) {
-      problems.push(`${where}: ${e.name} comes from ${Object.keys(e.valueFrom).join(', ')}; only secretKeyRef is expected`);
+      problems.push(
+        `${where}: ${e.name} comes from ${Object.keys(e.valueFrom).join(', ')}; only secretKeyRef is expected`,
+      );
     } else {
       env[e.name] = e.value;
     }
@@ -175,9 +186,16 @@ export function routeOf(ingress: Doc, path: string): string | undefined {
 }
 
 /** Every check that is not the schema's: what Tracker needs and what ties the objects together. */
+/** Variables node itself reads (the worker role's V8 flag travels in NODE_OPTIONS). */
+const NODE_ENV_VARS = new Set(['NODE_OPTIONS']);
+
 export function semanticProblems(
   docs: LoadedDoc[],
-  tracker: { roles: readonly string[]; envVars: Set<string>; loadConfig: (env: Record<string, string>) => { roles: string[]; apiUrl?: string } },
+  tracker: {
+    roles: readonly string[];
+    envVars: Set<string>;
+    loadConfig: (env: Record<string, string>) => { roles: string[]; apiUrl?: string };
+  },
 ): string[] {
   const problems: string[] = [];
   const deployments = byKind(docs, 'Deployment');
@@ -185,16 +203,18 @@ export function semanticProblems(
   const configMap = byKind(docs, 'ConfigMap').find((d) => d.doc.metadata?.name === 'tracker')?.doc;
   const port = Number(configMap?.data?.PORT ?? 3000);
 
-  // Variable names: only ones Tracker reads (a typo would be silently ignored by zod).
+  // Variable names: only ones Tracker reads (a typo would be silently ignored by zod), or Node's own.
   const named = (name: string, where: string) => {
-    if (!tracker.envVars.has(name)) problems.push(`${where}: ${name} is not a variable Tracker reads (core/src/config.ts)`);
+    if (!tracker.envVars.has(name) && !NODE_ENV_VARS.has(name))
+      problems.push(`${where}: ${name} is not a variable Tracker reads (core/src/config.ts)`);
   };
   for (const { file, doc } of byKind(docs, 'ConfigMap')) for (const k of Object.keys(doc.data ?? {})) named(k, file);
   for (const { file, doc } of byKind(docs, 'Secret'))
     for (const k of Object.keys({ ...doc.data, ...doc.stringData })) named(k, file);
   for (const { file, doc } of byKind(docs, 'ConfigMap'))
     for (const k of SECRET_VARS)
-      if (doc.data?.[k] !== undefined) problems.push(`${file}: ${k} is a credential: keep it in the Secret, not a ConfigMap`);
+      if (doc.data?.[k] !== undefined)
+        problems.push(`${file}: ${k} is a credential: keep it in the Secret, not a ConfigMap`);
 
   // One Deployment per role, and every role has one.
   const roleOf = new Map<string, string>();
@@ -216,7 +236,8 @@ export function semanticProblems(
       problems.push(`${where}: Tracker refuses this environment: ${(err as Error).message}`);
     }
     for (const k of ['DATABASE_URL', 'REDIS_URL'])
-      if (w.kind === 'Deployment' && env[k] === undefined) problems.push(`${where}: ${k} is not set (production runs on PostgreSQL + Redis)`);
+      if (w.kind === 'Deployment' && env[k] === undefined)
+        problems.push(`${where}: ${k} is not set (production runs on PostgreSQL + Redis)`);
 
     // Hardening: non-root, no privilege escalation, read-only root, no capabilities.
     if (w.podSpec.securityContext?.runAsNonRoot !== true) problems.push(`${where}: pod must set runAsNonRoot: true`);
@@ -230,7 +251,9 @@ export function semanticProblems(
     if (w.kind === 'Job') {
       const cmd = [...(c.command ?? []), ...(c.args ?? [])];
       if (cmd.join(' ') !== 'node server/dist/cli.js migrate')
-        problems.push(`${where}: the migrate Job must run \`node server/dist/cli.js migrate\`, runs \`${cmd.join(' ')}\``);
+        problems.push(
+          `${where}: the migrate Job must run \`node server/dist/cli.js migrate\`, runs \`${cmd.join(' ')}\``,
+        );
       continue;
     }
 
@@ -238,7 +261,9 @@ export function semanticProblems(
     if (c.command || c.args) problems.push(`${where}: set the role with TRACKER_ROLES, not command/args`);
     const role = w.podLabels['app.kubernetes.io/component'];
     if (!config || config.roles.length !== 1 || config.roles[0] !== role)
-      problems.push(`${where}: TRACKER_ROLES must be exactly its component label "${role}", is ${JSON.stringify(config?.roles)}`);
+      problems.push(
+        `${where}: TRACKER_ROLES must be exactly its component label "${role}", is ${JSON.stringify(config?.roles)}`,
+      );
     else if (roleOf.has(role)) problems.push(`${where}: a second Deployment for role ${role}`);
     else roleOf.set(role, w.name);
 
@@ -255,7 +280,8 @@ export function semanticProblems(
     const probeAt = (probe: Doc | undefined, path: string, what: string) => {
       const g = probe?.httpGet;
       const onHttp = g?.port === 'http' || g?.port === port;
-      if (!g || g.path !== path || !onHttp) problems.push(`${where}: ${what} must be GET ${path} on port ${port}, is ${JSON.stringify(g)}`);
+      if (!g || g.path !== path || !onHttp)
+        problems.push(`${where}: ${what} must be GET ${path} on port ${port}, is ${JSON.stringify(g)}`);
     };
     probeAt(c.readinessProbe, '/readyz', 'readinessProbe');
     probeAt(c.livenessProbe, '/healthz', 'livenessProbe');
@@ -264,7 +290,8 @@ export function semanticProblems(
     const preStop = (c.lifecycle?.preStop?.exec?.command ?? []).join(' ').match(/^sleep (\d+)$/);
     const needed = (preStop ? Number(preStop[1]) : 0) + Number(env.TRACKER_SHUTDOWN_TIMEOUT_MS ?? 8000) / 1000 + 1.5;
     const grace = w.podSpec.terminationGracePeriodSeconds ?? 30;
-    if (grace < needed) problems.push(`${where}: terminationGracePeriodSeconds ${grace} < ${needed} s needed to stop cleanly`);
+    if (grace < needed)
+      problems.push(`${where}: terminationGracePeriodSeconds ${grace} < ${needed} s needed to stop cleanly`);
   }
   for (const role of tracker.roles) if (!roleOf.has(role)) problems.push(`no Deployment runs the ${role} role`);
 
@@ -277,19 +304,23 @@ export function semanticProblems(
     deployments.filter((d) => matches(selector, d.doc.spec?.template?.metadata?.labels));
   for (const { file, doc } of services) {
     const hit = selected(doc.spec?.selector);
-    if (hit.length !== 1) problems.push(`${file}: Service ${doc.metadata?.name} selects ${hit.length} Deployments' pods`);
+    if (hit.length !== 1)
+      problems.push(`${file}: Service ${doc.metadata?.name} selects ${hit.length} Deployments' pods`);
     const portNames = (hit[0]?.doc.spec.template.spec.containers?.[0]?.ports ?? []).map((p: Doc) => p.name);
     for (const p of doc.spec?.ports ?? [])
-      if (!portNames.includes(p.targetPort)) problems.push(`${file}: Service ${doc.metadata?.name}: targetPort ${p.targetPort} is no container port`);
+      if (!portNames.includes(p.targetPort))
+        problems.push(`${file}: Service ${doc.metadata?.name}: targetPort ${p.targetPort} is no container port`);
   }
   const pdbCovered = new Set<string>();
   for (const { file, doc } of byKind(docs, 'PodDisruptionBudget')) {
     const hit = selected(doc.spec?.selector?.matchLabels);
-    if (hit.length !== 1) problems.push(`${file}: PodDisruptionBudget ${doc.metadata?.name} selects ${hit.length} Deployments' pods`);
+    if (hit.length !== 1)
+      problems.push(`${file}: PodDisruptionBudget ${doc.metadata?.name} selects ${hit.length} Deployments' pods`);
     for (const d of hit) pdbCovered.add(d.doc.metadata.name);
   }
   for (const { doc } of deployments)
-    if (!pdbCovered.has(doc.metadata?.name)) problems.push(`Deployment ${doc.metadata?.name} has no PodDisruptionBudget`);
+    if (!pdbCovered.has(doc.metadata?.name))
+      problems.push(`Deployment ${doc.metadata?.name} has no PodDisruptionBudget`);
 
   // Autoscaling: ingest and worker, each on an existing Deployment that leaves replicas to it.
   const hpaTargets = new Map<string, Doc>();
@@ -297,18 +328,23 @@ export function semanticProblems(
     const ref = doc.spec?.scaleTargetRef ?? {};
     const target = deployments.find((d) => d.doc.metadata?.name === ref.name);
     if (ref.kind !== 'Deployment' || ref.apiVersion !== 'apps/v1' || !target)
-      problems.push(`${file}: HorizontalPodAutoscaler ${doc.metadata?.name} targets no Deployment here (${JSON.stringify(ref)})`);
+      problems.push(
+        `${file}: HorizontalPodAutoscaler ${doc.metadata?.name} targets no Deployment here (${JSON.stringify(ref)})`,
+      );
     else hpaTargets.set(target.doc.spec.template.metadata.labels['app.kubernetes.io/component'], target.doc);
   }
-  for (const role of ['ingest', 'worker']) if (!hpaTargets.has(role)) problems.push(`no HorizontalPodAutoscaler for the ${role} role`);
+  for (const role of ['ingest', 'worker'])
+    if (!hpaTargets.has(role)) problems.push(`no HorizontalPodAutoscaler for the ${role} role`);
   for (const [role, d] of hpaTargets)
-    if (d.spec.replicas !== undefined) problems.push(`Deployment for ${role} sets replicas while an autoscaler owns them`);
+    if (d.spec.replicas !== undefined)
+      problems.push(`Deployment for ${role} sets replicas while an autoscaler owns them`);
 
   // The Ingress sends each kind of request to the role that serves it.
   const ingress = byKind(docs, 'Ingress')[0]?.doc;
   if (!ingress) problems.push('no Ingress');
   else {
-    const serviceOf = (role: string) => services.find((s) => s.doc.spec?.selector?.['app.kubernetes.io/component'] === role)?.doc.metadata.name;
+    const serviceOf = (role: string) =>
+      services.find((s) => s.doc.spec?.selector?.['app.kubernetes.io/component'] === role)?.doc.metadata.name;
     const expected: [string, string][] = [
       ['/ingest/error', 'ingest'],
       ['/ingest/release', 'ingest'],
@@ -322,7 +358,8 @@ export function semanticProblems(
     ];
     for (const [path, role] of expected) {
       const got = routeOf(ingress, path);
-      if (!got || got !== serviceOf(role)) problems.push(`Ingress: ${path} goes to ${got}, should go to the ${role} Service`);
+      if (!got || got !== serviceOf(role))
+        problems.push(`Ingress: ${path} goes to ${got}, should go to the ${role} Service`);
     }
     for (const p of (ingress.spec?.rules ?? []).flatMap((r: Doc) => r.http?.paths ?? [])) {
       const svc = services.find((s) => s.doc.metadata?.name === p.backend?.service?.name);
@@ -336,7 +373,8 @@ export function semanticProblems(
   for (const { file, doc } of docs) {
     if (doc.kind === 'Secret') continue;
     const text = JSON.stringify(doc);
-    if (/[a-z]+:\/\/[^/"@\s]+:[^/"@\s]+@/i.test(text)) problems.push(`${file}: ${doc.kind} ${doc.metadata?.name} contains a URL with credentials`);
+    if (/[a-z]+:\/\/[^/"@\s]+:[^/"@\s]+@/i.test(text))
+      problems.push(`${file}: ${doc.kind} ${doc.metadata?.name} contains a URL with credentials`);
   }
   return problems;
 }
@@ -348,12 +386,14 @@ export function kustomizationProblems(docs: LoadedDoc[]): string[] {
   if (!k) return ['infra/k8s/base/kustomization.yaml is missing'];
   const listed: string[] = k.doc.resources ?? [];
   const present = readdirSync(BASE_DIR).filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml');
-  for (const f of listed) if (!existsSync(join(BASE_DIR, f))) problems.push(`kustomization.yaml lists ${f}, which does not exist`);
+  for (const f of listed)
+    if (!existsSync(join(BASE_DIR, f))) problems.push(`kustomization.yaml lists ${f}, which does not exist`);
   for (const f of present) if (!listed.includes(f)) problems.push(`kustomization.yaml does not list ${f}`);
   // An overlay sets the real image through `images:`; a container whose image it does not name would keep a placeholder.
   const imageNames = new Set((k.doc.images ?? []).map((i: Doc) => i.name));
   for (const w of workloads(docs))
     for (const c of w.podSpec.containers ?? [])
-      if (!imageNames.has(c.image)) problems.push(`${w.file}: ${w.kind} ${w.name}: image ${c.image} is not in kustomization.yaml's images`);
+      if (!imageNames.has(c.image))
+        problems.push(`${w.file}: ${w.kind} ${w.name}: image ${c.image} is not in kustomization.yaml's images`);
   return problems;
 }

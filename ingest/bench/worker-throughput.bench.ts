@@ -62,6 +62,8 @@ const TARGET_EVENTS_PER_S = 3_000;
 const TARGET_SELECT_RATIO = 0.3;
 const TARGET_SCALING = 1.6;
 const PROCESS_COUNTS = [1, 2];
+/** What infra/ (compose, the worker Deployment) gives the worker role's node. */
+const WORKER_V8_FLAG = '--max-semi-space-size=64';
 const EVENTS = envNumber('BENCH_EVENTS', 50_000);
 const ISSUES = 200;
 const USERS = 5_000;
@@ -324,6 +326,8 @@ async function runWorkerProcesses(
     const ready: Array<Promise<void>> = [];
     for (let i = 0; i < processes; i++) {
       const child = fork(join(__dirname, 'worker-process.ts'), [], {
+        // The worker role's V8 flag, as infra/ runs it (decision 033).
+        execArgv: [...process.execArgv, WORKER_V8_FLAG],
         env: {
           ...process.env,
           TRACKER_BENCH_WORKER: JSON.stringify({
@@ -805,7 +809,7 @@ async function main(): Promise<void> {
 - **Baselines** (same run, same database, after the worker), what the rows cost with none of our logic (no queue, no decoding, grouping, issue upsert, user or counter updates), into scratch copies of the events table (\`LIKE events INCLUDING ALL\`: same columns and indexes, no foreign keys):
   - **\`INSERT … SELECT\`** (issue 21's baseline): the same ${fmt(EVENTS)} rows already inside PostgreSQL (\`bench_staging\`, filled and read once before the clock, indexed on a row number), copied by \`INSERT INTO bench_events_select SELECT … FROM bench_staging WHERE seq > $1 AND seq <= $2\` in ${BATCH_SIZE}-row slices, one transaction each (as the worker's batches); no \`ON CONFLICT\`, no \`RETURNING\`. PostgreSQL's own limit for these rows: nothing to parse (the jsonb is already jsonb), nothing crosses the wire.
   - **\`INSERT … VALUES\`**: the same rows as plain multi-row \`INSERT … VALUES\` from Node in ${BASELINE_CHUNK}-row transactions into \`bench_events_raw\`, one parameter per value, rows pre-built outside the clock.
-- **Worker processes**: ${PROCESS_COUNTS.join(' then ')} child process(es) (\`bench/worker-process.ts\`, each one \`startWorker\` with its own pool and Redis consumer), the same ${fmt(EVENTS)} jobs in a fresh stream each time, into the same database emptied of events and issues (\`TRUNCATE events, issues CASCADE\`); timed from \`go\` (all connected) until their stats add up to every job. CPU of each worker process (its own \`process.cpuUsage\`), of the database's PostgreSQL backends and of \`redis-server\` (\`/proc\`).
+- **Worker processes**: ${PROCESS_COUNTS.join(' then ')} child process(es) (\`bench/worker-process.ts\`, each one \`startWorker\` with its own pool and Redis consumer, node run with \`${WORKER_V8_FLAG}\` as infra/ runs the worker role), the same ${fmt(EVENTS)} jobs in a fresh stream each time, into the same database emptied of events and issues (\`TRUNCATE events, issues CASCADE\`); timed from \`go\` (all connected) until their stats add up to every job. CPU of each worker process (its own \`process.cpuUsage\`), of the database's PostgreSQL backends and of \`redis-server\` (\`/proc\`).
 - **Verified** after the worker: events = ${fmt(check.events)}, issues = ${check.issues}, sum(event_count) = ${fmt(check.event_count)}, sum(user_count) = ${fmt(check.user_count)} (expected ${fmt(data.expectedUserPairs)}), stream left = ${left}${problems.length ? `. **Problems**: ${problems.join('; ')}` : ': all as expected'}.
 
 ${table(
