@@ -302,7 +302,15 @@ describe('two workers and user actions at once', () => {
     // Meanwhile a user merges, discards and deletes whatever issues exist at that moment.
     const done: Record<string, number> = { merge: 0, discard: 0, delete: 0, refused: 0 };
     let step = 0;
-    while ((await Promise.race([sending.then(() => true), new Promise((r) => setTimeout(r, 5, false))])) === false) {
+    let sent = false;
+    void sending.then(() => (sent = true));
+    const actionsUntil = Date.now() + 30_000;
+    // While the events go in, and on a slow machine until at least 10 actions ran (the workers
+    // are still draining then); each turn lets I/O in first.
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 5));
+      const acted = done.merge + done.discard + done.delete;
+      if ((sent && acted >= 10) || Date.now() > actionsUntil) break;
       const ids = (
         await actions.ds.query(
           'SELECT id FROM issues WHERE project_id = $1 AND discarded_at IS NULL ORDER BY random()',
