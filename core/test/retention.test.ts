@@ -100,6 +100,18 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.deepEqual(again.partitions, []);
     });
 
+    test('embedded, the purge ends with ANALYZE (PGlite has no autovacuum); PostgreSQL leaves it to autovacuum', async () => {
+      await seed('pro', [1, 2, 3]);
+      const r = await purgeExpired(db.ds, { now: NOW });
+      const [issues] = await db.ds.query("SELECT reltuples FROM pg_class WHERE relname = 'issues'");
+      if (kind === 'pglite') {
+        assert.equal(typeof r.analyzeMs, 'number');
+        assert.ok(Number(issues.reltuples) >= 1, `issues analyzed: reltuples ${issues.reltuples}`);
+      } else {
+        assert.equal(r.analyzeMs, null);
+      }
+    });
+
     test('a week is kept until all of it is past the retention: rows overshoot by up to a week', async () => {
       // Monday 00:00, 30.5 days before NOW: past the free plan's 30 days, but its week runs to the
       // next Monday, 23.5 days before NOW, so the week stays until then plus 30 days.

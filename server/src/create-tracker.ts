@@ -376,7 +376,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       const purge = () => {
         purging = purgeExpired(db.ds)
           .then(async (r) => {
-            if (r.events + r.logs + r.vitals + r.comments + r.activity + r.discardedEvents > 0) app.log.info(r, 'retention purge');
+            if (r.events + r.logs + r.vitals + r.comments + r.activity + r.discardedEvents > 0 || r.analyzeMs !== null)
+              app.log.info(r, 'retention purge');
             // Alert state of deleted and long-quiet issues (core/src/alerts/prune-rule-state.ts).
             const pruned = await pruneAlertRuleState(db.ds);
             if (pruned > 0) app.log.info({ pruned }, 'alert rule state pruned');

@@ -15,9 +15,18 @@ export interface PurgeResult {
   discardedEvents: number;
   /** The week partitions dropped (events, logs and vitals reports), with their row counts. */
   partitions: DroppedPartition[];
+  /**
+   * Embedded only: how long the `ANALYZE` that ends the purge took, in ms (null on PostgreSQL,
+   * whose autovacuum does it). PGlite runs PostgreSQL in single-user mode, where autovacuum and
+   * its ANALYZE never run: without this, the planner would never learn a table's size or values.
+   */
+  analyzeMs: number | null;
   /** False when another process held the purge lock: it is doing the work. */
   ran: boolean;
 }
+
+/** `default_statistics_target` of the embedded ANALYZE (PostgreSQL's default is 100). */
+const EMBEDDED_STATISTICS_TARGET = 10;
 
 /** An arbitrary constant naming the purge's advisory lock (one purger at a time across processes). */
 const PURGE_LOCK = 7_340_001;
@@ -52,20 +61,23 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
     activity: 0,
     discardedEvents: 0,
     partitions: [],
+    analyzeMs: null,
     ran: true,
   };
 
   // Detaching concurrently needs a session outside any transaction: a runner of its own, under a
   // session-level lock. Released before the row deletes below (PGlite has one connection).
   const runner = ds.createQueryRunner();
+  let embedded = false;
   try {
+    embedded = await isPglite(runner);
     const [lock] = await runner.query('SELECT pg_try_advisory_lock($1) AS ok', [PURGE_LOCK]);
     if (!lock.ok) return { ...result, ran: false };
     try {
       // The pool's statement timeout stays on: lifted, a statement the driver's own timeout gave up
       // on would go on running in PostgreSQL on a connection handed back to the pool. A detach cut
       // short is left pending and finished (FINALIZE) by the next purge.
-      result.partitions = await dropExpiredPartitions(runner, at, { concurrently: !(await isPglite(runner)) });
+      result.partitions = await dropExpiredPartitions(runner, at, { concurrently: !embedded });
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1)', [PURGE_LOCK]);
     }
@@ -107,6 +119,17 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
       result[table.key] += deleted;
       if (deleted < chunk) break;
     }
+  }
+  if (embedded) {
+    // The edge's writes wait for it (one connection): a sample of 3,000 rows a table instead of
+    // 30,000 (292 ms against 2,554 at 100,000 events, 146 MB; 853 ms at 30). Sizes, most common
+    // values and rough histograms, which is what a small instance's plans were missing.
+    const started = performance.now();
+    await ds.transaction(async (em) => {
+      await em.query(`SET LOCAL default_statistics_target = ${EMBEDDED_STATISTICS_TARGET}`);
+      await em.query('ANALYZE');
+    });
+    result.analyzeMs = Math.round(performance.now() - started);
   }
   return result;
 }
