@@ -197,6 +197,31 @@ describe('issue locks taken late, against user actions in between', () => {
     assert.deepEqual(byIssue, { [target.id]: 1, [restored.id]: 1 });
   });
 
+  test('with the locks first, an action that gets there first makes the batch read again; its new issue stays new', async () => {
+    const projectId = await newProject();
+    await processBatch(db.ds, [job(projectId, 'orders')]);
+    const [issue] = await issueOf(projectId);
+
+    await other.query('BEGIN');
+    await other.query('SELECT id FROM issues WHERE id = $1 FOR UPDATE', [issue.id]);
+    await other.query('UPDATE issues SET discarded_at = now() WHERE id = $1', [issue.id]);
+    const running = processBatch(db.ds, [job(projectId, 'orders'), job(projectId, 'invoices')], {
+      lockIssuesEarly: true,
+    });
+    assert.match(await workerWaitingForLock(), /FOR NO KEY UPDATE/);
+    await other.query('COMMIT');
+    const outcome = await running;
+
+    assert.equal(outcome.relocked, false, 'settled by reading again inside the same transaction');
+    assert.equal(outcome.inserted, 1, "the invoices event; the orders one is its discarded issue's");
+    assert.equal(
+      outcome.discarded.reduce((n, d) => n + d.count, 0),
+      1,
+    );
+    const created = (await issueOf(projectId)).filter((i) => i.id !== issue.id);
+    assert.deepEqual(outcome.newIssueIds, [created[0].id], 'NEW_ISSUE alerts and the lifecycle see it as new');
+  });
+
   test("another worker's counters on the same issue hold the batch only at its lock, after its inserts", async () => {
     const projectId = await newProject();
     await processBatch(db.ds, [job(projectId, 'profile')]);

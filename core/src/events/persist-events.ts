@@ -79,7 +79,10 @@ export async function persistEvents(
       // A user action got the lock first while this one waited: the issues locked so far can no
       // longer change, so reading again under them settles (what changed is read as it is now).
       if (!(err instanceof IssuesChangedError) || round === 3) throw err;
-      upserted = await resolveIssues(em, batch);
+      const again = await resolveIssues(em, batch);
+      // An issue this transaction created is read back as existing: it is still new.
+      for (const [key, r] of again) if (upserted.get(key)?.id === r.id && upserted.get(key)!.created) r.created = true;
+      upserted = again;
     }
   }
   // A discarded issue's events are dropped here, whatever got past the edge (it cannot always
