@@ -36,7 +36,7 @@ const TRANSIENT_MESSAGE =
  * and then set aside with its reason, where an operator sees it.
  */
 export function isTransientError(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+  return someInErrorChain(err, (e) => {
     const { code, message, transient, errno } = e as {
       code?: unknown;
       message?: unknown;
@@ -53,7 +53,17 @@ export function isTransientError(err: unknown): boolean {
       if (TRANSIENT_ERRNO.has(code)) return true;
     }
     if (typeof errno === 'string' && TRANSIENT_ERRNO.has(errno)) return true;
-    if (typeof message === 'string' && TRANSIENT_MESSAGE.test(message)) return true;
+    return typeof message === 'string' && TRANSIENT_MESSAGE.test(message);
+  });
+}
+
+/**
+ * True when `test` holds for `err` or for an error it wraps: TypeORM's `QueryFailedError` keeps the
+ * driver's error (with the SQLSTATE `code` and `detail`) in `driverError`, others in `cause`.
+ */
+export function someInErrorChain(err: unknown, test: (e: object) => boolean): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if (test(e)) return true;
     e = (e as { driverError?: unknown; cause?: unknown }).driverError ?? (e as { cause?: unknown }).cause;
   }
   return false;

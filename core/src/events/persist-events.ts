@@ -408,27 +408,6 @@ interface ResolvedIssue {
   fingerprint: string;
 }
 
-/** What the issue statement answers per key. */
-interface IssueRow {
-  id: string;
-  project_id: string;
-  fingerprint: string;
-  created: boolean;
-  discarded: boolean;
-  aliased: boolean;
-}
-
-function resolvedOf(r: IssueRow): ResolvedIssue {
-  return {
-    id: r.id,
-    created: r.created,
-    discarded: r.discarded,
-    aliased: r.aliased,
-    projectId: r.project_id,
-    fingerprint: r.fingerprint,
-  };
-}
-
 /**
  * One event per issue key, in key order: two workers creating the same new issues insert them in
  * the same order, so neither waits for a key the other holds while holding one it wants.
@@ -461,7 +440,7 @@ async function resolveIssues(em: EntityManager, events: PreparedEvent[]): Promis
   let pending = keysOf(events);
   for (let round = 0; pending.length > 0; round++) {
     if (round === 3) throw new IssuesChangedError(`${pending.length} issue key(s) could not be read`);
-    const rows = await queryRows<IssueRow>(
+    const rows = await queryRows<ResolvedIssue>(
       em,
       `WITH k AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
@@ -482,12 +461,12 @@ async function resolveIssues(em: EntityManager, events: PreparedEvent[]): Promis
          ON CONFLICT (project_id, fingerprint) DO NOTHING
          RETURNING id, project_id, fingerprint, discarded_at IS NOT NULL AS discarded
        )
-       SELECT id, project_id, fingerprint, true AS created, discarded, false AS aliased FROM inserted
+       SELECT id, project_id AS "projectId", fingerprint, true AS created, discarded, false AS aliased FROM inserted
        UNION ALL SELECT id, project_id, fingerprint, false, discarded, false FROM existing
        UNION ALL SELECT id, project_id, fingerprint, false, discarded, true FROM aliased`,
       keyParams(pending),
     );
-    for (const r of rows) resolved.set(`${r.project_id}/${r.fingerprint}`, resolvedOf(r));
+    for (const r of rows) resolved.set(`${r.projectId}/${r.fingerprint}`, r);
     pending = pending.filter((e) => !resolved.has(issueKey(e)));
   }
   return resolved;

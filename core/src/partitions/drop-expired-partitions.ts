@@ -1,4 +1,5 @@
 import type { QueryRunner } from 'typeorm';
+import { someInErrorChain } from '../db/transient';
 import { isWeekExpired, parseWeekPartitionName, PARTITIONED_TABLES, type PartitionedTable } from './partition-names';
 
 /** A week partition the purge dropped, and how many rows went with it. */
@@ -103,9 +104,5 @@ async function countRows(
 
 /** 57014 query_canceled: what a statement timeout raises. */
 function isStatementTimeout(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    if ((e as { code?: unknown }).code === '57014') return true;
-    e = (e as { driverError?: unknown }).driverError;
-  }
-  return false;
+  return someInErrorChain(err, (e) => (e as { code?: unknown }).code === '57014');
 }

@@ -1,6 +1,7 @@
 import {
   errorMessage,
   IssuesChangedError,
+  someInErrorChain,
   decodeJob,
   type EventSymbolicator,
   type PersistOptions,
@@ -129,15 +130,13 @@ async function persistBatchOnce(ds: DataSource, batch: PreparedBatch, context: B
 
 /** A race of the late locks with a user action on one of the batch's issues (see `persistBatch`). */
 function isIssueRace(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+  return someInErrorChain(err, (e) => {
     if (e instanceof IssuesChangedError) return true;
     const { code, detail } = e as { code?: unknown; detail?: unknown };
     if (code === '40P01') return true; // deadlock_detected
     // foreign_key_violation on a reference to issues (events, issue_users, issue_tag_values)
-    if (code === '23503' && typeof detail === 'string' && detail.includes('table "issues"')) return true;
-    e = (e as { driverError?: unknown; cause?: unknown }).driverError ?? (e as { cause?: unknown }).cause;
-  }
-  return false;
+    return code === '23503' && typeof detail === 'string' && detail.includes('table "issues"');
+  });
 }
 
 /** decode → prepare (per kind) → persist, in one transaction for the whole batch. */
