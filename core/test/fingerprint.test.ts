@@ -260,6 +260,23 @@ describe('computeCulprit', () => {
     assert.equal(computeCulprit([frame('node:internal/fs/promises', 'open', 1, false)]), 'open (promises)');
   });
 
+  test("skips the runtime's frames for the application frame that called them (an uncaught Node crash)", () => {
+    // What Node 20 prints for `JSON.parse('{')` called from an application's handler.
+    const frames = parseStack(
+      [
+        'SyntaxError: Expected property name or \'}\' in JSON at position 1',
+        '    at JSON.parse (<anonymous>)',
+        '    at readConfig (/srv/app/src/config.js:14:15)',
+        '    at Object.<anonymous> (/srv/app/src/main.js:3:1)',
+        '    at Module._compile (node:internal/modules/cjs/loader:1554:14)',
+      ].join('\n'),
+    );
+    assert.equal(frames[0].function, 'JSON.parse');
+    assert.equal(computeCulprit(frames), 'readConfig (config.js)');
+    const onlyRuntime = parseStack('Error: x\n    at JSON.parse (<anonymous>)\n    at node:internal/main:1:1');
+    assert.equal(computeCulprit(onlyRuntime), 'JSON.parse (<anonymous>)');
+  });
+
   test('is just the file for anonymous code, and null without frames', () => {
     assert.equal(computeCulprit([frame('/app/src/handlers.js', null, 12)]), 'handlers.js');
     assert.equal(computeCulprit([]), null);

@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import { BUILTIN_FILENAMES, isInAppFilename } from '../stacktrace/frame-location';
 import type { StackFrame } from '../stacktrace/stack-frame';
 
 /** Sentry's convention: this fingerprint entry stands for the key we would have computed. */
@@ -184,12 +185,26 @@ function truncate(text: string, max: number): string {
   return `${text.slice(0, cut)}…`;
 }
 
-/** Where the error happened, for the issue list: `fn (file.js)` of the top in-app frame. */
+/**
+ * Where the error happened, for the issue list: `fn (file.js)` of the top in-app frame that is
+ * the application's own code. A frame of the runtime (`JSON.parse (<anonymous>)`, `node:internal`)
+ * counts as in-app for grouping, where changing that would split existing issues, but it says
+ * nothing about where the bug is: the culprit skips it for the application frame that called it.
+ */
 export function computeCulprit(frames: StackFrame[]): string | null {
-  const frame = frames.find((candidate) => candidate.inApp) ?? frames[0];
+  const frame =
+    frames.find((candidate) => candidate.inApp && !isRuntimeFrame(candidate)) ??
+    frames.find((candidate) => candidate.inApp) ??
+    frames[0];
   if (!frame) return null;
   const normalized = normalizeFilename(frame.filename);
   // `http://host/` normalizes to `/`; the original says more than an empty tail.
   const file = normalized.slice(normalized.lastIndexOf('/') + 1) || frame.filename;
   return frame.function ? `${frame.function} (${file})` : file;
+}
+
+/** Code of the engine or the runtime rather than of the application: no file of its own, or Node's. */
+function isRuntimeFrame(frame: StackFrame): boolean {
+  // `inApp` may come from a Sentry SDK's own judgement, so the path is checked again here.
+  return BUILTIN_FILENAMES.has(frame.filename) || !isInAppFilename(frame.filename);
 }
