@@ -405,12 +405,13 @@ describe('Symbolicator', () => {
     const { loadMap } = store([{ filename: 'app.js', text: tinyMap('src/app.ts', 'original') }]);
     const s = new Symbolicator({ maxCacheBytes: 1_000_000, loadMap });
     const [out] = await s.symbolicate('p1', '1.0.0', [frame('https://x.test/app.js', 'a')]);
-    // The outermost frame has no caller: it keeps its printed name.
+    // The outermost frame has no caller: it is named after the function holding its position
+    // in the map's source (`function original() {}`).
     assert.deepEqual(
       { ...out, context: undefined },
       {
         filename: 'src/app.ts',
-        function: 'a',
+        function: 'original',
         lineno: 1,
         colno: 1,
         inApp: true,

@@ -2,6 +2,7 @@ import { FlattenMap, TraceMap, decodedMappings, type SectionedSourceMapInput } f
 import { isInAppFilename } from '../stacktrace/parse-stack';
 import type { StackFrame } from '../stacktrace/stack-frame';
 import { frameBasename } from './filenames';
+import { SCOPE_BYTES, collectFunctionScopes, enclosingFunctionName, type FunctionScopes } from './scope-names';
 import { sourcePathFromMap } from './source-path';
 import { FIELDS, createSegmentIndex, findSegment, unpackSegments, type SegmentIndex } from './segment-index';
 import { checkSourceMap, type DecodedIndexMap, type DecodedRegularMap } from './validate';
@@ -132,6 +133,8 @@ interface LoadedMap {
   inApp: Uint8Array;
   /** Each source's path as shown (sourcePathFromMap), on first use. */
   paths: Array<string | undefined>;
+  /** Each source's function scopes, parsed on first use (null: no content, or unparsable). */
+  scopes: Array<FunctionScopes | null | undefined>;
 }
 
 type CacheEntry =
@@ -151,7 +154,11 @@ type CacheEntry =
  * map's name there is the *callee's*. A frame's original name is therefore taken from its caller:
  * the name the map records at the next (outer) frame's position, when that frame is in the same
  * file (what Node does with `--enable-source-maps` when it has no enclosing-function position).
- * Otherwise the minified name is kept. `new ` and `async ` prefixes of the minified name are kept.
+ * A frame without such a caller (the outermost frame of a bundle: an event listener, an export
+ * called from another file) takes the name of the function that holds its original position in
+ * the map's `sourcesContent` (scope-names.ts). The caller's name comes first because it was the
+ * only rule before, and grouping reads names: issues keep their events. Otherwise the minified
+ * name is kept. `new ` and `async ` prefixes of the minified name are kept.
  */
 export class Symbolicator {
   private readonly cache = new Map<string, CacheEntry>();
@@ -277,7 +284,8 @@ export class Symbolicator {
           lineno: frame.lineno,
           colno: frame.colno,
         };
-        const fn = nameIndex === -1 ? frame.function : withPrefix(frame.function, map.names[nameIndex]);
+        const original = nameIndex === -1 ? this.scopeName(map, sourceIndex, line, column) : map.names[nameIndex];
+        const fn = original === null ? frame.function : withPrefix(frame.function, original);
         const mapSource = map.resolvedSources[sourceIndex];
         const filename = sourcePath(map, sourceIndex);
         const lineno = line + 1;
@@ -430,6 +438,7 @@ export class Symbolicator {
       sources: new Array<SplitSource | null | undefined>(sources),
       inApp: new Uint8Array(sources),
       paths: new Array<string | undefined>(sources),
+      scopes: new Array<FunctionScopes | null | undefined>(sources),
     };
     return {
       map,
@@ -471,6 +480,20 @@ export class Symbolicator {
     this.cache.delete(key);
     this.bytes -= entry.bytes;
     if (key === this.newest) this.newest = null;
+  }
+
+  // ------------------------------------------------------------------------------ names
+
+  /** The enclosing function's name in the original source; its scopes are parsed once per source. */
+  private scopeName(map: LoadedMap, index: number, line: number, column: number): string | null {
+    let scopes = map.scopes[index];
+    if (scopes === undefined) {
+      const content = map.sourcesContent?.[index];
+      scopes = map.scopes[index] =
+        typeof content === 'string' ? collectFunctionScopes(map.resolvedSources[index] ?? '', content) : null;
+      if (scopes !== null) this.grow(map, scopes.names.length * SCOPE_BYTES);
+    }
+    return scopes === null ? null : enclosingFunctionName(scopes, line, column);
   }
 
   // ------------------------------------------------------------------------------ context
