@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { parseStack, type StackFrame } from '../src/stacktrace';
 import { Symbolicator, type SymbolicatedFrame } from '../src/symbolication';
 import { collectFunctionScopes, enclosingFunctionName } from '../src/symbolication/scope-names';
+import { minifiedFiles } from '../src/events/group-across-maps';
 
 const FIXTURE = join(__dirname, 'fixtures', 'symbolication', 'ui');
 const URL = 'https://cdn.example.com/assets/ui.5ZKX7QW2.min.js';
@@ -109,3 +110,38 @@ describe('function scopes of a source', () => {
     assert.equal(collectFunctionScopes('src/bad.js', '}}}{{{ <<<'), null);
   });
 });
+
+describe('which files look minified (decision 042)', () => {
+  const at = (filename: string, fn: string | null, colno: number, inApp = true): StackFrame => ({
+    filename,
+    function: fn,
+    lineno: 1,
+    colno,
+    inApp,
+  });
+
+  test('a .min. file, a column past 300, or two minifier names; one entry per file, in stack order', () => {
+    const frames = [
+      at('https://cdn.example.com/app.min.js?v=2', 'handle', 10),
+      at('/srv/dist/main.js', 'u', 132),
+      at('/srv/dist/main.js', 'Object.r [as save]', 61),
+      at('/srv/dist/vendor.js', 'render', 4_000),
+      at('/srv/src/server.js', 'db', 12),
+      at('/srv/src/server.js', 'handleRequest', 40),
+      at('/srv/node_modules/lib/index.min.js', 'x', 1, false),
+    ];
+    assert.deepEqual(
+      minifiedFiles(frames).map((f) => f.filename),
+      ['https://cdn.example.com/app.min.js?v=2', '/srv/dist/main.js', '/srv/dist/vendor.js'],
+    );
+  });
+
+  test('hand-written code does not look minified', () => {
+    assert.deepEqual(minifiedFiles(parseStack(NODE_STACK)), []);
+  });
+});
+
+const NODE_STACK = `Error: boom
+    at readConfig (/srv/app/src/config.js:14:15)
+    at go (/srv/app/src/main.js:3:1)
+    at Object.<anonymous> (/srv/app/src/main.js:9:1)`;

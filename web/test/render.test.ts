@@ -226,6 +226,23 @@ const eventDetails: Record<string, Api.EventDetailFieldsFragment & { issueId: st
     url: 'javascript:alert(3)',
     frames: [frame('addItem', true), frame('<svg onload=alert(4)>', false)],
   },
+  '104': {
+    ...hostileEvent('104', 'e4', XSS_TITLE, { id: 'u-1' }),
+    ...eventExtras,
+    issueId: 'i2',
+    url: null,
+    release: '2.0.0',
+    context: {
+      _meta: {
+        sourceMaps: {
+          release: `2.0.0 ${INJECTION.script}`,
+          releaseHasMaps: false,
+          missing: ['https://cdn.example/static/app.min.js', `/srv/${INJECTION.svg}.js`, 42],
+        },
+      },
+    } as unknown as Api.EventDetailFieldsFragment['context'],
+    frames: [frame('u', true)],
+  },
   '102': {
     ...hostileEvent('102', 'e2', `${INJECTION.script} ${INJECTION.svg} ${INJECTION.bidi}`, { id: INJECTION.svg }),
     ...eventExtras,
@@ -1145,6 +1162,22 @@ describe('issue page', () => {
     const html = await (await get('/projects/p1/issues/i2?frames=minified', cookie)).text();
     assert.match(html, /https:\/\/cdn\.example\/app\.min\.js:1:999/);
     assert.match(html, /Show original source/);
+  });
+
+  test('a minified event without maps names the release, the files and the upload command, as text', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/issues/i2?event=104', cookie)).text();
+    const body = html.split('<script')[0];
+    assertInertMarkup(html);
+    assert.match(body, /aria-label="Missing source maps"/);
+    assert.match(body, /no source maps were uploaded for release 2\.0\.0 &lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+    assert.match(body, /<code>app\.min\.js<\/code>/);
+    assert.match(body, /<code>&lt;svg onload=alert\(1\)&gt;\.js<\/code>/);
+    assert.doesNotMatch(body, /<code>42<\/code>/, 'a file that is not a string is left out');
+    assert.match(body, /TRACKER_RELEASE=&#x27;2\.0\.0 &lt;script&gt;/);
+    assert.match(body, /npx tracker-upload-sourcemaps/);
+    const latest = (await (await get('/projects/p1/issues/i2', cookie)).text()).split('<script')[0];
+    assert.doesNotMatch(latest, /Missing source maps/, 'no note on an event without one');
   });
 
   test('answers 404 for an issue that is missing or not yours', async () => {

@@ -3,6 +3,7 @@ import { queryRows } from '../db/query-rows';
 import { computeCulprit, computeGroupingKey } from '../grouping';
 import { loadSourceMap } from '../releases/source-maps';
 import { Symbolicator } from '../symbolication';
+import { groupAcrossMaps } from './group-across-maps';
 import type { PreparedEvent } from './prepare-event';
 
 /**
@@ -28,7 +29,8 @@ export class EventSymbolicator {
 
   /**
    * De-minifies the frames of the events that have a release with maps, in place, and groups
-   * them again on the original frames: the same bug in two builds is then one issue.
+   * them again on the original frames: the same bug in two builds is then one issue. Minified
+   * events without maps join their bug's issue through a grouping hint (group-across-maps.ts).
    */
   async apply(events: PreparedEvent[]): Promise<void> {
     const withRelease = events.filter((e) => e.release !== null && e.frames.length > 0);
@@ -69,5 +71,6 @@ export class EventSymbolicator {
       });
       e.culprit = computeCulprit(frames);
     }
+    await groupAcrossMaps(this.ds, withRelease, hasMaps);
   }
 }

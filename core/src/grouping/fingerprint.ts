@@ -159,7 +159,7 @@ function computeDefaultKey({ type, message, frames }: GroupingInput): string {
 }
 
 /** JSON of an array keeps parts apart: `['ab', 'c']` and `['a', 'bc']` hash differently. */
-function hashParts(parts: unknown[]): string {
+export function hashParts(parts: unknown[]): string {
   const text = JSON.stringify(parts);
   // The one-shot `crypto.hash` (Node ≥ 20.12) skips building a Hash object: half the cost.
   return typeof crypto.hash === 'function'

@@ -7,6 +7,7 @@ import { ExternalLink } from './external-link';
 import { JsonTree } from './json-tree';
 import type { EventDetailFieldsFragment } from '../graphql/graphql';
 import { StackTrace } from './stack-trace';
+import { MissingSourceMaps } from '../features/issue/missing-source-maps';
 
 /**
  * What `...EventDetailFields` selects (app/features/issue/queries.ts). The event's tags are sorted
@@ -123,6 +124,7 @@ export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
               </div>
             )}
           </dl>
+          <MissingSourceMaps context={event.context} />
           <StackTrace frames={event.frames} showMinified={showMinified} />
           <EventData event={event} />
         </>
