@@ -7,7 +7,16 @@ import { setOrganizationPlan } from '@tracker/core';
 import { createTempDir } from '@tracker/core/testing';
 import { build } from 'esbuild';
 import type { Tracker } from '../src';
-import { MODES, createTestEnv, gqlOk, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
+import {
+  MODES,
+  createTestEnv,
+  gqlOk,
+  sendError,
+  signUpWithProject,
+  startTracker,
+  waitFor,
+  type TestEnv,
+} from './helpers';
 
 const FIXTURE = resolve(__dirname, '../../core/test/fixtures/symbolication/src');
 

@@ -46,8 +46,16 @@ export async function groupAcrossMaps(ds: DataSource, events: PreparedEvent[], w
     candidates.map((c) => ({ projectId: c.event.projectId, hintKey: c.hintKey, groupingKey: c.event.groupingKey })),
   );
   // A de-minified event whose own key differs from the hint keeps it only if an issue has it.
-  const contested = candidates.filter((c) => c.deminified && hints.get(pairKey(c.event.projectId, c.hintKey)) !== c.event.groupingKey);
-  const owned = contested.length === 0 ? new Set<string>() : await keysWithIssues(ds, contested.map((c) => c.event));
+  const contested = candidates.filter(
+    (c) => c.deminified && hints.get(pairKey(c.event.projectId, c.hintKey)) !== c.event.groupingKey,
+  );
+  const owned =
+    contested.length === 0
+      ? new Set<string>()
+      : await keysWithIssues(
+          ds,
+          contested.map((c) => c.event),
+        );
   for (const c of candidates) {
     const hinted = hints.get(pairKey(c.event.projectId, c.hintKey));
     if (hinted === undefined || hinted === c.event.groupingKey) continue;
@@ -100,7 +108,10 @@ function noteMissingMaps(event: PreparedEvent, releaseHasMaps: boolean, missing:
   const files = [...new Set(missing.map((f) => f.filename.replace(/[?#].*$/s, '')))].slice(0, 20);
   const context = event.context ?? {};
   const meta = (context._meta as Record<string, unknown> | undefined) ?? {};
-  event.context = { ...context, _meta: { ...meta, sourceMaps: { release: event.release, releaseHasMaps, missing: files } } };
+  event.context = {
+    ...context,
+    _meta: { ...meta, sourceMaps: { release: event.release, releaseHasMaps, missing: files } },
+  };
 }
 
 /**
@@ -113,7 +124,8 @@ async function claimHints(
   proposals: Array<{ projectId: string; hintKey: string; groupingKey: string }>,
 ): Promise<Map<string, string>> {
   const unique = new Map<string, (typeof proposals)[number]>();
-  for (const p of proposals) if (!unique.has(pairKey(p.projectId, p.hintKey))) unique.set(pairKey(p.projectId, p.hintKey), p);
+  for (const p of proposals)
+    if (!unique.has(pairKey(p.projectId, p.hintKey))) unique.set(pairKey(p.projectId, p.hintKey), p);
   const list = [...unique.values()];
   const params = [list.map((p) => p.projectId), list.map((p) => p.hintKey), list.map((p) => p.groupingKey)];
   const rows = await queryRows<{ project_id: string; hint_key: string; grouping_key: string }>(

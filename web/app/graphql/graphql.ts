@@ -276,6 +276,46 @@ export type DeleteCommentMutationVariables = Exact<{
 
 export type DeleteCommentMutation = { deleteComment: string };
 
+export type ProjectIssuesQueryVariables = Exact<{
+  projectId: string;
+  status?: IssueStatus | null | undefined;
+  discarded?: boolean | null | undefined;
+  first: number;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+  query?: string | null | undefined;
+  environment?: string | null | undefined;
+  release?: string | null | undefined;
+  sort: IssueSort;
+  assigned?: IssueAssignedFilter | null | undefined;
+}>;
+
+
+export type ProjectIssuesQuery = { issues: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string, assignee: { id: string, email: string } | null, series: Array<{ ts: string, count: number }> }> }, all: { totalCount: number }, allDiscarded: { totalCount: number }, savedSearches: Array<{ id: string, name: string, query: string }> };
+
+export type CreateSavedSearchMutationVariables = Exact<{
+  projectId: string;
+  name: string;
+  query: string;
+}>;
+
+
+export type CreateSavedSearchMutation = { createSavedSearch: { id: string } };
+
+export type DeleteSavedSearchMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteSavedSearchMutation = { deleteSavedSearch: string };
+
+export type ResolveIssuesMutationVariables = Exact<{
+  ids: Array<string> | string;
+}>;
+
+
+export type ResolveIssuesMutation = { resolveIssues: Array<{ id: string }> };
+
 export type ProjectOrganizationQueryVariables = Exact<{
   id: string;
 }>;
@@ -525,46 +565,6 @@ export type ProjectFeedbackQueryVariables = Exact<{
 
 
 export type ProjectFeedbackQuery = { feedback: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, message: string, email: string | null, eventId: string | null, receivedAt: string, issue: { id: string, title: string } | null, event: { eventId: string, release: string | null, environment: string, url: string | null } | null }> } };
-
-export type ProjectIssuesQueryVariables = Exact<{
-  projectId: string;
-  status?: IssueStatus | null | undefined;
-  discarded?: boolean | null | undefined;
-  first: number;
-  after?: string | null | undefined;
-  search?: string | null | undefined;
-  query?: string | null | undefined;
-  environment?: string | null | undefined;
-  release?: string | null | undefined;
-  sort: IssueSort;
-  assigned?: IssueAssignedFilter | null | undefined;
-}>;
-
-
-export type ProjectIssuesQuery = { issues: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string, assignee: { id: string, email: string } | null, series: Array<{ ts: string, count: number }> }> }, all: { totalCount: number }, allDiscarded: { totalCount: number }, savedSearches: Array<{ id: string, name: string, query: string }> };
-
-export type CreateSavedSearchMutationVariables = Exact<{
-  projectId: string;
-  name: string;
-  query: string;
-}>;
-
-
-export type CreateSavedSearchMutation = { createSavedSearch: { id: string } };
-
-export type DeleteSavedSearchMutationVariables = Exact<{
-  id: string;
-}>;
-
-
-export type DeleteSavedSearchMutation = { deleteSavedSearch: string };
-
-export type ResolveIssuesMutationVariables = Exact<{
-  ids: Array<string> | string;
-}>;
-
-
-export type ResolveIssuesMutation = { resolveIssues: Array<{ id: string }> };
 
 export type ProjectLogsQueryVariables = Exact<{
   projectId: string;
@@ -1002,6 +1002,78 @@ export const DeleteCommentDocument = new TypedDocumentString(`
   deleteComment(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteCommentMutation, DeleteCommentMutationVariables>;
+export const ProjectIssuesDocument = new TypedDocumentString(`
+    query ProjectIssues($projectId: ID!, $status: IssueStatus, $discarded: Boolean, $first: Int!, $after: String, $search: String, $query: String, $environment: String, $release: String, $sort: IssueSort!, $assigned: IssueAssignedFilter) {
+  issues(
+    projectId: $projectId
+    status: $status
+    discarded: $discarded
+    first: $first
+    after: $after
+    search: $search
+    query: $query
+    environment: $environment
+    release: $release
+    sort: $sort
+    assigned: $assigned
+  ) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      id
+      title
+      culprit
+      level
+      status
+      isRegression
+      eventCount
+      userCount
+      lastSeen
+      assignee {
+        id
+        email
+      }
+      series(hours: 24) {
+        ts
+        count
+      }
+    }
+  }
+  all: issues(projectId: $projectId, first: 1) {
+    totalCount
+  }
+  allDiscarded: issues(projectId: $projectId, first: 1, discarded: true) {
+    totalCount
+  }
+  savedSearches(projectId: $projectId) {
+    id
+    name
+    query
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectIssuesQuery, ProjectIssuesQueryVariables>;
+export const CreateSavedSearchDocument = new TypedDocumentString(`
+    mutation CreateSavedSearch($projectId: ID!, $name: String!, $query: String!) {
+  createSavedSearch(projectId: $projectId, name: $name, query: $query) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateSavedSearchMutation, CreateSavedSearchMutationVariables>;
+export const DeleteSavedSearchDocument = new TypedDocumentString(`
+    mutation DeleteSavedSearch($id: ID!) {
+  deleteSavedSearch(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteSavedSearchMutation, DeleteSavedSearchMutationVariables>;
+export const ResolveIssuesDocument = new TypedDocumentString(`
+    mutation ResolveIssues($ids: [ID!]!) {
+  resolveIssues(ids: $ids) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ResolveIssuesMutation, ResolveIssuesMutationVariables>;
 export const ProjectOrganizationDocument = new TypedDocumentString(`
     query ProjectOrganization($id: ID!) {
   project(id: $id) {
@@ -1414,78 +1486,6 @@ export const ProjectFeedbackDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ProjectFeedbackQuery, ProjectFeedbackQueryVariables>;
-export const ProjectIssuesDocument = new TypedDocumentString(`
-    query ProjectIssues($projectId: ID!, $status: IssueStatus, $discarded: Boolean, $first: Int!, $after: String, $search: String, $query: String, $environment: String, $release: String, $sort: IssueSort!, $assigned: IssueAssignedFilter) {
-  issues(
-    projectId: $projectId
-    status: $status
-    discarded: $discarded
-    first: $first
-    after: $after
-    search: $search
-    query: $query
-    environment: $environment
-    release: $release
-    sort: $sort
-    assigned: $assigned
-  ) {
-    totalCount
-    pageInfo {
-      hasNextPage
-      endCursor
-    }
-    nodes {
-      id
-      title
-      culprit
-      level
-      status
-      isRegression
-      eventCount
-      userCount
-      lastSeen
-      assignee {
-        id
-        email
-      }
-      series(hours: 24) {
-        ts
-        count
-      }
-    }
-  }
-  all: issues(projectId: $projectId, first: 1) {
-    totalCount
-  }
-  allDiscarded: issues(projectId: $projectId, first: 1, discarded: true) {
-    totalCount
-  }
-  savedSearches(projectId: $projectId) {
-    id
-    name
-    query
-  }
-}
-    `) as unknown as TypedDocumentString<ProjectIssuesQuery, ProjectIssuesQueryVariables>;
-export const CreateSavedSearchDocument = new TypedDocumentString(`
-    mutation CreateSavedSearch($projectId: ID!, $name: String!, $query: String!) {
-  createSavedSearch(projectId: $projectId, name: $name, query: $query) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<CreateSavedSearchMutation, CreateSavedSearchMutationVariables>;
-export const DeleteSavedSearchDocument = new TypedDocumentString(`
-    mutation DeleteSavedSearch($id: ID!) {
-  deleteSavedSearch(id: $id)
-}
-    `) as unknown as TypedDocumentString<DeleteSavedSearchMutation, DeleteSavedSearchMutationVariables>;
-export const ResolveIssuesDocument = new TypedDocumentString(`
-    mutation ResolveIssues($ids: [ID!]!) {
-  resolveIssues(ids: $ids) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<ResolveIssuesMutation, ResolveIssuesMutationVariables>;
 export const ProjectLogsDocument = new TypedDocumentString(`
     query ProjectLogs($projectId: ID!, $filter: LogFilter!, $first: Int!, $after: String) {
   logs(projectId: $projectId, filter: $filter, first: $first, after: $after) {

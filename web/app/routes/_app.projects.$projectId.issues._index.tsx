@@ -8,181 +8,18 @@ import { AutoRefresh } from '../components/auto-refresh';
 import { mutateApi, tryQueryApi, createErrorResponse } from '../lib/graphql.server';
 import { readString, readStrings } from '../lib/form.server';
 import { issuePath, projectPath } from '../lib/paths';
-import { parseSnoozeUntil, SNOOZE_DURATIONS } from '../lib/snooze';
+import { parseSnoozeUntil } from '../lib/snooze';
 import type { loader as projectLoader } from './_app.projects.$projectId';
-import { graphql } from '../graphql';
 import { REOPEN_ISSUE, SNOOZE_ISSUE } from '../features/issue/queries';
+import { BulkToolbar } from '../features/issues/bulk-toolbar';
+import { IssueFilters, SaveSearchForm } from '../features/issues/issue-filters';
+import { SavedSearchTabs, StatusTabs } from '../features/issues/list-tabs';
+import { ASSIGNED, SORTS, listQuery, parseStatus, queryNamesStatus, readFilters } from '../features/issues/list-params';
+import { CREATE_SAVED_SEARCH, DELETE_SAVED_SEARCH, ISSUES_QUERY, RESOLVE_ISSUES } from '../features/issues/queries';
 
 const ISSUES_PAGE_SIZE = 25;
 /** resolveIssues takes at most 100 ids; a page holds 25. */
 const MAX_BULK_IDS = 100;
-
-// Discarded issues (their new events are dropped) are only listed under their own tab, whatever
-// their status: the other tabs leave them out (docs/decisions/023-unmerge-snooze-discard.md).
-const STATUSES = [
-  { param: 'open', value: 'OPEN', label: 'Open' },
-  { param: 'resolved', value: 'RESOLVED', label: 'Resolved' },
-  { param: 'snoozed', value: 'SNOOZED', label: 'Snoozed' },
-  { param: 'discarded', value: null, label: 'Discarded' },
-] as const;
-
-type Status = (typeof STATUSES)[number];
-
-const SORTS = [
-  { param: 'last-seen', value: 'LAST_SEEN', label: 'Last seen' },
-  { param: 'first-seen', value: 'FIRST_SEEN', label: 'First seen' },
-  { param: 'events', value: 'EVENTS', label: 'Events' },
-  { param: 'users', value: 'USERS', label: 'Users affected' },
-] as const;
-
-/** "Assigned to me" and "unassigned" (issue 19): the API's `assigned` filter. */
-const ASSIGNED = [
-  { param: '', value: null, label: 'Anyone or no one' },
-  { param: 'me', value: 'ME', label: 'Assigned to me' },
-  { param: 'none', value: 'NONE', label: 'Unassigned' },
-] as const;
-
-/**
- * The list's GET parameters besides status and cursor: kept across tabs and pages. `query` is
- * the search language (docs/api.md); `q` is the older plain-text search, still read from links.
- */
-type Filters = {
-  query: string;
-  q: string;
-  environment: string;
-  release: string;
-  sort: (typeof SORTS)[number]['param'];
-  assigned: (typeof ASSIGNED)[number]['param'];
-};
-
-/** The API's limit on a query string. */
-const MAX_QUERY_CHARS = 1000;
-
-/** A query that says `is:` (or `!is:`) chooses the status itself: the status tab then steps aside. */
-function queryNamesStatus(query: string): boolean {
-  return /(^|\s)!?is:/.test(query);
-}
-
-const ISSUES_QUERY = graphql(`
-  query ProjectIssues(
-    $projectId: ID!
-    $status: IssueStatus
-    $discarded: Boolean
-    $first: Int!
-    $after: String
-    $search: String
-    $query: String
-    $environment: String
-    $release: String
-    $sort: IssueSort!
-    $assigned: IssueAssignedFilter
-  ) {
-    issues(
-      projectId: $projectId
-      status: $status
-      discarded: $discarded
-      first: $first
-      after: $after
-      search: $search
-      query: $query
-      environment: $environment
-      release: $release
-      sort: $sort
-      assigned: $assigned
-    ) {
-      totalCount
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-      nodes {
-        id
-        title
-        culprit
-        level
-        status
-        isRegression
-        eventCount
-        userCount
-        lastSeen
-        assignee {
-          id
-          email
-        }
-        series(hours: 24) {
-          ts
-          count
-        }
-      }
-    }
-    all: issues(projectId: $projectId, first: 1) {
-      totalCount
-    }
-    allDiscarded: issues(projectId: $projectId, first: 1, discarded: true) {
-      totalCount
-    }
-    savedSearches(projectId: $projectId) {
-      id
-      name
-      query
-    }
-  }
-`);
-
-const CREATE_SAVED_SEARCH = graphql(`
-  mutation CreateSavedSearch($projectId: ID!, $name: String!, $query: String!) {
-    createSavedSearch(projectId: $projectId, name: $name, query: $query) {
-      id
-    }
-  }
-`);
-
-const DELETE_SAVED_SEARCH = graphql(`
-  mutation DeleteSavedSearch($id: ID!) {
-    deleteSavedSearch(id: $id)
-  }
-`);
-
-const RESOLVE_ISSUES = graphql(`
-  mutation ResolveIssues($ids: [ID!]!) {
-    resolveIssues(ids: $ids) {
-      id
-    }
-  }
-`);
-
-/** Free-text parameters are trimmed and bounded (the API takes at most 200 characters of search). */
-function readFilters(url: URL): Filters {
-  const text = (name: string, max: number) => (url.searchParams.get(name) ?? '').trim().slice(0, max);
-  const sort = SORTS.find((s) => s.param === url.searchParams.get('sort'))?.param ?? 'last-seen';
-  const assigned = ASSIGNED.find((a) => a.param && a.param === url.searchParams.get('assigned'))?.param ?? '';
-  return {
-    query: text('query', MAX_QUERY_CHARS),
-    q: text('q', 200),
-    environment: text('environment', 100),
-    release: text('release', 200),
-    sort,
-    assigned,
-  };
-}
-
-/** A list URL's query string with the given status and cursor and the current filters. */
-function listQuery(filters: Filters, status: string, after?: string | null): string {
-  const params = new URLSearchParams({ status });
-  if (filters.query) params.set('query', filters.query);
-  if (filters.q) params.set('q', filters.q);
-  if (filters.environment) params.set('environment', filters.environment);
-  if (filters.release) params.set('release', filters.release);
-  if (filters.sort !== 'last-seen') params.set('sort', filters.sort);
-  if (filters.assigned) params.set('assigned', filters.assigned);
-  if (after) params.set('after', after);
-  return `?${params}`;
-}
-
-/** `?status=` takes the tab name in any case; anything else shows open issues. */
-function parseStatus(param: string | null): Status {
-  return STATUSES.find((s) => s.param === param?.toLowerCase()) ?? STATUSES[0];
-}
 
 export async function loader(args: LoaderFunctionArgs) {
   const url = new URL(args.request.url);
@@ -304,126 +141,13 @@ export default function IssuesPage() {
       <h2 id="issues-heading" className="visually-hidden">
         {current.label} issues
       </h2>
-      <nav aria-label="Issue status" className="tabs tabs-secondary">
-        {STATUSES.map((s) => (
-          <Link
-            key={s.param}
-            to={listQuery(filters, s.param)}
-            aria-current={s.param === current.param && !statusFromQuery ? 'page' : undefined}
-          >
-            {s.label}
-          </Link>
-        ))}
-      </nav>
-
-      {savedSearches.length > 0 && (
-        <nav aria-label="Saved searches" className="tabs tabs-secondary saved-searches">
-          <Link
-            to={listQuery({ ...filters, query: '' }, current.param)}
-            aria-current={filters.query === '' ? 'page' : undefined}
-          >
-            All
-          </Link>
-          {savedSearches.map((s) => (
-            <span key={s.id} className="saved-search">
-              <Link
-                to={listQuery({ ...filters, query: s.query }, current.param)}
-                aria-current={filters.query === s.query ? 'page' : undefined}
-                title={s.query}
-              >
-                {s.name}
-              </Link>
-              <Form method="post" className="saved-search-delete">
-                <input type="hidden" name="id" value={s.id} />
-                <button
-                  type="submit"
-                  name="intent"
-                  value="delete-saved-search"
-                  aria-label={`Delete the saved search ${s.name}`}
-                  title="Delete this saved search"
-                >
-                  ×
-                </button>
-              </Form>
-            </span>
-          ))}
-        </nav>
-      )}
+      <StatusTabs filters={filters} current={current} statusFromQuery={statusFromQuery} />
+      <SavedSearchTabs filters={filters} current={current} savedSearches={savedSearches} />
 
       {projectIssueCount > 0 && (
-        <Form method="get" className="filters" aria-label="Filter issues">
-          <input type="hidden" name="status" value={current.param} />
-          {filters.q && <input type="hidden" name="q" value={filters.q} />}
-          <label className="inline-field search-field">
-            <span>Search</span>
-            <input
-              type="search"
-              name="query"
-              defaultValue={filters.query}
-              maxLength={MAX_QUERY_CHARS}
-              placeholder='is:unresolved level:error browser.name:Chrome "card declined"'
-              aria-invalid={queryError ? true : undefined}
-              aria-describedby={queryError ? 'query-error query-hint' : 'query-hint'}
-            />
-          </label>
-          <label className="inline-field">
-            <span>Environment</span>
-            <input type="text" name="environment" defaultValue={filters.environment} maxLength={100} />
-          </label>
-          <label className="inline-field">
-            <span>Release</span>
-            <input type="text" name="release" defaultValue={filters.release} maxLength={200} />
-          </label>
-          <label className="inline-field">
-            <span>Assignee</span>
-            <select name="assigned" defaultValue={filters.assigned}>
-              {ASSIGNED.map((a) => (
-                <option key={a.param} value={a.param}>
-                  {a.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="inline-field">
-            <span>Sort by</span>
-            <select name="sort" defaultValue={filters.sort}>
-              {SORTS.map((s) => (
-                <option key={s.param} value={s.param}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className="button">
-            Apply
-          </button>
-          {(filtered || filters.sort !== 'last-seen') && <Link to={`?status=${current.param}`}>Clear</Link>}
-          <p id="query-hint" className="hint search-hint">
-            Words match the type and message. Keys: is:, level:, release:, environment:, assigned:me|none|email,
-            user.email:, user.id:, first-seen:-24h, last-seen:-1h, times-seen:&gt;100, any tag as key:value; ! negates,
-            &quot;quotes&quot; keep spaces.
-          </p>
-          {queryError && (
-            <p id="query-error" className="form-error search-error" role="alert">
-              {queryError}
-            </p>
-          )}
-        </Form>
+        <IssueFilters filters={filters} current={current} filtered={filtered} queryError={queryError} />
       )}
-
-      {filters.query && !queryError && (
-        <Form method="post" className="save-search" aria-label="Save this search">
-          <input type="hidden" name="query" value={filters.query} />
-          <label className="inline-field">
-            <span>Name</span>
-            <input type="text" name="name" required maxLength={64} placeholder="Chrome regressions" />
-          </label>
-          <button type="submit" name="intent" value="save-search" className="button">
-            Save this search
-          </button>
-          <FormError message={actionData?.saveError} />
-        </Form>
-      )}
+      {filters.query && !queryError && <SaveSearchForm query={filters.query} error={actionData?.saveError} />}
 
       {/* Outside the bulk form: resolving the last issues of a page removes the form itself. */}
       <FormError message={actionData?.error} />
@@ -449,43 +173,14 @@ export default function IssuesPage() {
         </p>
       ) : (
         <Form method="post" className="bulk-form" aria-label="Bulk actions">
-          {current.value === null && !statusFromQuery ? (
-            <p className="muted toolbar-count">
-              {issues.totalCount} discarded {issues.totalCount === 1 ? 'issue' : 'issues'}: their new events are dropped
-              at ingest. Open one to stop discarding it.
-            </p>
-          ) : (
-            <div className="toolbar">
-              <p className="muted toolbar-count">
-                {issues.totalCount} {listLabel} {issues.totalCount === 1 ? 'issue' : 'issues'}
-              </p>
-              {showsOpen && (
-                <>
-                  <button type="submit" name="intent" value="resolve" className="button" disabled={busy}>
-                    Resolve selected
-                  </button>
-                  <label className="inline-field">
-                    <span className="visually-hidden">Snooze for</span>
-                    <select name="duration" defaultValue="24h">
-                      {SNOOZE_DURATIONS.map((d) => (
-                        <option key={d.value} value={d.value}>
-                          {d.label}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                  <button type="submit" name="intent" value="snooze" className="button" disabled={busy}>
-                    Snooze selected
-                  </button>
-                </>
-              )}
-              {showsClosed && (
-                <button type="submit" name="intent" value="reopen" className="button" disabled={busy}>
-                  Reopen selected
-                </button>
-              )}
-            </div>
-          )}
+          <BulkToolbar
+            count={issues.totalCount}
+            listLabel={listLabel}
+            discardedTab={current.value === null && !statusFromQuery}
+            showsOpen={showsOpen}
+            showsClosed={showsClosed}
+            busy={busy}
+          />
           <IssueTable
             caption={statusFromQuery ? 'Matching issues' : `${current.label} issues`}
             projectId={projectId}

@@ -41,8 +41,7 @@ export function MissingSourceMaps({ context }: { context: unknown }) {
 
 function readNote(context: unknown): SourceMapsNote | null {
   const meta = (context as { _meta?: { sourceMaps?: unknown } } | null)?._meta?.sourceMaps as
-    | Partial<SourceMapsNote>
-    | undefined;
+    Partial<SourceMapsNote> | undefined;
   if (!meta || typeof meta.release !== 'string' || !Array.isArray(meta.missing)) return null;
   const missing = meta.missing.filter((f): f is string => typeof f === 'string').slice(0, 20);
   if (missing.length === 0) return null;
