@@ -2,6 +2,7 @@ import { API_UNREACHABLE, describeApiStatus, errorTitle, SERVER_FAILED } from '.
 import { splitUrlAtSeparators } from '../app/lib/url-breaks.ts';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { bucketLabel, bucketSpan, readChartRange } from '../app/lib/chart-range.ts';
 import { describeEventUser } from '../app/lib/event-user.ts';
 import { formatPercent } from '../app/lib/format.ts';
 import {
@@ -263,5 +264,17 @@ describe("messages when the API cannot answer are in the user's words", () => {
       'Tracker is not available',
       'Tracker is not available',
     ]);
+  });
+});
+
+describe('issue chart ticks and tooltips', () => {
+  test('a 7- or 30-day chart dates its axis, and each column says which span it counts', () => {
+    const ts = '2026-01-01T06:00:00.000Z';
+    assert.equal(bucketLabel(ts, '7d'), '1 Jan 06:00');
+    assert.equal(bucketLabel(ts, '30d'), '1 Jan');
+    assert.equal(bucketLabel(ts, '24h'), '06:00');
+    assert.equal(bucketSpan(ts, readChartRange('7d')), '1 Jan 2026, 06:00–12:00 UTC');
+    assert.equal(bucketSpan(ts, readChartRange('1h')), '1 Jan 2026, 06:00–06:05 UTC');
+    assert.equal(bucketSpan('2026-01-01T00:00:00.000Z', readChartRange('30d')), '1 Jan 2026 UTC');
   });
 });

@@ -1263,12 +1263,12 @@ describe('issue page', () => {
     );
     assert.match(
       chart,
-      /<g><title>00:00 UTC: 0 events<\/title><rect class="hour-hit"[^>]*><\/rect><\/g>/,
+      /<g><title>1 Jan 2026, 00:00–01:00 UTC: 0 events<\/title><rect class="hour-hit"[^>]*><\/rect><\/g>/,
       'no bar for 0',
     );
     assert.match(
       chart,
-      /<title>01:00 UTC: 2 events<\/title><rect class="hour-hit"[^>]*><\/rect><rect class="hour-bar" x="141\.0" y="44\.0" width="106\.0" height="36\.0"><\/rect>/,
+      /<title>1 Jan 2026, 01:00–02:00 UTC: 2 events<\/title><rect class="hour-hit"[^>]*><\/rect><rect class="hour-bar" x="141\.0" y="44\.0" width="106\.0" height="36\.0"><\/rect>/,
     );
     assert.match(
       chart,

@@ -1,5 +1,5 @@
 import { Link, useLocation } from '@remix-run/react';
-import { bucketLabel, CHART_RANGES, type ChartRange } from '../lib/chart-range';
+import { bucketLabel, bucketSpan, CHART_RANGES, type ChartRange } from '../lib/chart-range';
 import { withParams } from '../lib/filters';
 import { formatNumber } from '../lib/format';
 
@@ -15,7 +15,8 @@ const BAR_GAP = 2;
 /**
  * Events per bucket of the range (per hour for 24 hours) as columns, server-rendered SVG like the issues-list sparkline: geometry in
  * attributes, colour by class (the CSP allows no inline style, decision 010). The summary is the
- * accessible name; each column has its hour and count as a `<title>` tooltip.
+ * accessible name; each column has the span it covers (date and times) and its count as a `<title>`
+ * tooltip, and the axis ticks carry dates when the range spans days.
  */
 export function EventsChart({ points, range }: { points: SeriesPoint[]; range: ChartRange }) {
   const label = (iso: string) => bucketLabel(iso, range.param);
@@ -47,7 +48,7 @@ export function EventsChart({ points, range }: { points: SeriesPoint[]; range: C
         // The whole column carries the tooltip (a transparent hit area), so an empty hour says 0.
         return (
           <g key={p.ts}>
-            <title>{`${label(p.ts)} UTC: ${formatNumber(p.count)} event${p.count === 1 ? '' : 's'}`}</title>
+            <title>{`${bucketSpan(p.ts, range)}: ${formatNumber(p.count)} event${p.count === 1 ? '' : 's'}`}</title>
             <rect className="hour-hit" x={x.toFixed(1)} y={PAD.top} width={width.toFixed(1)} height={plotH} />
             {height > 0 && (
               <rect
