@@ -54,29 +54,52 @@ export async function axeViolations(page: Page): Promise<AxeFinding[]> {
 }
 
 /**
- * Each link of the project tabs, scrolled into view inside its bar, lies within the viewport
- * and is the element under its own centre (not covered, not clipped away). Answers the tabs
- * that are not reachable.
+ * Each link of the tab bars lies within the viewport and is the element under its own centre (not
+ * covered, not clipped away): in its bar, scrolled into view, or, for a project tab a phone folds
+ * away, in the bar's visible "More" menu once that is opened. Answers the tabs that are not reachable.
  */
 export async function unreachableTabs(page: Page, width: number): Promise<string[]> {
-  const tabs = page.locator('nav.tabs a');
+  const tabs = page.locator('nav.tabs > a');
   const count = await tabs.count();
   const bad: string[] = [];
   for (let i = 0; i < count; i++) {
     const tab = tabs.nth(i);
-    await tab.scrollIntoViewIfNeeded();
-    const box = await tab.boundingBox();
-    const name = (await tab.innerText()).trim();
-    if (!box || box.x < 0 || box.x + box.width > width + 0.5 || box.width < 24 || box.height < 24) {
-      bad.push(`${name} at ${JSON.stringify(box)}`);
+    const name = (await tab.innerText()).trim() || (await tab.textContent())?.trim() || '';
+    if (await tab.isVisible()) {
+      await tab.scrollIntoViewIfNeeded();
+      const problem = await unreachable(page, tab, name, width);
+      if (problem) bad.push(problem);
       continue;
     }
-    const hit = await page.evaluate(
-      `(() => { const el = document.elementFromPoint(${box.x + box.width / 2}, ${box.y + box.height / 2}); return el ? (el.closest('a') || el).textContent.trim() : null; })()`,
-    );
-    if (hit !== name) bad.push(`${name} is covered by ${JSON.stringify(hit)}`);
+    const more = tab.locator('xpath=..').locator(':scope > details.tabs-more');
+    if ((await more.count()) === 0 || !(await more.locator('summary').isVisible())) {
+      bad.push(`${name} is hidden and its bar has no visible "More"`);
+      continue;
+    }
+    await more.locator('summary').click();
+    const entry = more.locator('a', { hasText: name });
+    const problem =
+      (await entry.count()) === 0 ? `${name} is not under "More"` : await unreachable(page, entry, name, width);
+    if (problem) bad.push(`${problem} (under "More")`);
+    await more.locator('summary').click();
   }
   return bad;
+}
+
+async function unreachable(
+  page: Page,
+  link: ReturnType<Page['locator']>,
+  name: string,
+  width: number,
+): Promise<string | null> {
+  const box = await link.boundingBox();
+  if (!box || box.x < 0 || box.x + box.width > width + 0.5 || box.width < 24 || box.height < 24) {
+    return `${name} at ${JSON.stringify(box)}`;
+  }
+  const hit = await page.evaluate(
+    `(() => { const el = document.elementFromPoint(${box.x + box.width / 2}, ${box.y + box.height / 2}); return el ? (el.closest('a') || el).textContent.trim() : null; })()`,
+  );
+  return hit === name ? null : `${name} is covered by ${JSON.stringify(hit)}`;
 }
 
 /** Every check at both widths, a screenshot of each; `name` names the files. */

@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { NavLink, Outlet, useLoaderData } from '@remix-run/react';
+import { NavLink, Outlet, useLoaderData, useLocation } from '@remix-run/react';
 import { ErrorMessage } from '../components/error-message';
 import { queryApi } from '../lib/graphql.server';
 import { projectPath } from '../lib/paths';
@@ -41,22 +41,50 @@ const SECTIONS = [
   ['billing', 'Billing'],
 ] as const;
 
+/** Tabs a phone shows in the row; the rest are under "More" (the current one always in the row). */
+const PHONE_TABS = 3;
+
 export default function ProjectLayout() {
   const { project } = useLoaderData<typeof loader>();
+  const { pathname } = useLocation();
   const base = projectPath(project.id);
+  const tabs = [
+    ...SECTIONS.map(([path, label]) => ({ to: `${base}/${path}`, label, end: false })),
+    { to: base, label: 'Setup', end: true },
+  ];
+  const current = (t: (typeof tabs)[number]) =>
+    t.end ? pathname === t.to : pathname === t.to || pathname.startsWith(`${t.to}/`);
+  const extra = tabs.filter((t, i) => i >= PHONE_TABS && !current(t));
   return (
     <>
       <div className="project-head">
         <h1>{project.name}</h1>
-        <nav aria-label="Project" className="tabs">
-          {SECTIONS.map(([path, label]) => (
-            <NavLink key={path} to={`${base}/${path}`} prefetch="intent">
-              {label}
+        {/* On a phone the extra tabs hide from the row (CSS) and "More" lists them: every section
+            stays one tap away without a sideways scroll that hides half of them. */}
+        <nav aria-label="Project" className="tabs project-tabs">
+          {tabs.map((t) => (
+            <NavLink
+              key={t.to}
+              to={t.to}
+              end={t.end}
+              prefetch="intent"
+              className={extra.includes(t) ? 'tab-extra' : undefined}
+            >
+              {t.label}
             </NavLink>
           ))}
-          <NavLink to={base} end>
-            Setup
-          </NavLink>
+          <details className="tabs-more">
+            <summary>More</summary>
+            <ul>
+              {extra.map((t) => (
+                <li key={t.to}>
+                  <NavLink to={t.to} end={t.end}>
+                    {t.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </details>
         </nav>
       </div>
       <Outlet />

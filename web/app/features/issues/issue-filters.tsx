@@ -30,34 +30,41 @@ export function IssueFilters({
           aria-describedby={queryError ? 'query-error query-hint' : 'query-hint'}
         />
       </label>
-      <label className="inline-field">
-        <span>Environment</span>
-        <input type="text" name="environment" defaultValue={filters.environment} maxLength={100} />
-      </label>
-      <label className="inline-field">
-        <span>Release</span>
-        <input type="text" name="release" defaultValue={filters.release} maxLength={200} />
-      </label>
-      <label className="inline-field">
-        <span>Assignee</span>
-        <select name="assigned" defaultValue={filters.assigned}>
-          {ASSIGNED.map((a) => (
-            <option key={a.param} value={a.param}>
-              {a.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="inline-field">
-        <span>Sort by</span>
-        <select name="sort" defaultValue={filters.sort}>
-          {SORTS.map((s) => (
-            <option key={s.param} value={s.param}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      {/* On a phone these fold under "Filters" (open when one is set) so the first issue shows
+          without scrolling; on a wider screen the CSS lays them out inline, folded or not. */}
+      <details className="filter-more" open={filtered || filters.sort !== 'last-seen' || undefined}>
+        <summary>Filters</summary>
+        <div className="filter-more-fields">
+          <label className="inline-field">
+            <span>Environment</span>
+            <input type="text" name="environment" defaultValue={filters.environment} maxLength={100} />
+          </label>
+          <label className="inline-field">
+            <span>Release</span>
+            <input type="text" name="release" defaultValue={filters.release} maxLength={200} />
+          </label>
+          <label className="inline-field">
+            <span>Assignee</span>
+            <select name="assigned" defaultValue={filters.assigned}>
+              {ASSIGNED.map((a) => (
+                <option key={a.param} value={a.param}>
+                  {a.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="inline-field">
+            <span>Sort by</span>
+            <select name="sort" defaultValue={filters.sort}>
+              {SORTS.map((s) => (
+                <option key={s.param} value={s.param}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </details>
       <button type="submit" className="button">
         Apply
       </button>
