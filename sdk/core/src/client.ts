@@ -215,9 +215,11 @@ function captureEvent(read: () => NormalizedError, options: CaptureOptions | und
       timestamp: new Date().toISOString(),
       sdk: { name: platform.name, version: platform.version },
     };
-    // Sent a microtask later even without `prepare`: still within the task that captured (a
-    // report made in `pagehide` still leaves), and one path for both platforms.
-    state.transport.track(Promise.resolve(platform.prepare && platform.prepare(event, o)).then(() => post(url, event)));
+    // Without `prepare` (the browser) the request starts now, so an event is on the wire before
+    // any feedback the app sends for it right after.
+    const ready = platform.prepare && platform.prepare(event, o);
+    if (ready) state.transport.track(ready.then(() => post(url, event)));
+    else void post(url, event);
     addBreadcrumb({ category: 'tracker', message: error.type + ': ' + error.message, level });
   } catch {
     stats.internalErrors++;
