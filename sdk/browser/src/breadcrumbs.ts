@@ -44,8 +44,9 @@ export function installBreadcrumbs(): void {
   installed = true;
   instrumentConsole();
   addEventListener('click', (e) => addBreadcrumb({ category: 'ui.click', message: selectorOf(e.target) }), true);
+  // popstate also fires for a change of the fragment (a `#…` link, `location.hash = …`), so no
+  // hashchange listener: it would only see the same navigation again.
   addEventListener('popstate', navigated);
-  addEventListener('hashchange', navigated);
   for (const name of ['pushState', 'replaceState'] as const) {
     const original = history[name];
     history[name] = function (this: History, ...args: Parameters<History['pushState']>) {
@@ -71,7 +72,8 @@ export function installBreadcrumbs(): void {
   const proto = XMLHttpRequest.prototype;
   const open = proto.open;
   proto.open = function (this: XMLHttpRequest, ...args: Parameters<typeof open>) {
-    // `once`: a request opened again gets the listener of its new open().
+    // `once`: a request reused after it ended gets the listener of its new open(). (One opened
+    // twice before it is sent would record twice; rare enough not to spend bytes on.)
     this.addEventListener('loadend', () => request('xhr', this.status, { method: args[0] }, args[1]), { once: true });
     return open.apply(this, args);
   } as typeof open;

@@ -5,6 +5,17 @@ import { addBreadcrumb } from './breadcrumbs';
 let busy = false;
 
 /**
+ * An argument as text, cheaply (this runs on every console call, so nothing is serialized) and
+ * without running the app's code: an object's own `toString` could log, or change state, only
+ * because the SDK looked at it. Errors show as `TypeError: message`.
+ */
+function describe(value: unknown): string {
+  return value && typeof value == 'object' && !(value instanceof Error)
+    ? {}.toString.call(value)
+    : String(value);
+}
+
+/**
  * Wraps `console.warn` and `console.error` to record a `console` breadcrumb.
  * The original is always called, with the same `this` and arguments, and its result returned:
  * what the console prints does not change. The wrapper stays installed when the SDK is turned
@@ -18,10 +29,9 @@ export function instrumentConsole(): void {
       if (!busy) {
         busy = true;
         try {
-          addBreadcrumb({ category: 'console', level: name == 'warn' ? 'warning' : name, message: args.map(String).join(' ') });
+          addBreadcrumb({ category: 'console', level: name == 'warn' ? 'warning' : name, message: args.map(describe).join(' ') });
         } catch {
-          // String(value) may throw (an object without a prototype): the call still goes through.
-          // String, not JSON: this runs on every console call, so objects are not serialized.
+          // a value that cannot be turned into text: the call still goes through
         }
         busy = false;
       }
