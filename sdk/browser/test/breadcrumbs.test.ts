@@ -30,7 +30,7 @@ function withoutTime(crumbs: { timestamp: string }[]) {
   });
 }
 
-test('clicks, navigations, console, failed fetch and XHR, and earlier captures arrive in order; the SDK\'s own requests never', async () => {
+test("clicks, navigations, console, failed fetch and XHR, and earlier captures arrive in order; the SDK's own requests never", async () => {
   h.site.setMode('/api/save', { status: 500 });
   h.ingest.setMode('/ingest/error', { status: 503 });
   const url = servePage(h, { init: { _internal: FAST }, body: BODY });
@@ -98,7 +98,7 @@ test('clicks, navigations, console, failed fetch and XHR, and earlier captures a
   await page.context().close();
 });
 
-test('the console prints the same with and without the SDK; an argument\'s own code is never run', async () => {
+test("the console prints the same with and without the SDK; an argument's own code is never run", async () => {
   const script = `const loud = { toString() { console.error('from toString'); return 'loud'; } };
     console.warn('a %s b %d', 'x', 4, { deep: { er: [1, 2] } });
     console.error(new RangeError('shown'));
@@ -118,7 +118,10 @@ test('the console prints the same with and without the SDK; an argument\'s own c
     return lines;
   };
   const plain = await printed(null);
-  assert.ok(plain.some((l) => l.startsWith('warning a %s b %d x 4')), plain.join('\n'));
+  assert.ok(
+    plain.some((l) => l.startsWith('warning a %s b %d x 4')),
+    plain.join('\n'),
+  );
   assert.deepEqual(await printed({}), plain);
   await h.ingest.waitFor(() => errors().length == 1);
   assert.deepEqual(
@@ -148,7 +151,10 @@ test('a console call made while a breadcrumb is being made is printed but not re
   await page.goto(url);
   await h.ingest.waitFor(() => errors().length == 1);
   assert.ok(lines.includes('from the tag getter'), lines.join('\n'));
-  assert.deepEqual(errors()[0].breadcrumbs.map((c: { message: string }) => c.message), ['tagged [object Loud]']);
+  assert.deepEqual(
+    errors()[0].breadcrumbs.map((c: { message: string }) => c.message),
+    ['tagged [object Loud]'],
+  );
   await context.close();
 });
 
@@ -192,13 +198,22 @@ test('the cause chain is sent, five deep at most, with a non-Error cause as its 
   await h.ingest.waitFor(() => errors().length == 4);
   const causes = (message: string) => errors().find((e) => e.message == message).causes;
   const top = causes('checkout failed');
-  assert.deepEqual(top.map((c: { type: string; message: string }) => [c.type, c.message]), [
-    ['Error', 'query failed'],
-    ['RangeError', 'socket closed'],
-  ]);
+  assert.deepEqual(
+    top.map((c: { type: string; message: string }) => [c.type, c.message]),
+    [
+      ['Error', 'query failed'],
+      ['RangeError', 'socket closed'],
+    ],
+  );
   assert.match(top[1].stack, /socket closed/);
-  assert.deepEqual(causes('level 1').map((c: { message: string }) => c.message), ['level 2', 'level 3', 'level 4', 'level 5', 'level 6']);
-  assert.deepEqual(causes('loop a').map((c: { message: string }) => c.message), ['loop b']);
+  assert.deepEqual(
+    causes('level 1').map((c: { message: string }) => c.message),
+    ['level 2', 'level 3', 'level 4', 'level 5', 'level 6'],
+  );
+  assert.deepEqual(
+    causes('loop a').map((c: { message: string }) => c.message),
+    ['loop b'],
+  );
   assert.deepEqual(causes('unhandled with cause'), [{ type: 'number', message: '404' }]);
   await page.context().close();
 });

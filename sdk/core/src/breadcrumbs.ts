@@ -22,13 +22,16 @@ export function stripQuery(url: string): string {
 
 /**
  * Records one breadcrumb, stamped now. Data values are flat; every string value is a URL, a
- * path or a word of ours, and loses its query string. Never throws.
+ * path or a word of ours, and loses its query string; texts are cut at 1,024 characters (50
+ * breadcrumbs stay far below the ingest's 1 MB body limit). Never throws.
  */
 export function addBreadcrumb(crumb: Omit<Breadcrumb, 'timestamp'>): void {
   if (!on) return;
   try {
     const data = crumb.data;
-    if (data) for (const k in data) if (typeof data[k] == 'string') data[k] = stripQuery(data[k] as string);
+    if (data)
+      for (const k in data)
+        if (typeof data[k] == 'string') data[k] = stripQuery(data[k] as string).slice(0, MAX_MESSAGE_CHARS);
     buffer.push({
       timestamp: new Date().toISOString(),
       ...crumb,

@@ -10,9 +10,7 @@ let busy = false;
  * because the SDK looked at it. Errors show as `TypeError: message`.
  */
 function describe(value: unknown): string {
-  return value && typeof value == 'object' && !(value instanceof Error)
-    ? {}.toString.call(value)
-    : String(value);
+  return value && typeof value == 'object' && !(value instanceof Error) ? {}.toString.call(value) : String(value);
 }
 
 /**
@@ -29,7 +27,11 @@ export function instrumentConsole(): void {
       if (!busy) {
         busy = true;
         try {
-          addBreadcrumb({ category: 'console', level: name == 'warn' ? 'warning' : name, message: args.map(describe).join(' ') });
+          addBreadcrumb({
+            category: 'console',
+            level: name == 'warn' ? 'warning' : name,
+            message: args.map(describe).join(' '),
+          });
         } catch {
           // a value that cannot be turned into text: the call still goes through
         }

@@ -13,7 +13,7 @@ export function readCauses(value: unknown): NormalizedError[] | undefined {
   const causes: NormalizedError[] = [];
   const seen = [value];
   try {
-    for (let cause = value; causes.length < MAX_CAUSES; ) {
+    for (let cause = value; causes.length < MAX_CAUSES;) {
       cause = cause != null && typeof cause == 'object' ? (cause as { cause?: unknown }).cause : undefined;
       if (cause == null || seen.indexOf(cause) >= 0) break;
       seen.push(cause);

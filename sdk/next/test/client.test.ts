@@ -13,7 +13,7 @@ before(async () => {
 });
 after(() => h.close());
 
-test('the client entry inherits the browser SDK\'s breadcrumbs and cause chain', async () => {
+test("the client entry inherits the browser SDK's breadcrumbs and cause chain", async () => {
   const bundle = await build({
     stdin: {
       contents: `import { init, captureException } from '@tracker/next/client';
@@ -49,7 +49,7 @@ test('the client entry inherits the browser SDK\'s breadcrumbs and cause chain',
   const origin = h.site.origin;
   assert.equal(event.sdk.name, 'tracker.browser');
   assert.deepEqual(
-    event.breadcrumbs.map(({ timestamp, ...rest }: { timestamp: string }) => rest),
+    event.breadcrumbs.map(({ timestamp: _timestamp, ...rest }: { timestamp: string }) => rest),
     [
       { category: 'ui.click', message: 'button#buy.cta' },
       { category: 'console', level: 'warning', message: 'cart stale' },
@@ -57,7 +57,10 @@ test('the client entry inherits the browser SDK\'s breadcrumbs and cause chain',
       { category: 'fetch', level: 'warning', data: { method: 'GET', url: origin + '/api/missing', status: 404 } },
     ],
   );
-  assert.deepEqual(event.causes.map((c: { type: string; message: string }) => [c.type, c.message]), [['TypeError', 'price missing']]);
+  assert.deepEqual(
+    event.causes.map((c: { type: string; message: string }) => [c.type, c.message]),
+    [['TypeError', 'price missing']],
+  );
   assert.deepEqual(pageErrors, []);
   await page.context().close();
 });

@@ -27,6 +27,8 @@ after(async () => {
 });
 beforeEach(() => receiver.reset());
 
+/** `new Error(message, { cause })` of ES2022, which the SDK's TypeScript lib level does not type. */
+const withCause = <E extends Error>(error: E, cause: unknown): E => Object.assign(error, { cause });
 const dsn = () => `http://et_nextkey@${receiver.origin.slice('http://'.length)}/1`;
 const REQUEST = {
   path: '/orders/42?token=secret-query#frag',
@@ -179,7 +181,7 @@ test('inherits the Node SDK\'s evidence: console and HTTP breadcrumbs, causes, s
     }
     await (await fetch(app.origin + '/product?session=secret-fetch')).text();
     await new Promise<void>((resolve) => get(app.origin + '/missing', (res) => res.resume().on('end', resolve)));
-    const error = new Error('render boom with evidence', { cause: new TypeError('upstream 503') });
+    const error = withCause(new Error('render boom with evidence'), new TypeError('upstream 503'));
     Server.onRequestError(error, REQUEST, CONTEXT);
     assert.equal(await Server.flush(), true);
   } finally {
@@ -188,7 +190,7 @@ test('inherits the Node SDK\'s evidence: console and HTTP breadcrumbs, causes, s
   const sent = receiver.posts('/ingest/error').map((r) => r.body).find((b) => b.message == 'render boom with evidence');
   const host = new URL(app.origin).host;
   assert.deepEqual(
-    sent.breadcrumbs.slice(-3).map(({ timestamp, ...rest }: { timestamp: string }) => rest),
+    sent.breadcrumbs.slice(-3).map(({ timestamp: _timestamp, ...rest }: { timestamp: string }) => rest),
     [
       { category: 'console', level: 'error', message: 'render failed for product 7' },
       { category: 'fetch', level: 'info', data: { method: 'GET', host, path: '/product', status: 200 } },

@@ -115,7 +115,9 @@ export async function readContextLines(
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
     Promise.all(
-      [...new Set(frames.map((f) => f.filename))].map((name) => loadLines(name).then((lines) => files.set(name, lines))),
+      [...new Set(frames.map((f) => f.filename))].map((name) =>
+        loadLines(name).then((lines) => files.set(name, lines)),
+      ),
     ),
     new Promise((resolve) => {
       timer = setTimeout(resolve, timeoutMs);

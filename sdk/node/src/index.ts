@@ -11,14 +11,7 @@ import { installProcessHandlers, removeProcessHandlers } from './process-handler
 import { runtimeContext } from './runtime-context';
 import { SDK_VERSION } from './version';
 
-export {
-  captureFeedback,
-  flush,
-  getDroppedCounts,
-  getStats,
-  lastEventId,
-  logger,
-} from '@tracker/sdk-core';
+export { captureFeedback, flush, getDroppedCounts, getStats, lastEventId, logger } from '@tracker/sdk-core';
 export type {
   Breadcrumb,
   BreadcrumbLevel,

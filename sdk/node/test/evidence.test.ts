@@ -30,6 +30,8 @@ beforeEach(() => {
   app.reset();
 });
 
+/** `new Error(message, { cause })` of ES2022, which the SDK's TypeScript lib level does not type. */
+const withCause = <E extends Error>(error: E, cause: unknown): E => Object.assign(error, { cause });
 const FAST: InternalOptions = { retryDelaysMs: [50, 100], timeoutMs: 2_000 };
 const dsn = () => `http://et_nodekey@${receiver.origin.slice(7)}/1`;
 function start(options: Tracker.NodeOptions = {}) {
@@ -88,7 +90,7 @@ const APP_SOURCE = [
 ].join('\n');
 const APP_LINE_8 = "  const error = new Error('app failed: ' + reason);";
 
-test('console warnings and errors, http and fetch requests arrive as breadcrumbs, oldest first; the SDK\'s own requests never', async () => {
+test("console warnings and errors, http and fetch requests arrive as breadcrumbs, oldest first; the SDK's own requests never", async () => {
   start();
   // A failing report of the SDK's own first: retried and dropped, it must leave no trace but "tracker".
   receiver.setMode('/ingest/error', { status: 503 });
@@ -125,13 +127,21 @@ test('console warnings and errors, http and fetch requests arrive as breadcrumbs
     { category: 'console', message: 'TypeError: bad config extra', level: 'error' },
     { category: 'http', level: 'info', data: { method: 'GET', host, path: '/page', status: 200 } },
     { category: 'http', level: 'warning', data: { method: 'GET', host, path: '/missing', status: 404 } },
-    { category: 'http', level: 'error', data: { method: 'GET', host: `127.0.0.1:${closed}`, path: '/down', status: 0 } },
+    {
+      category: 'http',
+      level: 'error',
+      data: { method: 'GET', host: `127.0.0.1:${closed}`, path: '/down', status: 0 },
+    },
     { category: 'fetch', level: 'error', data: { method: 'POST', host, path: '/api/orders', status: 500 } },
-    { category: 'fetch', level: 'error', data: { method: 'GET', host: `127.0.0.1:${closed}`, path: '/gone', status: 0 } },
+    {
+      category: 'fetch',
+      level: 'error',
+      data: { method: 'GET', host: `127.0.0.1:${closed}`, path: '/gone', status: 0 },
+    },
   ]);
   const text = JSON.stringify(event.breadcrumbs);
   assert.doesNotMatch(text, /secret/, 'no query string');
-  assert.doesNotMatch(text, /\/ingest\//, 'none of the SDK\'s own requests, failed or not');
+  assert.doesNotMatch(text, /\/ingest\//, "none of the SDK's own requests, failed or not");
   assert.ok(receiver.posts('/ingest/error').length >= 4, 'the SDK did send (and retry) its own requests');
 });
 
@@ -178,10 +188,7 @@ test('the buffer keeps the last 50; breadcrumbs: false sends none and records no
     events().find((e) => e.message == m),
   );
   assert.equal(sixty.breadcrumbs.length, 50);
-  assert.deepEqual(
-    [sixty.breadcrumbs[0].message, sixty.breadcrumbs[49].message],
-    ['warning 10', 'warning 59'],
-  );
+  assert.deepEqual([sixty.breadcrumbs[0].message, sixty.breadcrumbs[49].message], ['warning 10', 'warning 59']);
   assert.equal(off.breadcrumbs, undefined);
   assert.equal(again.breadcrumbs, undefined, 'turning them off forgot the history');
 });
@@ -189,26 +196,35 @@ test('the buffer keeps the last 50; breadcrumbs: false sends none and records no
 test('the cause chain is sent, five deep at most, ending at a cycle or a non-Error cause', async () => {
   start();
   const root = new RangeError('socket closed');
-  const middle = new Error('query failed', { cause: root });
-  Tracker.captureException(new Error('checkout failed', { cause: middle }));
+  const middle = withCause(new Error('query failed'), root);
+  Tracker.captureException(withCause(new Error('checkout failed'), middle));
   const looped: Error & { cause?: unknown } = new Error('loop a');
-  looped.cause = new Error('loop b', { cause: looped });
+  looped.cause = withCause(new Error('loop b'), looped);
   Tracker.captureException(looped);
   let deep: unknown = new Error('level 8');
-  for (let i = 7; i >= 1; i--) deep = new Error('level ' + i, { cause: deep });
+  for (let i = 7; i >= 1; i--) deep = withCause(new Error('level ' + i), deep);
   Tracker.captureException(deep);
-  Tracker.captureException(new Error('with a plain cause', { cause: { code: 'E_DB' } }));
-  Tracker.captureException(new Error('with a string cause', { cause: 'timeout' }));
+  Tracker.captureException(withCause(new Error('with a plain cause'), { code: 'E_DB' }));
+  Tracker.captureException(withCause(new Error('with a string cause'), 'timeout'));
   assert.equal(await Tracker.flush(), true);
   const causes = (message: string) => events().find((e) => e.message == message).causes;
   const top = causes('checkout failed');
-  assert.deepEqual(top.map((c: { type: string; message: string }) => [c.type, c.message]), [
-    ['Error', 'query failed'],
-    ['RangeError', 'socket closed'],
-  ]);
+  assert.deepEqual(
+    top.map((c: { type: string; message: string }) => [c.type, c.message]),
+    [
+      ['Error', 'query failed'],
+      ['RangeError', 'socket closed'],
+    ],
+  );
   assert.equal(top[1].stack, root.stack);
-  assert.deepEqual(causes('loop a').map((c: { message: string }) => c.message), ['loop b']);
-  assert.deepEqual(causes('level 1').map((c: { message: string }) => c.message), ['level 2', 'level 3', 'level 4', 'level 5', 'level 6']);
+  assert.deepEqual(
+    causes('loop a').map((c: { message: string }) => c.message),
+    ['loop b'],
+  );
+  assert.deepEqual(
+    causes('level 1').map((c: { message: string }) => c.message),
+    ['level 2', 'level 3', 'level 4', 'level 5', 'level 6'],
+  );
   assert.deepEqual(causes('with a plain cause'), [{ type: 'Object', message: '[object Object]' }]);
   assert.deepEqual(causes('with a string cause'), [{ type: 'string', message: 'timeout' }]);
 });
@@ -225,7 +241,7 @@ test('source lines of in-app frames (ES module and CommonJS), spelled as in the 
     try {
       fn(reason);
     } catch (error) {
-      if (cause) (error as Error).cause = cause;
+      if (cause) (error as Error & { cause?: unknown }).cause = cause;
       Tracker.captureException(error);
     }
   };
@@ -260,14 +276,23 @@ test('source lines of in-app frames (ES module and CommonJS), spelled as in the 
   const depEvent = events().find((e) => e.message == 'app failed: dependency');
   assert.match(depEvent.stack, /node_modules\/dep\/index\.mjs:8:/);
   assert.ok(depEvent.contextLines.length > 0, 'the test file frames still have lines');
-  assert.ok(!depEvent.contextLines.some((c: { filename: string }) => c.filename.includes('node_modules')), JSON.stringify(depEvent.contextLines.map((c: { filename: string }) => c.filename)));
+  assert.ok(
+    !depEvent.contextLines.some((c: { filename: string }) => c.filename.includes('node_modules')),
+    JSON.stringify(depEvent.contextLines.map((c: { filename: string }) => c.filename)),
+  );
   assert.ok(!JSON.stringify(depEvent.contextLines).includes('node:'), 'nor node internals');
 });
 
 test('a long line is cut to 200 characters around the column; a file over 1 MB is not read', async () => {
   start();
-  const long = writeSource('app/minified.mjs', `export function fail(){${' '.repeat(1_000)}throw new Error('minified')${';'.repeat(500)}}\n`);
-  const big = writeSource('app/big.mjs', `export function fail(){ throw new Error('big') }\n//${'x'.repeat(Tracker.MAX_SOURCE_FILE_BYTES)}\n`);
+  const long = writeSource(
+    'app/minified.mjs',
+    `export function fail(){${' '.repeat(1_000)}throw new Error('minified')${';'.repeat(500)}}\n`,
+  );
+  const big = writeSource(
+    'app/big.mjs',
+    `export function fail(){ throw new Error('big') }\n//${'x'.repeat(Tracker.MAX_SOURCE_FILE_BYTES)}\n`,
+  );
   for (const file of [long, big]) {
     const { fail } = await import(pathToFileURL(file).href);
     try {
@@ -278,7 +303,9 @@ test('a long line is cut to 200 characters around the column; a file over 1 MB i
   }
   assert.equal(await Tracker.flush(), true);
   const lines = (message: string, file: string) =>
-    events().find((e) => e.message == message).contextLines.filter((c: { filename: string }) => c.filename == pathToFileURL(file).href);
+    events()
+      .find((e) => e.message == message)
+      .contextLines.filter((c: { filename: string }) => c.filename == pathToFileURL(file).href);
   const [cut] = lines('minified', long);
   assert.equal(cut.contextLine.length, 200);
   assert.match(cut.contextLine, /throw new Error\('minified'\)/);
@@ -325,7 +352,12 @@ test('a disk that does not answer in time delays the event by the bound only, th
   assert.equal(late.message, 'app failed: while the pool is busy');
   assert.equal(late.contextLines, undefined);
   assert.equal(cached.message, 'app failed: after the pool is free');
-  assert.ok(cached.contextLines.some((c: { filename: string; contextLine: string }) => c.filename == pathToFileURL(appFile).href && c.contextLine == APP_LINE_8));
+  assert.ok(
+    cached.contextLines.some(
+      (c: { filename: string; contextLine: string }) =>
+        c.filename == pathToFileURL(appFile).href && c.contextLine == APP_LINE_8,
+    ),
+  );
 });
 
 test('request: method and URL without its query, credentials headers left out', async () => {
