@@ -25,9 +25,14 @@ interface FrameLocation {
   colno: number;
 }
 
-// Promises, so that two captures of the same file share one read. A file that could not be read
-// is remembered as null and not tried again while it stays in the cache.
-const cache = new Map<string, Promise<string[] | null>>();
+// Promises, so that two captures of the same file share one read; `lines` once it is done, so
+// an event whose files are all in memory needs no timer. A file that could not be read is
+// remembered as null and not tried again while it stays in the cache.
+interface CachedFile {
+  read: Promise<string[] | null>;
+  lines?: string[] | null;
+}
+const cache = new Map<string, CachedFile>();
 
 /**
  * The `at …` frames of a V8 stack whose file can be read: an absolute path or a `file://` URL,
@@ -73,13 +78,17 @@ async function readLines(filename: string): Promise<string[] | null> {
   }
 }
 
-function loadLines(filename: string): Promise<string[] | null> {
-  let lines = cache.get(filename);
-  if (lines) cache.delete(filename);
-  else lines = readLines(filename);
-  cache.set(filename, lines);
+function loadFile(filename: string): CachedFile {
+  let file = cache.get(filename);
+  if (file) cache.delete(filename);
+  else {
+    const entry: CachedFile = { read: readLines(filename) };
+    void entry.read.then((lines) => (entry.lines = lines));
+    file = entry;
+  }
+  cache.set(filename, file);
   if (cache.size > MAX_CACHED_SOURCE_FILES) cache.delete(cache.keys().next().value!);
-  return lines;
+  return file;
 }
 
 /** At most 200 characters of a line, around the column when it is longer (minified code). */
@@ -111,23 +120,23 @@ export async function readContextLines(
     }
   }
   if (!frames.length) return undefined;
-  const files = new Map<string, string[] | null>();
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.all(
-      [...new Set(frames.map((f) => f.filename))].map((name) =>
-        loadLines(name).then((lines) => files.set(name, lines)),
-      ),
-    ),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
-      timer.unref();
-    }),
-  ]);
-  clearTimeout(timer);
+  const files = new Map<string, CachedFile>();
+  for (const { filename } of frames) if (!files.has(filename)) files.set(filename, loadFile(filename));
+  const pending = [...files.values()].filter((file) => file.lines === undefined);
+  if (pending.length) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(pending.map((file) => file.read)),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+  }
   const result: ContextLines[] = [];
   for (const { filename, lineno, colno } of frames) {
-    const lines = files.get(filename);
+    const lines = files.get(filename)!.lines;
     const at = lineno - 1;
     if (!lines || at >= lines.length) continue;
     const around = (from: number, to: number) => lines.slice(Math.max(0, from), to).map((l) => snip(l, colno));
