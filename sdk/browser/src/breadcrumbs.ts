@@ -4,7 +4,8 @@ import { addBreadcrumb, instrumentConsole, isOwnRequest } from '@tracker/sdk-cor
 // records (`breadcrumbs: false`, `close()`). Unwrapping fetch or history on close would undo any
 // wrapper another script added after ours.
 let installed = false;
-let href = location.href;
+// Read at install, not at import: a server render imports this module where there is no `location`.
+let href: string;
 
 /** `button#save.primary`, after at most two ancestors; an id ends the walk (ids are unique). */
 function selectorOf(target: EventTarget | null): string {
@@ -42,6 +43,7 @@ function request(category: string, status: number, init: { method?: unknown } | 
 export function installBreadcrumbs(): void {
   if (installed) return;
   installed = true;
+  href = location.href;
   instrumentConsole();
   addEventListener('click', (e) => addBreadcrumb({ category: 'ui.click', message: selectorOf(e.target) }), true);
   // popstate also fires for a change of the fragment (a `#…` link, `location.hash = …`), so no

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { after, before, beforeEach, test } from 'node:test';
 import { sleep, startReceiver } from '../../core/test/receiver';
 import { openPage, servePage, startHarness, type Harness } from './harness';
@@ -216,4 +217,11 @@ test('the cause chain is sent, five deep at most, with a non-Error cause as its 
   );
   assert.deepEqual(causes('unhandled with cause'), [{ type: 'number', message: '404' }]);
   await page.context().close();
+});
+
+test('the package imports without a DOM (a server render of a client component)', async () => {
+  // Both builds, in this Node process: nothing may touch `location` or `window` until init.
+  const esm = await import('@tracker/browser');
+  const cjs = createRequire(import.meta.url)('@tracker/browser');
+  for (const sdk of [esm, cjs]) assert.equal(typeof sdk.init, 'function');
 });
