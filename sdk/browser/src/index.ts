@@ -1,4 +1,5 @@
 import { closeClient, initClient, type BaseInitOptions } from '@tracker/sdk-core';
+import { installBreadcrumbs } from './breadcrumbs';
 import { installGlobalHandlers, removeGlobalHandlers } from './global-handlers';
 import { SDK_VERSION } from './version';
 import { startVitals } from './vitals';
@@ -14,6 +15,8 @@ export {
   logger,
 } from '@tracker/sdk-core';
 export type {
+  Breadcrumb,
+  BreadcrumbLevel,
   CaptureOptions,
   DroppedCounts,
   DropReason,
@@ -52,6 +55,7 @@ export function init(options: BrowserOptions): void {
   try {
     if (!initClient(options, PLATFORM)) return removeGlobalHandlers();
     installGlobalHandlers();
+    if (options.breadcrumbs !== false) installBreadcrumbs();
     const rate = options.vitalsSampleRate;
     startVitals(options.vitals !== false, rate == null ? 1 : rate);
   } catch {

@@ -7,6 +7,7 @@ import {
   REQUEST_TIMEOUT_MS,
   RETRY_DELAYS_MS,
 } from './constants';
+import { addBreadcrumb, readBreadcrumbs, setBreadcrumbsOn, stripQuery } from './breadcrumbs';
 import { createDeduplicator, type Deduplicator } from './create-deduplicator';
 import { createEventId } from './create-event-id';
 import { createFetchRequest } from './create-fetch-request';
@@ -15,6 +16,7 @@ import { createTransport, type Transport } from './create-transport';
 import { deriveEndpoints, type Endpoints } from './derive-endpoints';
 import { normalizeThrown, type NormalizedError } from './normalize-thrown';
 import { parseDsn } from './parse-dsn';
+import { readCauses } from './read-causes';
 import type {
   BaseInitOptions,
   CaptureOptions,
@@ -39,6 +41,12 @@ export interface Platform {
    * browser's `userAgent`, Node's `runtime` and `os`. The call's own `context` keys win.
    */
   context?(): Record<string, unknown>;
+  /**
+   * Node: completes an error event before it is sent, with what needs I/O (source lines read
+   * from disk) or options only that platform knows (`request`). Must settle within a bounded
+   * time and never reject; `flush` waits for it.
+   */
+  prepare?(event: Record<string, unknown>, options: CaptureOptions): Promise<void> | undefined;
 }
 
 interface State {
@@ -74,6 +82,13 @@ function drop(reason: DropReason): void {
 
 /** True when an option set was usable; false leaves the SDK a silent no-op. */
 export function initClient(options: BaseInitOptions, on: Platform): boolean {
+  const ok = startClient(options, on);
+  // A second init that keeps them on keeps the history recorded so far.
+  setBreadcrumbsOn(ok && options.breadcrumbs !== false);
+  return ok;
+}
+
+function startClient(options: BaseInitOptions, on: Platform): boolean {
   platform = on;
   state = null;
   try {
@@ -110,6 +125,17 @@ export function initClient(options: BaseInitOptions, on: Platform): boolean {
 
 export function isEnabled(): boolean {
   return !!state;
+}
+
+/**
+ * True for a request to one of this SDK's own endpoints: the platforms' HTTP breadcrumbs leave
+ * those out (an ingest answering 429 is not something the app did).
+ */
+export function isOwnRequest(url: string): boolean {
+  const endpoints = state && state.endpoints;
+  const bare = stripQuery(url);
+  for (const k in endpoints) if (stripQuery(endpoints[k as keyof Endpoints]!) == bare) return true;
+  return false;
 }
 
 function serialize(payload: Record<string, unknown>): string | undefined {
@@ -175,9 +201,10 @@ function captureEvent(read: () => NormalizedError, options: CaptureOptions | und
     }
     state.dedup.remember(key, id);
     lastId = id;
-    void post(url, {
+    const event: Record<string, unknown> = {
       eventId: id,
       ...error,
+      breadcrumbs: readBreadcrumbs(),
       level,
       handled,
       fingerprint: o.fingerprint,
@@ -187,7 +214,13 @@ function captureEvent(read: () => NormalizedError, options: CaptureOptions | und
       ...common(o.release, o.tags),
       timestamp: new Date().toISOString(),
       sdk: { name: platform.name, version: platform.version },
-    });
+    };
+    // Without `prepare` (the browser) the request starts now, so an event is on the wire before
+    // any feedback the app sends for it right after.
+    const ready = platform.prepare && platform.prepare(event, o);
+    if (ready) state.transport.track(ready.then(() => post(url, event)));
+    else void post(url, event);
+    addBreadcrumb({ category: 'tracker', message: error.type + ': ' + error.message, level });
   } catch {
     stats.internalErrors++;
   }
@@ -196,12 +229,16 @@ function captureEvent(read: () => NormalizedError, options: CaptureOptions | und
 
 /** Any thrown value; returns the event id (for a duplicate, the id of the event already sent). */
 export function captureException(value: unknown, options?: CaptureOptions): string {
-  return captureEvent(() => normalizeThrown(value), options, true);
+  return captureEvent(() => readThrown(value), options, true);
 }
 
 /** For the platforms' global hooks: marks the event unhandled. */
 export function captureUnhandled(value: unknown, options?: CaptureOptions): string {
-  return captureEvent(() => normalizeThrown(value), options, false);
+  return captureEvent(() => readThrown(value), options, false);
+}
+
+function readThrown(value: unknown): NormalizedError {
+  return { ...normalizeThrown(value), causes: readCauses(value) };
 }
 
 export function captureMessage(message: string, options?: CaptureOptions): string {
@@ -270,6 +307,7 @@ export function flush(timeoutMs = 2_000): Promise<boolean> {
 export async function closeClient(timeoutMs = 2_000): Promise<boolean> {
   const done = await flush(timeoutMs);
   state = null;
+  setBreadcrumbsOn(false);
   return done;
 }
 

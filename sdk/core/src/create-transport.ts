@@ -14,6 +14,8 @@ export interface TransportOptions {
 export interface Transport {
   /** Resolves when the report is delivered or given up on; never rejects. */
   send(url: string, key: string, body: string): Promise<void>;
+  /** Counts `promise` as a report in flight for `flush` (one still being prepared). */
+  track(promise: Promise<void>): void;
   /** True while a 429 pause for this URL runs: new reports for it are dropped, not queued. */
   isPaused(url: string): boolean;
   /** Waits for reports in flight, at most `timeoutMs`. True when all of them settled. */
@@ -72,15 +74,20 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
+  function track(promise: Promise<void>): void {
+    inFlight.add(promise);
+    promise.then(() => inFlight.delete(promise));
+  }
+
   return {
     send(url, key, body) {
       const promise = deliver(url, key, body).catch(() => {
         stats.internalErrors++;
       });
-      inFlight.add(promise);
-      promise.then(() => inFlight.delete(promise));
+      track(promise);
       return promise;
     },
+    track,
     isPaused(url) {
       return (pausedUntil[url] || 0) > clock.now();
     },

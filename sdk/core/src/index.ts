@@ -9,3 +9,6 @@ export { createDeduplicator, type Deduplicator } from './create-deduplicator';
 export { createRateCap } from './create-rate-cap';
 export { createTransport, type Transport, type TransportOptions } from './create-transport';
 export { createFetchRequest, parseRetryAfter } from './create-fetch-request';
+export { addBreadcrumb, readBreadcrumbs, setBreadcrumbsOn, stripQuery, MAX_BREADCRUMBS } from './breadcrumbs';
+export { instrumentConsole } from './instrument-console';
+export { readCauses, MAX_CAUSES } from './read-causes';

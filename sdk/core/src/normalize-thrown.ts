@@ -2,6 +2,8 @@ export interface NormalizedError {
   type: string;
   message: string;
   stack?: string;
+  /** The `cause` chain (`readCauses`), for thrown values only. */
+  causes?: NormalizedError[];
 }
 
 const MAX_MESSAGE_CHARS = 8_192;
@@ -20,6 +22,15 @@ function describe(value: unknown): string {
   return String(value);
 }
 
+/** An Error, or an object that looks like one (an error from another realm). */
+export function isErrorLike(value: unknown): boolean {
+  const err = value as { message?: unknown; stack?: unknown } | null;
+  return (
+    value instanceof Error ||
+    (!!err && typeof err == 'object' && typeof err.message == 'string' && typeof err.stack == 'string')
+  );
+}
+
 /**
  * Turns anything a program can throw into `type`, `message` and the raw `stack` text. The
  * server parses the stack (V8, SpiderMonkey, JavaScriptCore), so the SDK ships it untouched
@@ -27,10 +38,7 @@ function describe(value: unknown): string {
  */
 export function normalizeThrown(value: unknown): NormalizedError {
   const err = value as { name?: unknown; message?: unknown; stack?: unknown } | null;
-  const isErrorLike =
-    value instanceof Error ||
-    (!!err && typeof err == 'object' && typeof err.message == 'string' && typeof err.stack == 'string');
-  if (isErrorLike) {
+  if (isErrorLike(value)) {
     return {
       type: (typeof err!.name == 'string' && err!.name) || 'Error',
       message: String(err!.message).slice(0, MAX_MESSAGE_CHARS),

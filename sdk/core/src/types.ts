@@ -23,6 +23,12 @@ export interface BaseInitOptions {
   /** No fallback of its own: unset means the events carry no release. */
   release?: string;
   tags?: Tags;
+  /**
+   * Default true: record breadcrumbs (what the page or process did before an error: clicks,
+   * navigations, console warnings and errors, HTTP requests, earlier captures) and send the last
+   * 50 with each error event. False records and sends none.
+   */
+  breadcrumbs?: boolean;
   /** @internal Test hooks; never part of the public contract. */
   _internal?: InternalOptions;
 }
@@ -41,6 +47,22 @@ export interface CaptureOptions {
   fingerprint?: string | string[];
   release?: string;
   url?: string;
+}
+
+/** Severity of a breadcrumb (docs/wire.md). */
+export type BreadcrumbLevel = 'debug' | 'info' | 'warning' | 'error' | 'fatal';
+
+/** One thing that happened before an event, sent in its `breadcrumbs` (docs/wire.md). */
+export interface Breadcrumb {
+  /** ISO 8601. */
+  timestamp: string;
+  /** `ui.click`, `navigation`, `console`, `fetch`, `xhr`, `http`, `tracker`; at most 64 characters. */
+  category: string;
+  /** At most 1,024 characters. */
+  message?: string;
+  level?: BreadcrumbLevel;
+  /** Flat values only; URLs without their query string. */
+  data?: Record<string, string | number | boolean>;
 }
 
 export interface FeedbackInput {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { get } from 'node:http';
 import { release } from 'node:os';
 import { after, before, beforeEach, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,8 @@ after(async () => {
 });
 beforeEach(() => receiver.reset());
 
+/** `new Error(message, { cause })` of ES2022, which the SDK's TypeScript lib level does not type. */
+const withCause = <E extends Error>(error: E, cause: unknown): E => Object.assign(error, { cause });
 const dsn = () => `http://et_nextkey@${receiver.origin.slice('http://'.length)}/1`;
 const REQUEST = {
   path: '/orders/42?token=secret-query#frag',
@@ -161,4 +164,48 @@ test('exitOnFatal defaults to false: an uncaught exception is reported and Next 
   assert.match(stdout, /still alive/);
   const [sent] = receiver.posts('/ingest/error');
   assert.deepEqual([sent.body.message, sent.body.level, sent.body.handled], ['uncaught in a request', 'fatal', false]);
+});
+
+test('inherits the Node SDK\'s evidence: console and HTTP breadcrumbs, causes, source lines; request without headers or query', async () => {
+  process.env.NEXT_RUNTIME = 'nodejs';
+  Server.register({ dsn: dsn() });
+  const app = await startReceiver();
+  try {
+    app.serve('/product', 'ok', 'text/plain');
+    const write = process.stderr.write;
+    process.stderr.write = (() => true) as typeof process.stderr.write;
+    try {
+      console.error('render failed for', 'product 7');
+    } finally {
+      process.stderr.write = write;
+    }
+    await (await fetch(app.origin + '/product?session=secret-fetch')).text();
+    await new Promise<void>((resolve) => get(app.origin + '/missing', (res) => res.resume().on('end', resolve)));
+    const error = withCause(new Error('render boom with evidence'), new TypeError('upstream 503'));
+    Server.onRequestError(error, REQUEST, CONTEXT);
+    assert.equal(await Server.flush(), true);
+  } finally {
+    await app.close();
+  }
+  const sent = receiver.posts('/ingest/error').map((r) => r.body).find((b) => b.message == 'render boom with evidence');
+  const host = new URL(app.origin).host;
+  assert.deepEqual(
+    sent.breadcrumbs.slice(-3).map(({ timestamp: _timestamp, ...rest }: { timestamp: string }) => rest),
+    [
+      { category: 'console', level: 'error', message: 'render failed for product 7' },
+      { category: 'fetch', level: 'info', data: { method: 'GET', host, path: '/product', status: 200 } },
+      { category: 'http', level: 'warning', data: { method: 'GET', host, path: '/missing', status: 404 } },
+    ],
+  );
+  assert.deepEqual(sent.causes.map((c: { type: string; message: string }) => [c.type, c.message]), [['TypeError', 'upstream 503']]);
+  const thisFile = fileURLToPath(import.meta.url);
+  assert.ok(
+    sent.contextLines.some((c: { filename: string; contextLine: string }) => c.filename == thisFile && c.contextLine.includes('render boom with evidence')),
+    JSON.stringify(sent.contextLines.map((c: { filename: string }) => c.filename)),
+  );
+  // Where it was (context.next, for servers without the field) and as `request`; never headers.
+  assert.deepEqual(sent.request, { method: 'POST', url: '/orders/42' });
+  assert.deepEqual([sent.context.next.method, sent.context.next.path], ['POST', '/orders/42']);
+  // (The source lines of this file do hold the word: they are the test's own code.)
+  assert.doesNotMatch(JSON.stringify([sent.breadcrumbs, sent.request, sent.context]), /secret/);
 });

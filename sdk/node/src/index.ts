@@ -1,20 +1,20 @@
-import { closeClient, initClient, type BaseInitOptions } from '@tracker/sdk-core';
+import {
+  captureException as captureAny,
+  captureMessage as captureText,
+  closeClient,
+  initClient,
+  type BaseInitOptions,
+} from '@tracker/sdk-core';
+import { installNodeBreadcrumbs } from './http-breadcrumbs';
+import { prepareEvent, type NodeCaptureOptions, type RequestData } from './prepare-event';
 import { installProcessHandlers, removeProcessHandlers } from './process-handlers';
 import { runtimeContext } from './runtime-context';
 import { SDK_VERSION } from './version';
 
-export {
-  captureException,
-  captureFeedback,
-  captureMessage,
-  flush,
-  getDroppedCounts,
-  getStats,
-  lastEventId,
-  logger,
-} from '@tracker/sdk-core';
+export { captureFeedback, flush, getDroppedCounts, getStats, lastEventId, logger } from '@tracker/sdk-core';
 export type {
-  CaptureOptions,
+  Breadcrumb,
+  BreadcrumbLevel,
   DroppedCounts,
   DropReason,
   FeedbackInput,
@@ -26,6 +26,8 @@ export type {
   User,
 } from '@tracker/sdk-core';
 export { SDK_VERSION };
+export type { NodeCaptureOptions as CaptureOptions, RequestData };
+export { CONTEXT_LINES_TIMEOUT_MS, MAX_SOURCE_FILE_BYTES } from './context-lines';
 
 export interface NodeOptions extends BaseInitOptions {
   /**
@@ -36,7 +38,19 @@ export interface NodeOptions extends BaseInitOptions {
   exitOnFatal?: boolean;
 }
 
-const PLATFORM = { name: 'tracker.node', version: SDK_VERSION, context: runtimeContext };
+const PLATFORM = { name: 'tracker.node', version: SDK_VERSION, context: runtimeContext, prepare: prepareEvent };
+
+/**
+ * Any thrown value; returns the event id (for a duplicate, the id of the event already sent).
+ * Sends its `cause` chain, the source lines of its in-app frames, and `options.request`.
+ */
+export function captureException(value: unknown, options?: NodeCaptureOptions): string {
+  return captureAny(value, options);
+}
+
+export function captureMessage(message: string, options?: NodeCaptureOptions): string {
+  return captureText(message, options);
+}
 
 /**
  * Starts (or reconfigures) the SDK. An invalid or missing DSN leaves it a silent no-op and
@@ -44,8 +58,10 @@ const PLATFORM = { name: 'tracker.node', version: SDK_VERSION, context: runtimeC
  */
 export function init(options: NodeOptions): void {
   try {
-    if (initClient(options, PLATFORM)) installProcessHandlers(options);
-    else removeProcessHandlers();
+    if (initClient(options, PLATFORM)) {
+      installProcessHandlers(options);
+      if (options.breadcrumbs !== false) installNodeBreadcrumbs();
+    } else removeProcessHandlers();
   } catch {
     // never into the host app
   }

@@ -48,6 +48,9 @@ test('an uncaught exception is captured as fatal and flushed before the process 
     ['RangeError', 'fatal in child', 'fatal', false, 'child@1'],
   );
   assert.match(event.body.stack, /crash\.mjs/);
+  // The source lines were read (within their bound) before the flush that precedes the exit.
+  const crashLine = event.body.contextLines.find((c: { filename: string }) => c.filename.endsWith('crash.mjs'));
+  assert.match(crashLine.contextLine, /throw new RangeError\('fatal in child'\)/);
 });
 
 test('a fatal report that cannot be delivered delays exit by a bounded wait only', async () => {

@@ -29,8 +29,10 @@ function text(v: unknown): string | undefined {
 }
 
 /**
- * The event's `context.next` and tags for a request error. Only named fields are copied, so
- * whatever Next adds to `request` later (headers today) never reaches the event.
+ * The event's `context.next`, tags and `request` for a request error. Only named fields are
+ * copied, so whatever Next adds to `request` later (headers today) never reaches the event.
+ * The method and path go both to `context.next` (where servers before the `request` field read
+ * them) and to `request` (docs/wire.md); never the headers, never the query.
  */
 export function describeRequestError(error: unknown, request: RequestErrorRequest, context: RequestErrorContext) {
   const digest = error != null && typeof error == 'object' ? text((error as { digest?: unknown }).digest) : undefined;
@@ -49,5 +51,9 @@ export function describeRequestError(error: unknown, request: RequestErrorReques
   if (next.routeType) tags['next.route_type'] = next.routeType;
   if (next.routerKind) tags['next.router_kind'] = next.routerKind;
   if (next.routePath) tags['next.route'] = next.routePath;
-  return { context: { next: JSON.parse(JSON.stringify(next)) as Record<string, string> }, tags };
+  return {
+    context: { next: JSON.parse(JSON.stringify(next)) as Record<string, string> },
+    tags,
+    request: { method: next.method, url: next.path },
+  };
 }
