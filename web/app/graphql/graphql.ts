@@ -187,6 +187,73 @@ export type VitalsInterval =
   | 'DAY'
   | 'HOUR';
 
+export type AlertRulesQueryVariables = Exact<{
+  projectId: string;
+  deliveries: number;
+}>;
+
+
+export type AlertRulesQuery = { alertRules: Array<{ id: string, kind: AlertKind, enabled: boolean, createdAt: string, secret: string | null, masked: boolean, threshold: number | null, windowMinutes: number | null, query: string | null, actionIntervalMinutes: number, digestMinutes: number | null, mutedUntil: string | null, failing: boolean, recentFailures: number, filter: { environments: Array<string> | null, minLevel: Level | null, release: string | null, assigned: boolean | null, tags: Array<{ key: string, value: string }> | null }, channel: { type: AlertChannelType, url: string | null, email: string | null }, deliveries: Array<{ id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null, response: string | null, test: boolean }> }>, alertChannels: Array<{ type: AlertChannelType, name: string, target: AlertChannelTarget, available: boolean, unavailableReason: string | null, help: string }> };
+
+export type CreateAlertRuleMutationVariables = Exact<{
+  projectId: string;
+  kind: AlertKind;
+  channel: AlertChannelInput;
+  threshold?: number | null | undefined;
+  windowMinutes?: number | null | undefined;
+  query?: string | null | undefined;
+  filter?: AlertFilterInput | null | undefined;
+  actionIntervalMinutes?: number | null | undefined;
+  digestMinutes?: number | null | undefined;
+}>;
+
+
+export type CreateAlertRuleMutation = { createAlertRule: { id: string } };
+
+export type UpdateAlertRuleSettingsMutationVariables = Exact<{
+  id: string;
+  kind: AlertKind;
+  threshold?: number | null | undefined;
+  windowMinutes?: number | null | undefined;
+  query?: string | null | undefined;
+  filter?: AlertFilterInput | null | undefined;
+  actionIntervalMinutes?: number | null | undefined;
+  digestMinutes?: number | null | undefined;
+}>;
+
+
+export type UpdateAlertRuleSettingsMutation = { updateAlertRule: { id: string } };
+
+export type MuteAlertRuleMutationVariables = Exact<{
+  id: string;
+  until?: string | null | undefined;
+}>;
+
+
+export type MuteAlertRuleMutation = { muteAlertRule: { id: string, mutedUntil: string | null } };
+
+export type UpdateAlertRuleMutationVariables = Exact<{
+  id: string;
+  enabled?: boolean | null | undefined;
+}>;
+
+
+export type UpdateAlertRuleMutation = { updateAlertRule: { id: string } };
+
+export type TestAlertRuleMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type TestAlertRuleMutation = { testAlertRule: { id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, response: string | null, test: boolean, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null } };
+
+export type DeleteAlertRuleMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteAlertRuleMutation = { deleteAlertRule: boolean };
+
 export type StackFrameFieldsFragment = { filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null };
 
 export type EventDetailFieldsFragment = { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> };
@@ -435,73 +502,6 @@ export type ProjectSetupQueryVariables = Exact<{
 
 
 export type ProjectSetupQuery = { project: { id: string, organizationId: string } | null, viewer: { id: string, organizations: Array<{ id: string, plan: string }> } | null, plans: Array<{ id: string, name: string, releaseHealth: boolean }>, issues: { totalCount: number } };
-
-export type AlertRulesQueryVariables = Exact<{
-  projectId: string;
-  deliveries: number;
-}>;
-
-
-export type AlertRulesQuery = { alertRules: Array<{ id: string, kind: AlertKind, enabled: boolean, createdAt: string, secret: string | null, masked: boolean, threshold: number | null, windowMinutes: number | null, query: string | null, actionIntervalMinutes: number, digestMinutes: number | null, mutedUntil: string | null, failing: boolean, recentFailures: number, filter: { environments: Array<string> | null, minLevel: Level | null, release: string | null, assigned: boolean | null, tags: Array<{ key: string, value: string }> | null }, channel: { type: AlertChannelType, url: string | null, email: string | null }, deliveries: Array<{ id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null, response: string | null, test: boolean }> }>, alertChannels: Array<{ type: AlertChannelType, name: string, target: AlertChannelTarget, available: boolean, unavailableReason: string | null, help: string }> };
-
-export type CreateAlertRuleMutationVariables = Exact<{
-  projectId: string;
-  kind: AlertKind;
-  channel: AlertChannelInput;
-  threshold?: number | null | undefined;
-  windowMinutes?: number | null | undefined;
-  query?: string | null | undefined;
-  filter?: AlertFilterInput | null | undefined;
-  actionIntervalMinutes?: number | null | undefined;
-  digestMinutes?: number | null | undefined;
-}>;
-
-
-export type CreateAlertRuleMutation = { createAlertRule: { id: string } };
-
-export type UpdateAlertRuleSettingsMutationVariables = Exact<{
-  id: string;
-  kind: AlertKind;
-  threshold?: number | null | undefined;
-  windowMinutes?: number | null | undefined;
-  query?: string | null | undefined;
-  filter?: AlertFilterInput | null | undefined;
-  actionIntervalMinutes?: number | null | undefined;
-  digestMinutes?: number | null | undefined;
-}>;
-
-
-export type UpdateAlertRuleSettingsMutation = { updateAlertRule: { id: string } };
-
-export type MuteAlertRuleMutationVariables = Exact<{
-  id: string;
-  until?: string | null | undefined;
-}>;
-
-
-export type MuteAlertRuleMutation = { muteAlertRule: { id: string, mutedUntil: string | null } };
-
-export type UpdateAlertRuleMutationVariables = Exact<{
-  id: string;
-  enabled?: boolean | null | undefined;
-}>;
-
-
-export type UpdateAlertRuleMutation = { updateAlertRule: { id: string } };
-
-export type TestAlertRuleMutationVariables = Exact<{
-  id: string;
-}>;
-
-
-export type TestAlertRuleMutation = { testAlertRule: { id: string, kind: AlertKind, status: AlertDeliveryStatus, attempts: number, lastError: string | null, lastStatus: number | null, response: string | null, test: boolean, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null } };
-
-export type DeleteAlertRuleMutationVariables = Exact<{
-  id: string;
-}>;
-
-
-export type DeleteAlertRuleMutation = { deleteAlertRule: boolean };
 
 export type AlertMutePageQueryVariables = Exact<{
   projectId: string;
@@ -778,6 +778,132 @@ export const PlanFieldsFragmentDoc = new TypedDocumentString(`
   releaseHealth
 }
     `, {"fragmentName":"PlanFields"}) as unknown as TypedDocumentString<PlanFieldsFragment, unknown>;
+export const AlertRulesDocument = new TypedDocumentString(`
+    query AlertRules($projectId: ID!, $deliveries: Int!) {
+  alertRules(projectId: $projectId) {
+    id
+    kind
+    enabled
+    createdAt
+    secret
+    masked
+    threshold
+    windowMinutes
+    query
+    actionIntervalMinutes
+    digestMinutes
+    mutedUntil
+    filter {
+      environments
+      minLevel
+      tags {
+        key
+        value
+      }
+      release
+      assigned
+    }
+    channel {
+      type
+      url
+      email
+    }
+    deliveries(first: $deliveries) {
+      id
+      kind
+      status
+      attempts
+      lastError
+      lastStatus
+      createdAt
+      deliveredAt
+      nextAttemptAt
+      response
+      test
+    }
+    failing
+    recentFailures
+  }
+  alertChannels {
+    type
+    name
+    target
+    available
+    unavailableReason
+    help
+  }
+}
+    `) as unknown as TypedDocumentString<AlertRulesQuery, AlertRulesQueryVariables>;
+export const CreateAlertRuleDocument = new TypedDocumentString(`
+    mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!, $threshold: Int, $windowMinutes: Int, $query: String, $filter: AlertFilterInput, $actionIntervalMinutes: Int, $digestMinutes: Int) {
+  createAlertRule(
+    projectId: $projectId
+    kind: $kind
+    channel: $channel
+    threshold: $threshold
+    windowMinutes: $windowMinutes
+    query: $query
+    filter: $filter
+    actionIntervalMinutes: $actionIntervalMinutes
+    digestMinutes: $digestMinutes
+  ) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateAlertRuleMutation, CreateAlertRuleMutationVariables>;
+export const UpdateAlertRuleSettingsDocument = new TypedDocumentString(`
+    mutation UpdateAlertRuleSettings($id: ID!, $kind: AlertKind!, $threshold: Int, $windowMinutes: Int, $query: String, $filter: AlertFilterInput, $actionIntervalMinutes: Int, $digestMinutes: Int) {
+  updateAlertRule(
+    id: $id
+    kind: $kind
+    threshold: $threshold
+    windowMinutes: $windowMinutes
+    query: $query
+    filter: $filter
+    actionIntervalMinutes: $actionIntervalMinutes
+    digestMinutes: $digestMinutes
+  ) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateAlertRuleSettingsMutation, UpdateAlertRuleSettingsMutationVariables>;
+export const MuteAlertRuleDocument = new TypedDocumentString(`
+    mutation MuteAlertRule($id: ID!, $until: String) {
+  muteAlertRule(id: $id, until: $until) {
+    id
+    mutedUntil
+  }
+}
+    `) as unknown as TypedDocumentString<MuteAlertRuleMutation, MuteAlertRuleMutationVariables>;
+export const UpdateAlertRuleDocument = new TypedDocumentString(`
+    mutation UpdateAlertRule($id: ID!, $enabled: Boolean) {
+  updateAlertRule(id: $id, enabled: $enabled) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateAlertRuleMutation, UpdateAlertRuleMutationVariables>;
+export const TestAlertRuleDocument = new TypedDocumentString(`
+    mutation TestAlertRule($id: ID!) {
+  testAlertRule(id: $id) {
+    id
+    kind
+    status
+    attempts
+    lastError
+    lastStatus
+    response
+    test
+    createdAt
+    deliveredAt
+    nextAttemptAt
+  }
+}
+    `) as unknown as TypedDocumentString<TestAlertRuleMutation, TestAlertRuleMutationVariables>;
+export const DeleteAlertRuleDocument = new TypedDocumentString(`
+    mutation DeleteAlertRule($id: ID!) {
+  deleteAlertRule(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteAlertRuleMutation, DeleteAlertRuleMutationVariables>;
 export const IssueDetailDocument = new TypedDocumentString(`
     query IssueDetail($id: ID!, $eventsFirst: Int!, $eventsAfter: String, $range: SeriesRange!, $eventId: ID!, $picked: Boolean!, $activityFirst: Int!, $projectId: ID!) {
   issue(id: $id) {
@@ -1235,132 +1361,6 @@ export const ProjectSetupDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ProjectSetupQuery, ProjectSetupQueryVariables>;
-export const AlertRulesDocument = new TypedDocumentString(`
-    query AlertRules($projectId: ID!, $deliveries: Int!) {
-  alertRules(projectId: $projectId) {
-    id
-    kind
-    enabled
-    createdAt
-    secret
-    masked
-    threshold
-    windowMinutes
-    query
-    actionIntervalMinutes
-    digestMinutes
-    mutedUntil
-    filter {
-      environments
-      minLevel
-      tags {
-        key
-        value
-      }
-      release
-      assigned
-    }
-    channel {
-      type
-      url
-      email
-    }
-    deliveries(first: $deliveries) {
-      id
-      kind
-      status
-      attempts
-      lastError
-      lastStatus
-      createdAt
-      deliveredAt
-      nextAttemptAt
-      response
-      test
-    }
-    failing
-    recentFailures
-  }
-  alertChannels {
-    type
-    name
-    target
-    available
-    unavailableReason
-    help
-  }
-}
-    `) as unknown as TypedDocumentString<AlertRulesQuery, AlertRulesQueryVariables>;
-export const CreateAlertRuleDocument = new TypedDocumentString(`
-    mutation CreateAlertRule($projectId: ID!, $kind: AlertKind!, $channel: AlertChannelInput!, $threshold: Int, $windowMinutes: Int, $query: String, $filter: AlertFilterInput, $actionIntervalMinutes: Int, $digestMinutes: Int) {
-  createAlertRule(
-    projectId: $projectId
-    kind: $kind
-    channel: $channel
-    threshold: $threshold
-    windowMinutes: $windowMinutes
-    query: $query
-    filter: $filter
-    actionIntervalMinutes: $actionIntervalMinutes
-    digestMinutes: $digestMinutes
-  ) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<CreateAlertRuleMutation, CreateAlertRuleMutationVariables>;
-export const UpdateAlertRuleSettingsDocument = new TypedDocumentString(`
-    mutation UpdateAlertRuleSettings($id: ID!, $kind: AlertKind!, $threshold: Int, $windowMinutes: Int, $query: String, $filter: AlertFilterInput, $actionIntervalMinutes: Int, $digestMinutes: Int) {
-  updateAlertRule(
-    id: $id
-    kind: $kind
-    threshold: $threshold
-    windowMinutes: $windowMinutes
-    query: $query
-    filter: $filter
-    actionIntervalMinutes: $actionIntervalMinutes
-    digestMinutes: $digestMinutes
-  ) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<UpdateAlertRuleSettingsMutation, UpdateAlertRuleSettingsMutationVariables>;
-export const MuteAlertRuleDocument = new TypedDocumentString(`
-    mutation MuteAlertRule($id: ID!, $until: String) {
-  muteAlertRule(id: $id, until: $until) {
-    id
-    mutedUntil
-  }
-}
-    `) as unknown as TypedDocumentString<MuteAlertRuleMutation, MuteAlertRuleMutationVariables>;
-export const UpdateAlertRuleDocument = new TypedDocumentString(`
-    mutation UpdateAlertRule($id: ID!, $enabled: Boolean) {
-  updateAlertRule(id: $id, enabled: $enabled) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<UpdateAlertRuleMutation, UpdateAlertRuleMutationVariables>;
-export const TestAlertRuleDocument = new TypedDocumentString(`
-    mutation TestAlertRule($id: ID!) {
-  testAlertRule(id: $id) {
-    id
-    kind
-    status
-    attempts
-    lastError
-    lastStatus
-    response
-    test
-    createdAt
-    deliveredAt
-    nextAttemptAt
-  }
-}
-    `) as unknown as TypedDocumentString<TestAlertRuleMutation, TestAlertRuleMutationVariables>;
-export const DeleteAlertRuleDocument = new TypedDocumentString(`
-    mutation DeleteAlertRule($id: ID!) {
-  deleteAlertRule(id: $id)
-}
-    `) as unknown as TypedDocumentString<DeleteAlertRuleMutation, DeleteAlertRuleMutationVariables>;
 export const AlertMutePageDocument = new TypedDocumentString(`
     query AlertMutePage($projectId: ID!, $issueId: ID!, $withIssue: Boolean!) {
   alertRules(projectId: $projectId) {

@@ -7,175 +7,21 @@ import { readString } from '../lib/form.server';
 import { formatDateTime } from '../lib/format';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { visibleText } from '../lib/visible-text';
-import { graphql } from '../graphql';
 import type { AlertChannelType, AlertKind } from '../graphql/graphql';
 import { describeRule, kindLabel, RuleFields } from '../features/alerts/rule-fields';
-import { MUTE_DURATIONS } from '../features/alerts/mute-durations';
+import { RuleControls, type Rule } from '../features/alerts/rule-controls';
+import {
+  ALERT_RULES_QUERY,
+  CREATE_RULE,
+  DELETE_RULE,
+  MUTE_RULE,
+  TEST_RULE,
+  UPDATE_RULE,
+  UPDATE_RULE_SETTINGS,
+} from '../features/alerts/queries';
 import { readMuteUntil, readRuleSettings, RuleFormError } from '../features/alerts/rule-settings.server';
 
 const DELIVERIES_SHOWN = 10;
-
-const ALERT_RULES_QUERY = graphql(`
-  query AlertRules($projectId: ID!, $deliveries: Int!) {
-    alertRules(projectId: $projectId) {
-      id
-      kind
-      enabled
-      createdAt
-      secret
-      masked
-      threshold
-      windowMinutes
-      query
-      actionIntervalMinutes
-      digestMinutes
-      mutedUntil
-      filter {
-        environments
-        minLevel
-        tags {
-          key
-          value
-        }
-        release
-        assigned
-      }
-      channel {
-        type
-        url
-        email
-      }
-      deliveries(first: $deliveries) {
-        id
-        kind
-        status
-        attempts
-        lastError
-        lastStatus
-        createdAt
-        deliveredAt
-        nextAttemptAt
-        response
-        test
-      }
-      failing
-      recentFailures
-    }
-    alertChannels {
-      type
-      name
-      target
-      available
-      unavailableReason
-      help
-    }
-  }
-`);
-
-const CREATE_RULE = graphql(`
-  mutation CreateAlertRule(
-    $projectId: ID!
-    $kind: AlertKind!
-    $channel: AlertChannelInput!
-    $threshold: Int
-    $windowMinutes: Int
-    $query: String
-    $filter: AlertFilterInput
-    $actionIntervalMinutes: Int
-    $digestMinutes: Int
-  ) {
-    createAlertRule(
-      projectId: $projectId
-      kind: $kind
-      channel: $channel
-      threshold: $threshold
-      windowMinutes: $windowMinutes
-      query: $query
-      filter: $filter
-      actionIntervalMinutes: $actionIntervalMinutes
-      digestMinutes: $digestMinutes
-    ) {
-      id
-    }
-  }
-`);
-const UPDATE_RULE_SETTINGS = graphql(`
-  mutation UpdateAlertRuleSettings(
-    $id: ID!
-    $kind: AlertKind!
-    $threshold: Int
-    $windowMinutes: Int
-    $query: String
-    $filter: AlertFilterInput
-    $actionIntervalMinutes: Int
-    $digestMinutes: Int
-  ) {
-    updateAlertRule(
-      id: $id
-      kind: $kind
-      threshold: $threshold
-      windowMinutes: $windowMinutes
-      query: $query
-      filter: $filter
-      actionIntervalMinutes: $actionIntervalMinutes
-      digestMinutes: $digestMinutes
-    ) {
-      id
-    }
-  }
-`);
-const MUTE_RULE = graphql(`
-  mutation MuteAlertRule($id: ID!, $until: String) {
-    muteAlertRule(id: $id, until: $until) {
-      id
-      mutedUntil
-    }
-  }
-`);
-const UPDATE_RULE = graphql(`
-  mutation UpdateAlertRule($id: ID!, $enabled: Boolean) {
-    updateAlertRule(id: $id, enabled: $enabled) {
-      id
-    }
-  }
-`);
-const TEST_RULE = graphql(`
-  mutation TestAlertRule($id: ID!) {
-    testAlertRule(id: $id) {
-      id
-      kind
-      status
-      attempts
-      lastError
-      lastStatus
-      response
-      test
-      createdAt
-      deliveredAt
-      nextAttemptAt
-    }
-  }
-`);
-const DELETE_RULE = graphql(`
-  mutation DeleteAlertRule($id: ID!) {
-    deleteAlertRule(id: $id)
-  }
-`);
-
-type Rule = {
-  id: string;
-  kind: string;
-  enabled: boolean;
-  createdAt: string;
-  secret: string | null;
-  /** The API masked `secret` and `channel.url`: the viewer is not an owner or admin. */
-  masked: boolean;
-  channel: { type: AlertChannelType; url: string | null; email: string | null };
-  deliveries: Delivery[];
-  failing: boolean;
-  recentFailures: number;
-  mutedUntil: string | null;
-};
 
 export const meta: MetaFunction = () => [{ title: 'Alerts · Tracker' }];
 
@@ -387,58 +233,6 @@ export default function AlertsPage() {
           </section>
         ))
       )}
-    </div>
-  );
-}
-
-/** Edit a rule's trigger and conditions, and mute or unmute it (owners and admins). */
-function RuleControls({
-  rule,
-  now,
-  busy,
-}: {
-  rule: Rule & Parameters<typeof describeRule>[0];
-  now: string;
-  busy: boolean;
-}) {
-  const muted = rule.mutedUntil !== null && Date.parse(rule.mutedUntil) > Date.parse(now);
-  return (
-    <div className="row-actions">
-      <details>
-        <summary className="button button-small">Edit trigger and conditions</summary>
-        <Form method="post" className="form form-inline">
-          <input type="hidden" name="id" value={rule.id} />
-          <input type="hidden" name="intent" value="edit" />
-          <RuleFields rule={rule} prefix={`rule-${rule.id}`} />
-          <button type="submit" className="button button-primary" disabled={busy}>
-            Save rule
-          </button>
-        </Form>
-      </details>
-      <Form method="post" className="inline-form">
-        <input type="hidden" name="id" value={rule.id} />
-        {muted ? (
-          <button type="submit" name="intent" value="unmute" className="button button-small" disabled={busy}>
-            Unmute
-          </button>
-        ) : (
-          <>
-            <label htmlFor={`mute-${rule.id}`} className="visually-hidden">
-              Mute for
-            </label>
-            <select id={`mute-${rule.id}`} name="duration" defaultValue="1h">
-              {MUTE_DURATIONS.map((d) => (
-                <option key={d.value} value={d.value}>
-                  {d.label}
-                </option>
-              ))}
-            </select>
-            <button type="submit" name="intent" value="mute" className="button button-small" disabled={busy}>
-              Mute rule
-            </button>
-          </>
-        )}
-      </Form>
     </div>
   );
 }
