@@ -71,10 +71,15 @@ describe('the dashboard on a phone (390 px, postgres+redis)', () => {
     await more.click();
     await page.locator('details.tabs-more a', { hasText: 'Alerts' }).click();
     await page.waitForURL(/\/alerts$/);
+    assert.equal(await page.locator('details.tabs-more').getAttribute('open'), null, 'the menu closes on navigation');
     // The current section always sits in the row, even one a phone otherwise folds away.
     const alertsTab = page.locator('nav[aria-label="Project"] > a', { hasText: 'Alerts' });
     assert.ok(await alertsTab.isVisible());
     assert.equal(await alertsTab.getAttribute('aria-current'), 'page');
+    assert.equal(await page.locator('nav[aria-label="Project"] > a', { hasText: 'Performance' }).isVisible(), false);
+    const pageWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+    assert.ok(pageWidth <= VIEWPORTS.mobile.width, `the alerts page is ${pageWidth} px wide`);
+    assert.deepEqual(await unreachableTabs(page, VIEWPORTS.mobile.width), []);
     assertInert('project tabs');
   });
 

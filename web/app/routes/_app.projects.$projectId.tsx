@@ -52,9 +52,12 @@ export default function ProjectLayout() {
     ...SECTIONS.map(([path, label]) => ({ to: `${base}/${path}`, label, end: false })),
     { to: base, label: 'Setup', end: true },
   ];
-  const current = (t: (typeof tabs)[number]) =>
-    t.end ? pathname === t.to : pathname === t.to || pathname.startsWith(`${t.to}/`);
-  const extra = tabs.filter((t, i) => i >= PHONE_TABS && !current(t));
+  const current = tabs.findIndex((t) =>
+    t.end ? pathname === t.to : pathname === t.to || pathname.startsWith(`${t.to}/`),
+  );
+  // The row keeps its width: a current tab from past the first ones takes the last slot.
+  const row = current >= PHONE_TABS ? [...tabs.slice(0, PHONE_TABS - 1), tabs[current]] : tabs.slice(0, PHONE_TABS);
+  const extra = tabs.filter((t) => !row.includes(t));
   return (
     <>
       <div className="project-head">
@@ -73,7 +76,8 @@ export default function ProjectLayout() {
               {t.label}
             </NavLink>
           ))}
-          <details className="tabs-more">
+          {/* Keyed by the path: a client-side navigation from the menu closes it. */}
+          <details className="tabs-more" key={pathname}>
             <summary>More</summary>
             <ul>
               {extra.map((t) => (
