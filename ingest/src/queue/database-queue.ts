@@ -142,14 +142,7 @@ export class DatabaseQueue implements Queue {
     for (;;) {
       const rows = await queryRows<{ id: string; payload: string; attempts: number; last_error: string | null }>(
         this.ds,
-        `UPDATE queue_jobs SET locked_until = now() + make_interval(secs => $3::double precision / 1000),
-           attempts = attempts + 1
-         WHERE id IN (
-           SELECT id FROM queue_jobs
-           WHERE topic = $1 AND dead_at IS NULL AND available_at <= now()
-             AND (locked_until IS NULL OR locked_until < now())
-           ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id::text, payload, attempts, last_error`,
+        CLAIM_SQL,
         [this.topic, max, this.visibilityMs],
       );
       const messages: QueueMessage[] = [];
@@ -268,6 +261,28 @@ export class DatabaseQueue implements Queue {
     if (this.pending.length > 0) await this.flush();
   }
 }
+
+/**
+ * Claims up to $2 ready rows of topic $1 for $3 ms. The rows are picked in a MATERIALIZED CTE,
+ * which PostgreSQL runs exactly once, and updated by primary key from the array it yields.
+ *
+ * Why not `UPDATE … WHERE id IN (SELECT … LIMIT $2 FOR UPDATE SKIP LOCKED)`: after an ANALYZE of
+ * an empty table (the embedded purge's, or autovacuum's) the planner may make that subquery the
+ * inner side of a nested-loop semi join and run it again for every row of the table; each run
+ * skips the rows the previous ones locked, so one claim took every row (5,000 of 10 asked, in
+ * 5 s on PostgreSQL 15; O(rows²) on PGlite, where it froze the server: issue 28). A LIMIT is a
+ * limit per execution, not per statement. The array form (rather than `FROM picked`) keeps the
+ * update an index lookup whatever the statistics say, instead of a scan of the table.
+ */
+export const CLAIM_SQL = `WITH picked AS MATERIALIZED (
+     SELECT id FROM queue_jobs
+      WHERE topic = $1 AND dead_at IS NULL AND available_at <= now()
+        AND (locked_until IS NULL OR locked_until < now())
+      ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+   UPDATE queue_jobs SET locked_until = now() + make_interval(secs => $3::double precision / 1000),
+     attempts = attempts + 1
+    WHERE id = ANY (ARRAY(SELECT id FROM picked))
+   RETURNING id::text, payload, attempts, last_error`;
 
 export function unackedReason(deliveries: number): string {
   return `delivered ${deliveries} times without an ack or a failure (did the worker die on it?)`;
