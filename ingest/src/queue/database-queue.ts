@@ -37,7 +37,12 @@ export class DatabaseQueue implements Queue {
   private readonly pollMs: number;
   private readonly retryBaseMs: number;
   private readonly wakeups = new EventEmitter();
-  private pending: Array<{ payloads: QueuePayload[]; resolve: () => void; reject: (e: unknown) => void }> = [];
+  private pending: Array<{
+    payloads: QueuePayload[];
+    bytes: number;
+    resolve: () => void;
+    reject: (e: unknown) => void;
+  }> = [];
   private flushScheduled = false;
   private closed = false;
   /** Set when the queue has a backlog bound. */
@@ -75,8 +80,8 @@ export class DatabaseQueue implements Queue {
     return queue;
   }
 
-  checkBacklog(): void {
-    this.bound?.check();
+  checkBacklog(items = 1): void {
+    this.bound?.check(items);
   }
 
   /** The table's count of waiting rows and their bytes (octet_length reads a TOASTed value's size without decompressing it). */
@@ -105,8 +110,12 @@ export class DatabaseQueue implements Queue {
    */
   enqueue(payloads: QueuePayload[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('queue closed'));
+    // Counted against the bound now, not at the flush: a `checkBacklog` right before this call,
+    // in the same tick, then sees every earlier request of the tick (no overshoot by a tick's worth).
+    const bytes = this.bound ? byteSum(payloads) : 0;
+    this.bound?.enqueuing(payloads.length, bytes);
     return new Promise((resolve, reject) => {
-      this.pending.push({ payloads, resolve, reject });
+      this.pending.push({ payloads, bytes, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => void this.flush());
@@ -121,8 +130,7 @@ export class DatabaseQueue implements Queue {
     // A text column: bytes are decoded here, as the worker would decode them from Redis.
     const payloads = batch.flatMap((b) => b.payloads.map(asText));
     if (batch.length === 0) return;
-    const bytes = this.bound ? byteSum(payloads) : 0;
-    this.bound?.enqueuing(payloads.length, bytes);
+    const bytes = batch.reduce((sum, b) => sum + b.bytes, 0);
     try {
       await this.ds.query('INSERT INTO queue_jobs (topic, payload) SELECT $1, unnest($2::text[])', [
         this.topic,
@@ -293,9 +301,9 @@ function storable(text: string): string {
   return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }
 
-function byteSum(texts: string[]): number {
+function byteSum(texts: QueuePayload[]): number {
   let n = 0;
-  for (const t of texts) n += Buffer.byteLength(t);
+  for (const t of texts) n += typeof t === 'string' ? Buffer.byteLength(t) : t.length;
   return n;
 }
 
