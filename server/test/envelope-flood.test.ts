@@ -30,8 +30,12 @@ const PER_ENVELOPE = 1_000; // MAX_ENVELOPE_RECORDS
 const WARMUP = 200;
 const BATCH = 100; // TRACKER_WORKER_BATCH_SIZE of the child: no batch may be larger
 const SHUTDOWN_MS = 5_000;
-/** The slowest answer a probe may give while the backlog drains (the freeze held them 30 s and more). */
-const PROBE_BOUND_MS = 2_000;
+/**
+ * The slowest answer a probe may give while the backlog drains. The freeze held them for minutes
+ * (the old claim: no answer in 300 s); with the fix the slowest seen was 0.4–1.8 s on the 2-core
+ * machine at a load average of 16–23 (other suites running), ~0.1 s unloaded: a bound with room.
+ */
+const PROBE_BOUND_MS = 5_000;
 
 const CHILD_ENV = {
   TRACKER_WORKER_BATCH_SIZE: String(BATCH),
@@ -91,7 +95,13 @@ for (const [label, mode, overrides] of [
         Array.from({ length: events }, () => item('event', errorEvent(sentryEventId(), { environment: 'production' }))),
       );
     const post = (server: ChildServer, body: Buffer) =>
-      fetch(`${server.url}${envelopePath}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+      fetch(`${server.url}${envelopePath}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body,
+        // A frozen server (the bug) fails the test here instead of at the runner's timeout.
+        signal: AbortSignal.timeout(60_000),
+      });
     const metric = async (server: ChildServer, name: string) => {
       const text = await (await fetch(`${server.url}/metrics`, { signal: AbortSignal.timeout(30_000) })).text();
       const line = text.split('\n').find((l) => l.startsWith(name));
