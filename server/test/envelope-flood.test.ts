@@ -32,8 +32,8 @@ const BATCH = 100; // TRACKER_WORKER_BATCH_SIZE of the child: no batch may be la
 const SHUTDOWN_MS = 5_000;
 /**
  * The slowest answer a probe may give while the backlog drains. The freeze held them for minutes
- * (the old claim: no answer in 300 s); with the fix the slowest seen was 0.4–1.8 s on the 2-core
- * machine at a load average of 16–23 (other suites running), ~0.1 s unloaded: a bound with room.
+ * (the old claim: no answer in 300 s); with the fix the slowest seen was 0.2–0.7 s on the 2-core
+ * machine at a load average of ~20 (other suites running): a bound with room.
  */
 const PROBE_BOUND_MS = 5_000;
 
