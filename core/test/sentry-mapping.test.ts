@@ -17,6 +17,13 @@ describe('mapping Sentry payloads onto our bodies', () => {
     assert.equal(uuidOfEventId(42), undefined);
   });
 
+  test('an `extra` or `contexts` that is no object is kept under its name, not dropped (issue 28)', () => {
+    const body = mapSentryEvent({ message: 'm', extra: [[1]], contexts: 'text' }, undefined);
+    assert.deepEqual(body.context, { contexts: 'text', extra: [[1]] });
+    const plain = mapSentryEvent({ message: 'm', extra: {}, contexts: null }, undefined);
+    assert.equal(plain.context, undefined);
+  });
+
   test('timestamps as epoch seconds or RFC 3339, with or without a zone', () => {
     assert.equal(isoTimestampOf(1700000000.5), '2023-11-14T22:13:20.500Z');
     assert.equal(isoTimestampOf('1700000000'), '2023-11-14T22:13:20.000Z');

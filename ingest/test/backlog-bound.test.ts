@@ -5,9 +5,9 @@ import { BacklogBound } from '../src/queue';
 
 /** The arithmetic of the backlog bound; the real queue and HTTP path: server/test/ingest-overload.test.ts. */
 describe('BacklogBound', () => {
-  const refusal = (bound: BacklogBound): AppError => {
+  const refusal = (bound: BacklogBound, incoming?: number): AppError => {
     try {
-      bound.check();
+      bound.check(incoming);
     } catch (err) {
       assert.ok(err instanceof AppError);
       return err;
@@ -28,6 +28,18 @@ describe('BacklogBound', () => {
     bound.removed(5, 500);
     assert.deepEqual(bound.backlog, { items: 4, bytes: 400 });
     assert.equal(bound.refused, 1);
+  });
+
+  test('a request of N items counts N, and is refused whole when it would pass the bound (issue 28)', () => {
+    const bound = new BacklogBound({ maxItems: 1_000, maxBytes: 0 });
+    bound.recounted(500, 0);
+    bound.check(500); // exactly up to the bound
+    assert.match(refusal(bound, 501).message, /500 items .* waiting to be stored/);
+    assert.equal(refusal(bound, 5_000).code, 'UNAVAILABLE');
+    // Into an empty backlog any request is let in, so a bound below a door's largest request cannot shut it.
+    bound.recounted(0, 0);
+    bound.check(5_000);
+    assert.equal(bound.refused, 2);
   });
 
   test('the byte limit refuses on its own', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseEnvelope } from '../src/sentry/parse-envelope';
+import { AppError } from '@tracker/core';
+import { MAX_ENVELOPE_ITEMS, parseEnvelope } from '../src/sentry/parse-envelope';
 
 const env = (s: string) => parseEnvelope(Buffer.from(s));
 
@@ -31,6 +32,17 @@ describe('parseEnvelope', () => {
     const e = parseEnvelope(body);
     assert.deepEqual(e.items[0].payload, payload);
     assert.equal(e.items[1].payload.toString(), '{"a":"é"}');
+  });
+
+  test(`at most ${MAX_ENVELOPE_ITEMS} items: one more is a 413 for the whole envelope (issue 28)`, () => {
+    const items = (n: number) => '{}\n' + '{"type":"session"}\n{}\n'.repeat(n);
+    assert.equal(env(items(MAX_ENVELOPE_ITEMS)).items.length, MAX_ENVELOPE_ITEMS);
+    assert.equal(env(items(MAX_ENVELOPE_ITEMS) + '\n\n').items.length, MAX_ENVELOPE_ITEMS, 'blank lines are no items');
+    assert.throws(
+      () => env(items(MAX_ENVELOPE_ITEMS + 1)),
+      (err: unknown) =>
+        err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE' && /more than 1000 items/.test(err.message),
+    );
   });
 
   test('a break keeps the items before it', () => {

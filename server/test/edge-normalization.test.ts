@@ -20,6 +20,7 @@ for (const mode of MODES) {
     let tracker: Tracker;
     let key: string;
     let projectId: string;
+    let projectNumber: string;
     let uploadToken: string;
     before(async () => {
       // Business: release registration is a paid feature.
@@ -28,6 +29,7 @@ for (const mode of MODES) {
       const a = await signUpWithProject(tracker.url);
       key = a.key;
       projectId = a.project.id;
+      projectNumber = new URL(a.dsn).pathname.split('/').pop()!;
       uploadToken = (
         await gqlOk(
           tracker.url,
@@ -227,6 +229,61 @@ for (const mode of MODES) {
         `Bearer ${uploadToken}`,
       );
       assert.equal(maps.status, 200, JSON.stringify(maps.body));
+    });
+
+    test('Sentry store: an `extra` or `contexts` that is no object is kept and cut at depth 10, never dropped silently (issue 28)', async () => {
+      const store = (text: string) =>
+        fetch(`${tracker.url}/api/${projectNumber}/store/?sentry_key=${key}`, { method: 'POST', body: text });
+      const arrays = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+      const nestArrays = (levels: number, leaf: unknown): unknown => {
+        let v = leaf;
+        for (let i = 0; i < levels; i++) v = [v];
+        return v;
+      };
+      const hex = () => randomUUID().replaceAll('-', '');
+      const dashed = (h: string) => h.replace(/(.{8})(.{4})(.{4})(.{4})(.{12})/, '$1-$2-$3-$4-$5');
+
+      const a = hex();
+      const r = await store(`{"event_id":"${a}","message":"m","extra":${arrays(30)},"contexts":"text"}`);
+      assert.equal(r.status, 200, await r.text());
+      const row = await storedEvent(dashed(a));
+      // The body is level 0, context 1, extra 2: its arrays keep levels 2 to 9.
+      assert.deepEqual(row.context, { contexts: 'text', extra: nestArrays(8, '[depth limit]') });
+
+      // 200,000 levels: refused as /ingest/error refuses JSON nested beyond 1,000, fast, naming the field.
+      const started = performance.now();
+      const deep = await store(`{"event_id":"${hex()}","message":"m","extra":${arrays(200_000)}}`);
+      const body = (await deep.json()) as { error: { code: string; message: string } };
+      assert.equal(deep.status, 400, JSON.stringify(body));
+      assert.equal(body.error.message, 'context: JSON nested deeper than 1000 levels');
+      assert.ok(performance.now() - started < 2_000);
+    });
+
+    test('a `__proto__` key: /ingest/* refuses it with a 400 naming the key; the Sentry door drops the key (issue 28)', async () => {
+      for (const type of [FAST, ROUTE]) {
+        for (const [context, named] of [
+          ['{"__proto__":{"polluted":true}}', /a key "__proto__" is not accepted anywhere in the body/],
+          ['{"a":{"constructor":{"prototype":{"polluted":true}}}}', /a key "constructor" holding "prototype" is not accepted/],
+        ] as const) {
+          const r = await post('/ingest/error', `{"type":"E","message":"m","environment":"p","context":${context}}`, type);
+          assert.equal(r.status, 400, JSON.stringify(r.body));
+          assert.equal(r.body.error.code, 'BAD_USER_INPUT');
+          assert.match(r.body.error.message, named);
+        }
+      }
+      const log = await post('/ingest/log', '{"level":"info","message":"m","environment":"p","context":{"__proto__":{}}}');
+      assert.equal(log.status, 400);
+      assert.match(log.body.error.message, /"__proto__"/);
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+
+      const id = randomUUID().replaceAll('-', '');
+      const sentry = await fetch(`${tracker.url}/api/${projectNumber}/store/?sentry_key=${key}`, {
+        method: 'POST',
+        body: `{"event_id":"${id}","message":"m","extra":{"kept":1,"__proto__":{"polluted":true}}}`,
+      });
+      assert.equal(sentry.status, 200, await sentry.text());
+      const row = await storedEvent(id.replace(/(.{8})(.{4})(.{4})(.{4})(.{12})/, '$1-$2-$3-$4-$5'));
+      assert.deepEqual(row.context, { extra: { kept: 1 } });
     });
   });
 }

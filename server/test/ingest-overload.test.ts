@@ -4,6 +4,7 @@ import { EventSymbolicator } from '@tracker/core';
 import { startWorker, type RunningWorker } from '@tracker/ingest';
 import { createTestEnv, sendError, signUpWithProject, startTracker, waitFor, type Mode, type TestEnv } from './helpers';
 import type { Tracker } from '../src';
+import { buildEnvelope, errorEvent, item, sentryEventId, uuidOf } from './sentry-envelope';
 
 /**
  * Issue 21, embedded overload: with a database queue, once the backlog (queue rows not yet
@@ -24,6 +25,7 @@ for (const [label, mode, overrides] of [
     let tracker: Tracker;
     let worker: RunningWorker | undefined;
     let key: string;
+    let account: Awaited<ReturnType<typeof signUpWithProject>>;
     const accepted: string[] = [];
 
     before(async () => {
@@ -33,7 +35,8 @@ for (const [label, mode, overrides] of [
         maxBacklog: { items: BOUND, bytes: 0 },
       });
       tracker = await startTracker(env);
-      key = (await signUpWithProject(tracker.url)).key;
+      account = await signUpWithProject(tracker.url);
+      key = account.key;
     });
 
     after(async () => {
@@ -46,6 +49,30 @@ for (const [label, mode, overrides] of [
       (
         await tracker.db.ds.query(`SELECT count(*)::int AS n FROM queue_jobs WHERE topic = 'jobs' AND dead_at IS NULL`)
       )[0].n as number;
+
+    test('a Sentry envelope counts each of its events against the bound, and is refused whole past it (issue 28)', async () => {
+      const number = new URL(account.dsn).pathname.split('/').pop();
+      const post = (ids: string[]) =>
+        fetch(`${tracker.url}/api/${number}/envelope/?sentry_key=${key}`, {
+          method: 'POST',
+          body: buildEnvelope(
+            {},
+            ids.map((id) => item('event', errorEvent(id, { environment: 'production' }))),
+          ),
+        });
+      const first = Array.from({ length: 30 }, sentryEventId);
+      const r1 = await post(first);
+      assert.equal(r1.status, 200, await r1.text());
+      accepted.push(...first.map(uuidOf));
+      assert.equal(await backlog(), 30);
+      // 30 + 30 would pass the bound of 40: refused whole, nothing of it queued.
+      const r2 = await post(Array.from({ length: 30 }, sentryEventId));
+      const body = (await r2.json()) as { error: { code: string; message: string } };
+      assert.equal(r2.status, 503, JSON.stringify(body));
+      assert.equal(body.error.code, 'UNAVAILABLE');
+      assert.ok(Number(r2.headers.get('retry-after')) >= 1);
+      assert.equal(await backlog(), 30, 'nothing of the refused envelope was queued');
+    });
 
     test('a stalled worker: 202 up to the bound, then 503 with Retry-After on every ingest door', async () => {
       const statuses: Record<number, number> = {};

@@ -421,6 +421,24 @@ for (const mode of MODES) {
         body: buildEnvelope({}, [item('event', errorEvent(sentryEventId(), { extra: { big: 'x'.repeat(1.1 * MB) } }))]),
         status: 413,
       });
+      // What one envelope may carry (issue 28): past it, 413 and nothing taken (not even the valid event first).
+      const refusedWhole = [sentryEventId(), sentryEventId()];
+      cases.push({
+        name: 'more than 1,000 items (sessions) after a valid event',
+        body: buildEnvelope({}, [
+          item('event', errorEvent(refusedWhole[0])),
+          ...Array.from({ length: 1_000 }, () => item('session', { sid: 'x' })),
+        ]),
+        status: 413,
+      });
+      cases.push({
+        name: 'more than 1,000 records to store: a valid event and a log container of 1,000 records',
+        body: buildEnvelope({}, [
+          item('event', errorEvent(refusedWhole[1])),
+          item('log', { items: Array.from({ length: 1_000 }, (_, i) => ({ level: 'info', body: `l${i}` })) }),
+        ]),
+        status: 413,
+      });
       cases.push({ name: 'item header not JSON', body: '{}\n{type: event}\n{}\n', status: 400 });
       cases.push({ name: 'a negative length', body: '{}\n{"type":"event","length":-1}\n{}\n', status: 400 });
       cases.push({ name: 'random bytes', body: Buffer.from([0xff, 0xfe, 0, 1, 2, 10, 3, 4]), status: 400 });
@@ -445,6 +463,11 @@ for (const mode of MODES) {
         }
         for (const id of c.kept ?? []) await storedEvent(uuidOf(id));
       }
+      // Events sent after them are stored by now (kept, above), so these would be too.
+      const refusedStored = await queryRows(tracker.db.ds, 'SELECT 1 FROM events WHERE event_id = ANY($1::uuid[])', [
+        refusedWhole.map(uuidOf),
+      ]);
+      assert.equal(refusedStored.length, 0, 'an envelope refused with 413 has nothing taken');
       // A store body that is not an event.
       for (const body of ['', 'nope', '[1]', '{"exception": 5}']) {
         const r = await post(url, `/api/${numberOf(a)}/store/?sentry_key=${a.key}`, body);

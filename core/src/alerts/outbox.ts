@@ -206,9 +206,9 @@ export async function takeDueAlertDeliveries(
 ): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
     ds,
-    `UPDATE alert_deliveries d SET enqueued_at = now(), status = 'pending',
-       next_attempt_at = least(d.next_attempt_at, ${DUE.replace('$now', '$3')})
-     WHERE d.id IN (
+    // Picked in a CTE, run once: as `WHERE id IN (SELECT … LIMIT … SKIP LOCKED)` the planner could
+    // re-run the pick per row after an ANALYZE of an empty table and take them all (decision 035).
+    `WITH picked AS MATERIALIZED (
        SELECT id FROM alert_deliveries
         WHERE status IN ('pending', 'sending') AND next_attempt_at <= ${DUE.replace('$now', '$3')}
           -- A disabled or deleted rule's deliveries wait (disabled) or go (cascade), unsent.
@@ -216,6 +216,9 @@ export async function takeDueAlertDeliveries(
           AND (status = 'sending' OR enqueued_at IS NULL
                OR enqueued_at < now() - make_interval(secs => $1::double precision / 1000))
         ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     UPDATE alert_deliveries d SET enqueued_at = now(), status = 'pending',
+       next_attempt_at = least(d.next_attempt_at, ${DUE.replace('$now', '$3')})
+     WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
      RETURNING d.id`,
     [requeueAfterMs, limit, at(now)],
   );

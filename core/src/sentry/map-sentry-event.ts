@@ -211,8 +211,13 @@ function contextOf(
   request: JsonObject | undefined,
 ): JsonObject | undefined {
   const out: JsonObject = { ...objectOf(event.contexts) };
+  // Sentry's `contexts` and `extra` are objects; any other value (an array, a text) is kept under
+  // its own name rather than dropped without a word (issue 28): the edge's normalization then
+  // treats it like any context (cut at depth 10, refused past 1,000 levels, as on /ingest/error).
+  if (isUnmappable(event.contexts)) out.contexts = event.contexts;
   const extra = objectOf(event.extra);
   if (extra && Object.keys(extra).length > 0) out.extra = extra;
+  else if (isUnmappable(event.extra)) out.extra = event.extra;
   if (request) out.request = request;
   if (exceptions.length > 1) {
     out.causes = exceptions.slice(0, -1).map((e) => ({ type: textOf(e.type) ?? null, value: textOf(e.value) ?? null }));
@@ -222,4 +227,9 @@ function contextOf(
     if (v) out[field] = v;
   }
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** A value sent where an object belongs: not an object, and not nothing. */
+function isUnmappable(v: unknown): boolean {
+  return v !== undefined && v !== null && !isObject(v);
 }

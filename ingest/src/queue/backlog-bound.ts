@@ -41,12 +41,18 @@ export class BacklogBound {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Throws UNAVAILABLE when the backlog is at or over a limit. */
-  check(): void {
+  /**
+   * Throws UNAVAILABLE when the backlog is at or over a limit, or when `incoming` items (one
+   * request's: an envelope of N events counts N) would take it past the item limit: such a
+   * request is refused whole, never cut. Into an empty backlog a request is always let in, so a
+   * bound set below the largest request a door takes cannot shut that door for good.
+   */
+  check(incoming = 1): void {
     const items = this.items + this.pendingItems;
     const bytes = this.bytes + this.pendingBytes;
+    const max = this.limits.maxItems;
     const over =
-      (this.limits.maxItems > 0 && items >= this.limits.maxItems) ||
+      (max > 0 && (items >= max || (items > 0 && items + incoming > max))) ||
       (this.limits.maxBytes > 0 && bytes >= this.limits.maxBytes);
     if (!over) return;
     this.refusedCount += 1;

@@ -37,7 +37,12 @@ export class DatabaseQueue implements Queue {
   private readonly pollMs: number;
   private readonly retryBaseMs: number;
   private readonly wakeups = new EventEmitter();
-  private pending: Array<{ payloads: QueuePayload[]; resolve: () => void; reject: (e: unknown) => void }> = [];
+  private pending: Array<{
+    payloads: QueuePayload[];
+    bytes: number;
+    resolve: () => void;
+    reject: (e: unknown) => void;
+  }> = [];
   private flushScheduled = false;
   private closed = false;
   /** Set when the queue has a backlog bound. */
@@ -75,8 +80,8 @@ export class DatabaseQueue implements Queue {
     return queue;
   }
 
-  checkBacklog(): void {
-    this.bound?.check();
+  checkBacklog(items = 1): void {
+    this.bound?.check(items);
   }
 
   /** The table's count of waiting rows and their bytes (octet_length reads a TOASTed value's size without decompressing it). */
@@ -105,8 +110,12 @@ export class DatabaseQueue implements Queue {
    */
   enqueue(payloads: QueuePayload[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('queue closed'));
+    // Counted against the bound now, not at the flush: a `checkBacklog` right before this call,
+    // in the same tick, then sees every earlier request of the tick (no overshoot by a tick's worth).
+    const bytes = this.bound ? byteSum(payloads) : 0;
+    this.bound?.enqueuing(payloads.length, bytes);
     return new Promise((resolve, reject) => {
-      this.pending.push({ payloads, resolve, reject });
+      this.pending.push({ payloads, bytes, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => void this.flush());
@@ -121,8 +130,7 @@ export class DatabaseQueue implements Queue {
     // A text column: bytes are decoded here, as the worker would decode them from Redis.
     const payloads = batch.flatMap((b) => b.payloads.map(asText));
     if (batch.length === 0) return;
-    const bytes = this.bound ? byteSum(payloads) : 0;
-    this.bound?.enqueuing(payloads.length, bytes);
+    const bytes = batch.reduce((sum, b) => sum + b.bytes, 0);
     try {
       await this.ds.query('INSERT INTO queue_jobs (topic, payload) SELECT $1, unnest($2::text[])', [
         this.topic,
@@ -142,14 +150,7 @@ export class DatabaseQueue implements Queue {
     for (;;) {
       const rows = await queryRows<{ id: string; payload: string; attempts: number; last_error: string | null }>(
         this.ds,
-        `UPDATE queue_jobs SET locked_until = now() + make_interval(secs => $3::double precision / 1000),
-           attempts = attempts + 1
-         WHERE id IN (
-           SELECT id FROM queue_jobs
-           WHERE topic = $1 AND dead_at IS NULL AND available_at <= now()
-             AND (locked_until IS NULL OR locked_until < now())
-           ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id::text, payload, attempts, last_error`,
+        CLAIM_SQL,
         [this.topic, max, this.visibilityMs],
       );
       const messages: QueueMessage[] = [];
@@ -269,6 +270,28 @@ export class DatabaseQueue implements Queue {
   }
 }
 
+/**
+ * Claims up to $2 ready rows of topic $1 for $3 ms. The rows are picked in a MATERIALIZED CTE,
+ * which PostgreSQL runs exactly once, and updated by primary key from the array it yields.
+ *
+ * Why not `UPDATE … WHERE id IN (SELECT … LIMIT $2 FOR UPDATE SKIP LOCKED)`: after an ANALYZE of
+ * an empty table (the embedded purge's, or autovacuum's) the planner may make that subquery the
+ * inner side of a nested-loop semi join and run it again for every row of the table; each run
+ * skips the rows the previous ones locked, so one claim took every row (5,000 of 10 asked, in
+ * 5 s on PostgreSQL 15; O(rows²) on PGlite, where it froze the server: issue 28). A LIMIT is a
+ * limit per execution, not per statement. The array form (rather than `FROM picked`) keeps the
+ * update an index lookup whatever the statistics say, instead of a scan of the table.
+ */
+export const CLAIM_SQL = `WITH picked AS MATERIALIZED (
+     SELECT id FROM queue_jobs
+      WHERE topic = $1 AND dead_at IS NULL AND available_at <= now()
+        AND (locked_until IS NULL OR locked_until < now())
+      ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+   UPDATE queue_jobs SET locked_until = now() + make_interval(secs => $3::double precision / 1000),
+     attempts = attempts + 1
+    WHERE id = ANY (ARRAY(SELECT id FROM picked))
+   RETURNING id::text, payload, attempts, last_error`;
+
 export function unackedReason(deliveries: number): string {
   return `delivered ${deliveries} times without an ack or a failure (did the worker die on it?)`;
 }
@@ -278,9 +301,9 @@ function storable(text: string): string {
   return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }
 
-function byteSum(texts: string[]): number {
+function byteSum(texts: QueuePayload[]): number {
   let n = 0;
-  for (const t of texts) n += Buffer.byteLength(t);
+  for (const t of texts) n += typeof t === 'string' ? Buffer.byteLength(t) : t.length;
   return n;
 }
 

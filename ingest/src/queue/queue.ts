@@ -44,8 +44,10 @@ export interface Queue {
    * Throws `AppError('UNAVAILABLE')` (503 with `Retry-After`) when the backlog is over its bound
    * (docs/reliability.md, "Overload"). Synchronous and free of I/O: the edge calls it before the
    * quota gate, so a refused request spends nothing. Queues without a bound leave it out.
+   * `items` is what the request would enqueue (default 1): a request that would take the backlog
+   * past the bound is refused whole.
    */
-  checkBacklog?(): void;
+  checkBacklog?(items?: number): void;
   /** Messages waiting, for /readyz and operators. */
   depth(): Promise<number>;
   ping(): Promise<void>;

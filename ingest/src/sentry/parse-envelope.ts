@@ -6,6 +6,13 @@ export const MAX_SENTRY_ITEM_BYTES = 1024 * 1024;
 /** A whole envelope, compressed and decoded (attachments are read past, not kept). */
 export const MAX_ENVELOPE_BYTES = 20 * 1024 * 1024;
 
+/**
+ * Items in one envelope, of any type (docs/sentry-compatibility.md, "Limits"). SDKs send a
+ * handful (an event and its attachments, up to 100 sessions); past this the envelope is refused
+ * whole with 413 before its items are read, so 20 MB of tiny items cannot hold the thread.
+ */
+export const MAX_ENVELOPE_ITEMS = 1_000;
+
 const NEWLINE = 0x0a;
 // `__proto__` keys are dropped rather than refused: an SDK's user data may hold one.
 const PARSE_OPTIONS = { protoAction: 'remove', constructorAction: 'remove' } as const;
@@ -31,7 +38,7 @@ export interface Envelope {
  * Splits a Sentry envelope (develop.sentry.dev/sdk/envelopes): a JSON header line, then items,
  * each a JSON header line and a payload of `length` bytes (then an optional newline), or without
  * `length` a payload up to the next newline. Throws a 400 only when the envelope header itself
- * cannot be read; a problem further on ends the item list (`broken`) and keeps what came before,
+ * cannot be read, a 413 past MAX_ENVELOPE_ITEMS items; a problem further on ends the item list (`broken`) and keeps what came before,
  * so a bad item never takes a valid one before it along.
  */
 export function parseEnvelope(body: Buffer): Envelope {
@@ -45,6 +52,12 @@ export function parseEnvelope(body: Buffer): Envelope {
     if (body[at] === NEWLINE) {
       at += 1;
       continue;
+    }
+    if (items.length === MAX_ENVELOPE_ITEMS) {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `envelope: more than ${MAX_ENVELOPE_ITEMS} items in one envelope; send them in several`,
+      );
     }
     const headerEnd = lineEnd(body, at);
     let itemHeader: JsonObject;

@@ -12,7 +12,7 @@ import type { Queue } from '../queue';
 import { MAX_ENVELOPE_BYTES, parseEnvelope, readSentryJson } from './parse-envelope';
 import { sentryRateLimits } from './rate-limits';
 import { authenticateSentryKey, sentryKeyOf } from './sentry-auth';
-import { takeEvent, takeSentryItems } from './take-items';
+import { readSentryItems, takeEvent, takeSentryItems } from './take-items';
 
 export interface SentryDeps {
   queue: Queue;
@@ -84,10 +84,17 @@ async function envelope(request: FastifyRequest, reply: FastifyReply, deps: Sent
     (request.params as Params).project,
     deps.keys,
   );
-  deps.queue.checkBacklog?.();
-  const taken = await takeSentryItems(key, items, header, deps);
+  const read = readSentryItems(items);
+  // Every record counts against the backlog bound: an envelope that would pass it is refused
+  // whole before the gate spends any quota, and checked again just before the enqueue (same
+  // tick), since other requests may have been taken while this one waited on the gate.
+  deps.queue.checkBacklog?.(Math.max(1, read.candidates.length));
+  const taken = await takeSentryItems(key, read, header, deps);
   if (broken) taken.problems.push(broken);
-  if (taken.payloads.length > 0) await deps.queue.enqueue(taken.payloads);
+  if (taken.payloads.length > 0) {
+    deps.queue.checkBacklog?.(taken.payloads.length);
+    await deps.queue.enqueue(taken.payloads);
+  }
   if (taken.refusals.length > 0) {
     const limits = sentryRateLimits(taken.refusals);
     reply.header('x-sentry-rate-limits', limits.header);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import {
   AppError,
   encodeJob,
@@ -47,38 +48,106 @@ export interface TakeDeps {
 }
 
 /**
- * The items Tracker keeps, mapped onto our bodies and through the same steps as `/ingest/*`:
- * the schema (normalization and limits), PII scrubbing with the project's settings, the gate
- * (rate limit, then the event or log quota; feedback is free), one job each. Every other item
- * type (sessions, client reports, transactions, spans, attachments, profiles, replays, check-ins,
- * unknown types) is read past and dropped. A bad item is dropped alone.
+ * What one envelope may carry (docs/sentry-compatibility.md, "Limits"): at most this many
+ * records to store — events, feedback and log records, each one job for the worker and one row
+ * against the backlog bound. Sentry's SDKs send one event per envelope and flush logs 100 at a
+ * time; past this the envelope is refused whole with 413, before any quota is spent, so one
+ * public-key request can neither queue thousands of jobs nor hold the edge's thread for long.
  */
-export async function takeSentryItems(
-  key: KeyInfo,
-  items: EnvelopeItem[],
-  envelopeHeader: Record<string, unknown>,
-  deps: TakeDeps,
-): Promise<TakenItems> {
-  const taken: TakenItems = { payloads: [], refusals: [], problems: [] };
-  const receivedAt = receivedAtNow(deps.clock);
-  const scrubber = scrubberFor(key.privacy);
-  const { projectId } = key;
+export const MAX_ENVELOPE_RECORDS = 1_000;
+
+/** Records taken between two yields to the event loop. */
+const YIELD_EVERY = 50;
+
+/** An item read and mapped, not yet validated nor admitted; `what` names it in messages. */
+type Candidate =
+  | { what: string; kind: 'event'; raw: Record<string, unknown>; plain: boolean }
+  | { what: string; kind: 'feedback'; body: unknown }
+  | { what: string; kind: 'log'; record: unknown };
+
+/** The records an envelope's items hold, read (JSON) and mapped onto our bodies. */
+export interface ReadItems {
+  candidates: Candidate[];
+  /** Items that could not be read, the first named in a 400 when nothing was taken. */
+  problems: AppError[];
+}
+
+/**
+ * Reads the items Tracker keeps (event, feedback, user_report, log, otel_log) into records;
+ * every other item type is read past. Throws 413 over MAX_ENVELOPE_RECORDS records, so the whole
+ * envelope is refused before the gate. A bad item is noted and dropped alone.
+ */
+export function readSentryItems(items: EnvelopeItem[]): ReadItems {
+  const read: ReadItems = { candidates: [], problems: [] };
   for (const [index, item] of items.entries()) {
     const what = `item ${index + 1} (${item.type || 'no type'})`;
     try {
       switch (item.type) {
         case 'event': {
           const { value: raw, plain } = payloadObject(item, what);
-          const { payload, eventId } = await takeEvent(key, { raw, plain }, envelopeHeader.event_id, receivedAt, deps);
+          read.candidates.push({ what, kind: 'event', raw, plain });
+          break;
+        }
+        case 'feedback':
+        case 'user_report':
+          read.candidates.push({
+            what,
+            kind: 'feedback',
+            body: mapSentryFeedback(payloadObject(item, what).value, item.type),
+          });
+          break;
+        case 'log':
+        case 'otel_log':
+          for (const record of mapSentryLogs(parseSentryJson(item.payload, what), item.type)) {
+            read.candidates.push({ what, kind: 'log', record });
+          }
+          break;
+        default:
+          break; // read past and dropped (docs/sentry-compatibility.md)
+      }
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      read.problems.push(err.message.startsWith('item ') ? err : new AppError(err.code, `${what}: ${err.message}`));
+    }
+    if (read.candidates.length > MAX_ENVELOPE_RECORDS) {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `envelope: more than ${MAX_ENVELOPE_RECORDS} records to store (events, feedback and log records) in one envelope; send them in several`,
+      );
+    }
+  }
+  return read;
+}
+
+/**
+ * The records read from an envelope, through the same steps as `/ingest/*`: the schema
+ * (normalization and limits), PII scrubbing with the project's settings, the gate (rate limit,
+ * then the event or log quota; feedback is free), one job each. A bad record is dropped alone.
+ */
+export async function takeSentryItems(
+  key: KeyInfo,
+  read: ReadItems,
+  envelopeHeader: Record<string, unknown>,
+  deps: TakeDeps,
+): Promise<TakenItems> {
+  const taken: TakenItems = { payloads: [], refusals: [], problems: [...read.problems] };
+  const receivedAt = receivedAtNow(deps.clock);
+  const scrubber = scrubberFor(key.privacy);
+  const { projectId } = key;
+  for (const [i, candidate] of read.candidates.entries()) {
+    // A thousand records are ~0.1 s of CPU (a second on a loaded machine): in slices, so that
+    // probes, other requests and (embedded) the worker's statements are answered in between.
+    if (i > 0 && i % YIELD_EVERY === 0) await setImmediate();
+    try {
+      switch (candidate.kind) {
+        case 'event': {
+          const { payload, eventId } = await takeEvent(key, candidate, envelopeHeader.event_id, receivedAt, deps);
           if (payload) taken.payloads.push(payload);
           taken.eventId ??= eventId;
           break;
         }
-        case 'feedback':
-        case 'user_report': {
-          const body = scrubber.feedback(
-            parseBody(feedbackSchema, mapSentryFeedback(payloadObject(item, what).value, item.type)),
-          );
+        case 'feedback': {
+          const body = scrubber.feedback(parseBody(feedbackSchema, candidate.body));
           // Free of the event quota, as our own feedback is (docs/quotas.md); the key's rate limit applies.
           const admitted = deps.gate?.admit(key, null);
           if (admitted) await admitted;
@@ -86,26 +155,15 @@ export async function takeSentryItems(
           taken.payloads.push(encodeJob({ v: 1, kind: 'feedback', projectId, receivedAt, feedback }));
           break;
         }
-        case 'log':
-        case 'otel_log': {
-          for (const record of mapSentryLogs(parseSentryJson(item.payload, what), item.type)) {
-            try {
-              const log = scrubber.log(parseBody(logSchema, record));
-              await admitOnce(deps, key, 'logs', undefined); // one unit per record
-              taken.payloads.push(
-                encodeJob({ v: 1, kind: 'log', projectId, receivedAt, log: { ...log, id: randomUUID() } }),
-              );
-            } catch (err) {
-              note(taken, err, `${what}: log record`);
-            }
-          }
+        case 'log': {
+          const log = scrubber.log(parseBody(logSchema, candidate.record));
+          await admitOnce(deps, key, 'logs', undefined); // one unit per record
+          taken.payloads.push(encodeJob({ v: 1, kind: 'log', projectId, receivedAt, log: { ...log, id: randomUUID() } }));
           break;
         }
-        default:
-          break; // read past and dropped (docs/sentry-compatibility.md)
       }
     } catch (err) {
-      note(taken, err, what);
+      note(taken, err, candidate.kind === 'log' ? `${candidate.what}: log record` : candidate.what);
     }
   }
   return taken;
