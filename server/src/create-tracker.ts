@@ -201,6 +201,9 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     keepAliveTimeout: KEEP_ALIVE_MS,
     // Idle connections close at once; requests in flight may finish (close() bounds the wait).
     forceCloseConnections: 'idle',
+    // request.protocol and request.ip read X-Forwarded-Proto / -For only when the connection comes
+    // from one of these: from anyone else the headers are the client's own words.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
   });
 
   // Every 503 and 429 carries Retry-After (SDKs and load balancers back off by it); the routes
@@ -321,6 +324,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       apiUrl: () => config.apiUrl ?? `${tracker.url}/graphql`,
       sessionSecret: resolveSessionSecret(config.sessionSecret, config.dataDir),
       sdk: () => sdkAssets?.setupInfo(),
+      publicUrl: () => config.publicUrl,
     });
   }
 
