@@ -38,12 +38,11 @@ interface HeldRequest {
 async function holdRequest(base: string, path: string, headers: Record<string, string>, body: string) {
   const bytes = Buffer.from(body);
   const half = Math.floor(bytes.length / 2);
-  let answered: Promise<Answer>;
   const req = httpRequest(`${base}${path}`, {
     method: 'POST',
     headers: { ...headers, 'content-length': String(bytes.length) },
   });
-  answered = new Promise<Answer>((resolve, reject) => {
+  const answered = new Promise<Answer>((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
       res.setEncoding('utf8');
@@ -154,7 +153,17 @@ for (const mode of MODES) {
     test('all roles in one process: an event, a GraphQL query and a sign-in in flight are answered; exit 0', async () => {
       const all = await start('ingest,worker,api,web');
       account = await signUpWithProject(all.url);
-      assert.equal((await sendError(all.url, account.key, { type: 'ShutdownError', message: 'before', environment: 'production', fingerprint: ['shutdown'] })).status, 202);
+      assert.equal(
+        (
+          await sendError(all.url, account.key, {
+            type: 'ShutdownError',
+            message: 'before',
+            environment: 'production',
+            fingerprint: ['shutdown'],
+          })
+        ).status,
+        202,
+      );
       accepted += 1;
       const held = [
         await holdIngest(all.url, account.key, 'in flight (all roles)'),
@@ -177,10 +186,10 @@ for (const mode of MODES) {
       const api = await start('api');
       const stopped = await terminate(api, [await holdGraphql(api.url)]);
       timings.api = stopped.ms;
-      assert.deepEqual([stopped.answers[0]!.status, JSON.parse(stopped.answers[0]!.body)], [
-        200,
-        { data: { __typename: 'Query' } },
-      ]);
+      assert.deepEqual(
+        [stopped.answers[0]!.status, JSON.parse(stopped.answers[0]!.body)],
+        [200, { data: { __typename: 'Query' } }],
+      );
       assertCleanExit(stopped, api);
     });
 

@@ -82,7 +82,10 @@ describe('the sign-in redirect target (issue 28, open redirect)', () => {
   });
 
   test('paths on our origin keep their query and fragment, written out as the browser would', () => {
-    assert.equal(safeRedirectPath('/projects/p1/issues?q=is:unresolved#top'), '/projects/p1/issues?q=is:unresolved#top');
+    assert.equal(
+      safeRedirectPath('/projects/p1/issues?q=is:unresolved#top'),
+      '/projects/p1/issues?q=is:unresolved#top',
+    );
     assert.equal(safeRedirectPath('/projects/a b/issues'), '/projects/a%20b/issues');
     // Encoded slashes stay encoded: a path segment on our origin, not a host.
     assert.equal(safeRedirectPath('/%2F%2Fevil.example'), '/%2F%2Fevil.example');
