@@ -342,7 +342,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
 
   // With the api and web roles in one process, the dashboard calls GraphQL on a listener of its
   // own on loopback, not on the public port: at shutdown the public port stops taking connections
-  // at once, and a page in flight then could not make its calls (it answered "API unreachable").
+  // at once, and a page in flight then could not make its calls (it answered "API unreachable";
+  // docs/decisions/038).
   let internalApi: Server | undefined;
   let internalApiUrl: string | undefined;
 
