@@ -54,8 +54,13 @@ async function holdRequest(base: string, path: string, headers: Record<string, s
   answered.catch(() => undefined);
   req.write(bytes.subarray(0, half));
   await new Promise<void>((resolve) => req.once('socket', (s) => s.once('connect', () => resolve())));
-  // Time for the server to read the headers and start its handler, which then waits for the body.
-  await new Promise((r) => setTimeout(r, 300));
+  // The server must have read those bytes before the signal (a connection it has read nothing
+  // from is idle, and closing idle connections is right). A probe sent after them and answered
+  // is a barrier on a busy machine; the pause lets the handler start and wait for the body.
+  await new Promise((r) => setTimeout(r, 100));
+  const probe = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(10_000) });
+  await probe.arrayBuffer();
+  await new Promise((r) => setTimeout(r, 100));
   return {
     finish(): Promise<Answer> {
       req.end(bytes.subarray(half));
