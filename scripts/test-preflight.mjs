@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test` needs PostgreSQL (127.0.0.1:5432), Redis (127.0.0.1:6379) and Debian's Chromium
-// (/usr/bin/chromium, or CHROMIUM_PATH). This starts what is installed but down, installs what is
+// `npm test` needs PostgreSQL (127.0.0.1:5432), Redis (127.0.0.1:6379), Debian's Chromium
+// (/usr/bin/chromium, or CHROMIUM_PATH) and Debian's Caddy. This starts what is installed but down, installs what is
 // missing with apt-get when it can (root on Debian), and otherwise says in seconds what to
 // install instead of letting a suite hang or fail a hundred times over. `.ci/run` uses it too.
 import { spawnSync } from 'node:child_process';
@@ -94,6 +94,10 @@ if (!existsSync(chromium)) {
   if (!process.env.CHROMIUM_PATH) aptInstall('chromium');
   if (!existsSync(chromium)) problems.push(`Chromium at ${chromium}: apt-get install chromium (or set CHROMIUM_PATH)`);
 }
+
+// Debian's Caddy: server/test/behind-caddy.test.ts runs the shipped infra/Caddyfile with TLS.
+if (!has('caddy')) aptInstall('caddy');
+if (!has('caddy')) problems.push('Caddy (for the shipped Caddyfile test): apt-get install caddy');
 
 if (problems.length > 0) {
   console.error(`npm test needs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

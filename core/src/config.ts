@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_DATA_DIR } from './db/pglite-prewarm';
 
@@ -21,6 +22,36 @@ const optionalText = z.preprocess(
   z.string().trim().min(1).optional(),
 );
 
+/** proxy-addr's names (fastify's `trustProxy`): 127.0.0.0/8 and ::1; 169.254.0.0/16 and fe80::/10; 10/8, 172.16/12, 192.168/16 and fc00::/7. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of TRACKER_TRUSTED_PROXIES: an address, `address/prefix`, or a name above. */
+function isProxyRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address ?? '');
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+const trustedProxyList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      z.string().refine(isProxyRange, {
+        error: (issue) =>
+          `${String(issue.input)} is not an address, an address/prefix (CIDR) or one of loopback, linklocal, uniquelocal`,
+      }),
+    ),
+  );
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -29,6 +60,11 @@ const envSchema = z.object({
   REDIS_URL: optionalUrl,
   TRACKER_DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
   TRACKER_PUBLIC_URL: optionalUrl,
+  /**
+   * Reverse proxies whose X-Forwarded-For / X-Forwarded-Proto / X-Forwarded-Host are believed:
+   * addresses, CIDRs or proxy-addr's names, comma-separated. Empty: those headers are ignored.
+   */
+  TRACKER_TRUSTED_PROXIES: trustedProxyList.default([]),
   /** Where the dashboard's server calls GraphQL; defaults to this process when it runs the api role. */
   TRACKER_API_URL: optionalUrl,
   TRACKER_ROLES: roleList.default([...ROLES]),
@@ -101,6 +137,8 @@ export type Config = {
   redisUrl: string | undefined;
   dataDir: string;
   publicUrl: string;
+  /** From TRACKER_TRUSTED_PROXIES: fastify's `trustProxy` list; empty = forwarded headers are ignored. */
+  trustedProxies: string[];
   apiUrl: string | undefined;
   roles: ServiceRole[];
   redisPrefix: string;
@@ -251,6 +289,7 @@ export function loadConfig(
     redisUrl: e.REDIS_URL,
     dataDir: e.TRACKER_DATA_DIR,
     publicUrl: (e.TRACKER_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    trustedProxies: e.TRACKER_TRUSTED_PROXIES,
     apiUrl: e.TRACKER_API_URL,
     roles: e.TRACKER_ROLES,
     redisPrefix: e.TRACKER_REDIS_PREFIX,

@@ -1,4 +1,4 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
   errorMessage,
   countDeadLetters,
@@ -56,6 +56,12 @@ const KEEP_ALIVE_MS = 65_000;
 const READY_CHECK_TIMEOUT_MS = 800;
 /** Node checks its header and request timeouts this often (its default, 30 s, would let a slow client hold a socket that long past them). */
 const HTTP_TIMEOUT_CHECK_MS = 1_000;
+/**
+ * While requests in flight drain at shutdown, idle keep-alive connections are closed this often:
+ * a connection whose request was answered after the signal is idle only from then on, and the
+ * server (so the process) would otherwise wait for its keep-alive timeout.
+ */
+const IDLE_SWEEP_MS = 50;
 
 export interface TrackerOptions {
   config: Config;
@@ -169,8 +175,11 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   // them (ingest/src/http/fast-path.ts); everything else, and every unusual request, goes on.
   let fastPath: IngestFastPath | undefined;
   let shuttingDown = false;
+  /** Fastify's router, for the loopback listener that the dashboard calls GraphQL on. */
+  let route: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const app = Fastify({
     serverFactory: (handler) => {
+      route = handler;
       // Slow clients (a header or a body trickled a byte at a time) get 408 and lose the socket
       // after these times, so they cannot hold sockets and memory for minutes.
       const server = createServer(
@@ -201,6 +210,12 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     keepAliveTimeout: KEEP_ALIVE_MS,
     // Idle connections close at once; requests in flight may finish (close() bounds the wait).
     forceCloseConnections: 'idle',
+    // Off: the dashboard's GraphQL calls (the internal listener, below) must be answered while the
+    // public port drains; public requests that arrive during shutdown get 503 from our own handler.
+    return503OnClosing: false,
+    // request.protocol and request.ip read X-Forwarded-Proto / -For only when the connection comes
+    // from one of these: from anyone else the headers are the client's own words.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
   });
 
   // Every 503 and 429 carries Retry-After (SDKs and load balancers back off by it); the routes
@@ -318,14 +333,34 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   }
   if (roles.has('web')) {
     await mountWeb(app, {
-      apiUrl: () => config.apiUrl ?? `${tracker.url}/graphql`,
+      apiUrl: () => config.apiUrl ?? internalApiUrl ?? `${tracker.url}/graphql`,
       sessionSecret: resolveSessionSecret(config.sessionSecret, config.dataDir),
       sdk: () => sdkAssets?.setupInfo(),
+      publicUrl: () => config.publicUrl,
     });
   }
 
+  // With the api and web roles in one process, the dashboard calls GraphQL on a listener of its
+  // own on loopback, not on the public port: at shutdown the public port stops taking connections
+  // at once, and a page in flight then could not make its calls (it answered "API unreachable";
+  // docs/decisions/038).
+  let internalApi: Server | undefined;
+  let internalApiUrl: string | undefined;
+
   async function listen(): Promise<string> {
     await app.listen({ port: config.port, host: config.host });
+    if (roles.has('api') && roles.has('web') && !config.apiUrl && route) {
+      const server = createServer(
+        { headersTimeout: config.http.headersTimeoutMs, requestTimeout: config.http.requestTimeoutMs },
+        route,
+      );
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve());
+      });
+      internalApi = server;
+      internalApiUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/graphql`;
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     tracker.url = `http://127.0.0.1:${port}`;
@@ -438,11 +473,15 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       };
       // Requests in flight get a few seconds (an enqueue fails within ~1 s); then their
       // connections are cut.
+      const idleSweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
       await step('HTTP requests in flight', () => app.close(), Math.min(3_000, config.shutdownTimeoutMs / 2));
+      clearInterval(idleSweep);
       if (abandoned.length > 0) {
         app.server.closeAllConnections();
         await step('HTTP server close', () => app.close());
       }
+      // After the public port: the pages in flight there made their GraphQL calls on this one.
+      await step('internal GraphQL listener', () => closeServer(internalApi, abandoned.length > 0));
       await step('ingest quota counts (units held by this process stay counted this month)', () => gate?.close());
       await step('GraphQL server', () => api?.stop());
       await step('worker batch in hand (delivered again to the next worker)', () => tracker.worker?.stop());
@@ -466,6 +505,15 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   }
 
   return tracker;
+}
+
+/** Stops a listener; its idle connections (or, `force`, all of them) are closed at once. */
+function closeServer(server: Server | undefined, force: boolean): Promise<void> | undefined {
+  if (!server) return undefined;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  if (force) server.closeAllConnections();
+  else server.closeIdleConnections();
+  return closed;
 }
 
 /** 503 with Retry-After, written directly (the request is not read). */

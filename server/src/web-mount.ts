@@ -10,6 +10,8 @@ export interface WebMountOptions {
   sessionSecret: string;
   /** The SDK URLs and SRI hashes for the setup page; undefined when the SDKs were not packed. */
   sdk: () => SdkSetupInfo | undefined;
+  /** TRACKER_PUBLIC_URL: when it is https, the session cookie is always `Secure`. */
+  publicUrl: () => string;
 }
 
 /** Methods that run a Remix action, which Remix guards against cross-site requests. */
@@ -57,9 +59,23 @@ export async function mountWeb(app: FastifyInstance, options: WebMountOptions): 
   const { createRequestHandler } = await import('@remix-run/node');
   const { createRequestListener } = await import('@remix-run/node-fetch-server');
   const handle = createRequestHandler(build, 'production');
-  const listener = createRequestListener((request) =>
-    handle(request, { apiUrl: options.apiUrl(), sessionSecret: options.sessionSecret, sdk: options.sdk() }),
-  );
+  // Whether the browser used https is decided here, where fastify knows if the connection came
+  // from a trusted proxy (TRACKER_TRUSTED_PROXIES) and so if its X-Forwarded-Proto counts; not by
+  // Remix's own `trustProxy`, which would believe the header from any client. One listener per
+  // answer, so the Request the dashboard sees carries the scheme the browser used.
+  const listenerFor = (https: boolean) =>
+    createRequestListener(
+      (request) =>
+        handle(request, {
+          apiUrl: options.apiUrl(),
+          sessionSecret: options.sessionSecret,
+          sdk: options.sdk(),
+          secureCookies: https || options.publicUrl().startsWith('https:'),
+        }),
+      https ? { protocol: 'https:' } : undefined,
+    );
+  const plainListener = listenerFor(false);
+  const httpsListener = listenerFor(true);
 
   await app.register(async (scope) => {
     // Remix reads the body itself: leave the stream untouched for every content type.
@@ -90,7 +106,7 @@ export async function mountWeb(app: FastifyInstance, options: WebMountOptions): 
             .send(FOREIGN_ORIGIN_BODY);
         }
         reply.hijack();
-        listener(request.raw, reply.raw);
+        (request.protocol === 'https' ? httpsListener : plainListener)(request.raw, reply.raw);
       },
     });
   });

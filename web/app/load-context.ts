@@ -7,6 +7,11 @@ declare module '@remix-run/node' {
     apiUrl: string;
     /** Signs the session cookie; a fixed development secret is used when absent. */
     sessionSecret?: string;
+    /**
+     * Whether the session cookie gets `Secure`: the browser reached us over https (directly, or by
+     * a trusted proxy's X-Forwarded-Proto), or the public URL is https. Absent: the request's scheme.
+     */
+    secureCookies?: boolean;
     /** Optional CSP nonce chosen by the server; entry.server makes one per response otherwise. */
     cspNonce?: string;
     /** The SDKs this instance serves under /sdk/ (absent when they were not built): the setup page's URLs. */

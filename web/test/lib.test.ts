@@ -12,6 +12,7 @@ import {
   rawHealthFigures,
   type ReleaseHealth,
 } from '../app/lib/release-health.ts';
+import { safeRedirectPath } from '../app/lib/safe-redirect.ts';
 import { toSafeHref } from '../app/lib/safe-url.ts';
 import { describeSnooze, parseSnoozeRequest, parseSnoozeUntil } from '../app/lib/snooze.ts';
 import { visibleText } from '../app/lib/visible-text.ts';
@@ -39,6 +40,63 @@ describe('links from event data', () => {
     ]) {
       assert.equal(toSafeHref(hostile), null, JSON.stringify(hostile));
     }
+  });
+});
+
+/** Where a browser goes when it follows `Location: <location>` from a page on `origin`. */
+function followedFrom(origin: string, location: string): string {
+  return new URL(location, origin).origin;
+}
+
+describe('the sign-in redirect target (issue 28, open redirect)', () => {
+  const hostile = [
+    '/\t/evil.example/phish',
+    '/\n/evil.example',
+    '/\r/evil.example',
+    '\t//evil.example',
+    '//evil.example',
+    '///evil.example',
+    '/\\evil.example',
+    '/\\/evil.example',
+    '\\\\evil.example',
+    '/.//evil.example',
+    '/..//evil.example',
+    '/a/..//evil.example/x',
+    '/./\\evil.example',
+    'https://evil.example/',
+    'http:/evil.example',
+    'javascript:alert(1)',
+    'evil.example',
+    '',
+    '/\u0000/evil.example',
+    '/ /evil.example',
+  ];
+
+  test('every form that a browser reads as another host falls back to /', () => {
+    for (const to of hostile) {
+      const path = safeRedirectPath(to);
+      assert.equal(followedFrom('https://tracker.example', path), 'https://tracker.example', JSON.stringify(to));
+    }
+    // The tab form of the report, and the URL-decoded form of its query string.
+    assert.equal(safeRedirectPath(decodeURIComponent('%2F%09%2Fevil.example%2Fphish')), '/');
+    assert.equal(safeRedirectPath('/.//evil.example'), '/');
+  });
+
+  test('paths on our origin keep their query and fragment, written out as the browser would', () => {
+    assert.equal(
+      safeRedirectPath('/projects/p1/issues?q=is:unresolved#top'),
+      '/projects/p1/issues?q=is:unresolved#top',
+    );
+    assert.equal(safeRedirectPath('/projects/a b/issues'), '/projects/a%20b/issues');
+    // Encoded slashes stay encoded: a path segment on our origin, not a host.
+    assert.equal(safeRedirectPath('/%2F%2Fevil.example'), '/%2F%2Fevil.example');
+    assert.equal(safeRedirectPath('/%5Cevil.example'), '/%5Cevil.example');
+    assert.equal(safeRedirectPath('/settings/../projects'), '/projects');
+  });
+
+  test('anything else is the fallback', () => {
+    assert.equal(safeRedirectPath(null), '/');
+    assert.equal(safeRedirectPath('//evil.example', '/login'), '/login');
   });
 });
 

@@ -29,9 +29,10 @@ function getStorage(context: AppLoadContext): SessionStorage<SessionData> {
   return storage;
 }
 
-// `secure` is decided per request so the same build works on plain-http localhost and behind TLS.
-function isHttps(request: Request): boolean {
-  return new URL(request.url).protocol === 'https:';
+// `secure` is decided per request so the same build works on plain-http localhost and behind TLS;
+// the server decides it (load-context.ts), since only it knows which proxies to believe.
+function isSecure(request: Request, context: AppLoadContext): boolean {
+  return context.secureCookies ?? new URL(request.url).protocol === 'https:';
 }
 
 export async function findSessionToken(request: Request, context: AppLoadContext): Promise<string | null> {
@@ -44,14 +45,14 @@ export async function createSessionCookie(request: Request, context: AppLoadCont
   const storage = getStorage(context);
   const session = await storage.getSession();
   session.set('token', token);
-  return storage.commitSession(session, { secure: isHttps(request) });
+  return storage.commitSession(session, { secure: isSecure(request, context) });
 }
 
 /** The Set-Cookie value that signs the user out. */
 export async function createClearedSessionCookie(request: Request, context: AppLoadContext): Promise<string> {
   const storage = getStorage(context);
   const session = await storage.getSession(request.headers.get('Cookie'));
-  return storage.destroySession(session, { secure: isHttps(request) });
+  return storage.destroySession(session, { secure: isSecure(request, context) });
 }
 
 /** A redirect to /login that also drops a stale cookie and remembers where the user was. */
