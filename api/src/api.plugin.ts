@@ -1,6 +1,6 @@
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { AppError, authenticateBearer, createDatabaseUsageReader, type Principal } from '@tracker/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createContext, type ApiDeps, type Context } from './context';
@@ -10,6 +10,7 @@ import { stripeWebhookPlugin } from './billing/stripe-webhook.plugin';
 import { getSchema } from './schema';
 import { MAX_QUERY_TOKENS, queryLimitsPlugin } from './limits/query-limits.plugin';
 import { storableInputPlugin } from './limits/storable-input.plugin';
+import { refuseOutsizedDocument } from './limits/document-shape.hook';
 
 export interface ApiOptions extends ApiDeps {
   /** Schema introspection; default: `config.graphqlIntrospection` (TRACKER_GRAPHQL_INTROSPECTION, on). */
@@ -38,13 +39,19 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
   };
   const limiter = options.rateLimiter ?? createMemoryRateLimiter(options.config.graphqlRateLimit);
   const refusals = createRefusalLog();
-  await app.register(fastifyApollo(apollo), {
-    path: '/graphql',
-    context: async (request: FastifyRequest, reply: FastifyReply) => {
-      const context = await contextOf(request, reply, deps);
-      await enforceRateLimit(limiter, request, context, refusals);
-      return context;
-    },
+  // Apollo's own route handler on a route of ours: the plugin form takes no hooks, and the
+  // document's shape is checked before Apollo parses and validates it (docs/decisions/036).
+  app.route({
+    method: ['GET', 'POST', 'OPTIONS'],
+    url: '/graphql',
+    preHandler: refuseOutsizedDocument,
+    handler: fastifyApolloHandler<Context>(apollo, {
+      context: async (request: FastifyRequest, reply: FastifyReply) => {
+        const context = await contextOf(request, reply, deps);
+        await enforceRateLimit(limiter, request, context, refusals);
+        return context;
+      },
+    }),
   });
   // Stripe webhooks, in their own scope (raw body); answers BILLING_NOT_CONFIGURED without Stripe.
   await app.register(stripeWebhookPlugin, deps);
