@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createContext, type ApiDeps, type Context } from './context';
 import { formatError, rateLimitedError } from './format-error';
 import { createMemoryRateLimiter, type GraphqlRateLimiter } from './rate-limit/graphql-rate-limiter';
+import { createClientAddressReader } from './rate-limit/client-address';
 import { stripeWebhookPlugin } from './billing/stripe-webhook.plugin';
 import { getSchema } from './schema';
 import { MAX_QUERY_TOKENS, queryLimitsPlugin } from './limits/query-limits.plugin';
@@ -21,6 +22,13 @@ export interface ApiOptions extends ApiDeps {
    * `config.graphqlRateLimit`.
    */
   rateLimiter?: GraphqlRateLimiter;
+  /**
+   * The secret the web role signs browsers' addresses with (TRACKER_SESSION_SECRET, or the one in
+   * the data folder when web runs in this process). A signed-out request carrying a valid
+   * X-Tracker-Client-Address is rate-limited by that address; without the secret, or with a bad
+   * signature, the header is ignored and the connection's address counts.
+   */
+  clientAddressSecret?: string;
 }
 
 /** Mounts GraphQL at `/graphql`. Call `stop` (returned) on shutdown. */
@@ -39,6 +47,7 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
   };
   const limiter = options.rateLimiter ?? createMemoryRateLimiter(options.config.graphqlRateLimit);
   const refusals = createRefusalLog();
+  const clientAddressOf = createClientAddressReader(options.clientAddressSecret);
   // Apollo's own route handler on a route of ours: the plugin form takes no hooks, and the
   // document's shape is checked before Apollo parses and validates it (docs/decisions/036).
   app.route({
@@ -48,7 +57,7 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
     handler: fastifyApolloHandler<Context>(apollo, {
       context: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = await contextOf(request, reply, deps);
-        await enforceRateLimit(limiter, request, context, refusals);
+        await enforceRateLimit(limiter, request, context, refusals, clientAddressOf(request));
         return context;
       },
     }),
@@ -126,8 +135,9 @@ async function enforceRateLimit(
   request: FastifyRequest,
   context: Context,
   refusals: ReturnType<typeof createRefusalLog>,
+  ip: string,
 ): Promise<void> {
-  const subject = rateLimitSubject(context.principal, request.ip);
+  const subject = rateLimitSubject(context.principal, ip);
   let decision;
   try {
     decision = await limiter.hit(subject);
@@ -143,7 +153,7 @@ async function enforceRateLimit(
         apiTokenId: context.principal?.apiTokenId ?? undefined,
         sessionId: context.principal?.sessionId ?? undefined,
         userId: context.principal?.user.id,
-        ip: request.ip,
+        ip,
         retryAfter: decision.retryAfter,
       },
       'graphql rate limit exceeded',

@@ -2,6 +2,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { signClientAddress } from '@tracker/core';
 import type { SdkSetupInfo } from './sdk-dist/sdk-assets';
 
 export interface WebMountOptions {
@@ -57,9 +58,17 @@ export async function mountWeb(app: FastifyInstance, options: WebMountOptions): 
   const { createRequestHandler } = await import('@remix-run/node');
   const { createRequestListener } = await import('@remix-run/node-fetch-server');
   const handle = createRequestHandler(build, 'production');
-  const listener = createRequestListener((request) =>
-    handle(request, { apiUrl: options.apiUrl(), sessionSecret: options.sessionSecret, sdk: options.sdk() }),
-  );
+  // One listener per request: the load context carries that request's address, as fastify reads
+  // it (`request.ip`), signed for the API's rate limit (core/src/security/client-address.ts).
+  const listenerFor = (ip: string) =>
+    createRequestListener((request) =>
+      handle(request, {
+        apiUrl: options.apiUrl(),
+        sessionSecret: options.sessionSecret,
+        signedClientAddress: signClientAddress(options.sessionSecret, ip, Date.now()),
+        sdk: options.sdk(),
+      }),
+    );
 
   await app.register(async (scope) => {
     // Remix reads the body itself: leave the stream untouched for every content type.
@@ -90,7 +99,7 @@ export async function mountWeb(app: FastifyInstance, options: WebMountOptions): 
             .send(FOREIGN_ORIGIN_BODY);
         }
         reply.hijack();
-        listener(request.raw, reply.raw);
+        listenerFor(request.ip)(request.raw, reply.raw);
       },
     });
   });
