@@ -31,17 +31,25 @@ const rep = (n: number, f: (i: number) => string) => Array.from({ length: n }, (
 
 /** Documents just over one limit each, and what the refusal says. */
 const OVER: Array<[string, string, RegExp]> = [
-  ['bytes', REPORTED, new RegExp(`^Query text is ${Buffer.byteLength(REPORTED)} bytes; the limit is ${MAX_QUERY_BYTES}`)],
+  [
+    'bytes',
+    REPORTED,
+    new RegExp(`^Query text is ${Buffer.byteLength(REPORTED)} bytes; the limit is ${MAX_QUERY_BYTES}`),
+  ],
   ['selections', `{${rep(MAX_SELECTIONS + 1, (i) => `a${i}:__typename`)}}`, /^Query has 1001 selections/],
   [
     'repeats',
     `{viewer{${rep(MAX_REPEATED_SELECTIONS + 2, () => 'id')}}}`,
-    new RegExp(`^Query selects the same field again in one selection set ${MAX_REPEATED_SELECTIONS + 1} times \\(first "id"\\)`),
+    new RegExp(
+      `^Query selects the same field again in one selection set ${MAX_REPEATED_SELECTIONS + 1} times \\(first "id"\\)`,
+    ),
   ],
   [
     'repeats through inline fragments',
     `{${rep(MAX_REPEATED_SELECTIONS + 2, () => '...on Query{viewer{id}}')}}`,
-    new RegExp(`^Query selects the same field again in one selection set ${MAX_REPEATED_SELECTIONS + 1} times \\(first "viewer"\\)`),
+    new RegExp(
+      `^Query selects the same field again in one selection set ${MAX_REPEATED_SELECTIONS + 1} times \\(first "viewer"\\)`,
+    ),
   ],
   [
     'fragment spreads',
@@ -127,7 +135,10 @@ describe('GraphQL documents refused before validation (issue 28)', () => {
     const cost = await costOf(REPORTED, (a) => {
       assert.equal(a.status, 400);
       assert.equal(a.body.errors[0].extensions.code, 'BAD_USER_INPUT');
-      assert.match(a.body.errors[0].message, /^Query text is 57202 bytes; the limit is 16384: send a shorter document$/);
+      assert.match(
+        a.body.errors[0].message,
+        /^Query text is 57202 bytes; the limit is 16384: send a shorter document$/,
+      );
       assert.equal(a.body.data, undefined);
     });
     console.log(`reported document: ${describeCost(cost)}`);

@@ -338,7 +338,8 @@ describe('a test send is marked as one on every channel', () => {
       ok: false,
       status: 404,
       response: null,
-      error: 'The Discord receiver answered HTTP 404 Not Found. Tracker will not retry: check the address and the receiver.',
+      error:
+        'The Discord receiver answered HTTP 404 Not Found. Tracker will not retry: check the address and the receiver.',
       retryable: false,
       retryAfterMs: null,
     });

@@ -290,12 +290,18 @@ describe('failures are DeliveryErrors that say whether to retry', () => {
     assert.match(err.message, /a redirect, which Tracker does not follow/);
     assert.equal(target.requests.length, 0, 'the Location target was never called');
     // A private receiver's redirect names a host inside the network: left out of the message (issue 28).
-    assert.equal(err.message, 'The webhook address answered HTTP 302, a redirect, which Tracker does not follow: use the final address.');
+    assert.equal(
+      err.message,
+      'The webhook address answered HTTP 302, a redirect, which Tracker does not follow: use the final address.',
+    );
   });
 
   test("a public receiver's redirect is named by its origin only; a private one's not at all", () => {
     const base = new URL('https://hooks.example.com/tracker');
-    assert.equal(redirectHint('https://other.example.com:8443/a/b?token=s.x#f', base, false), ' (it points to https://other.example.com:8443)');
+    assert.equal(
+      redirectHint('https://other.example.com:8443/a/b?token=s.x#f', base, false),
+      ' (it points to https://other.example.com:8443)',
+    );
     assert.equal(redirectHint('/moved?token=x', base, false), ' (it points to https://hooks.example.com)');
     assert.equal(redirectHint('https://other.example.com/a', base, true), '');
     assert.equal(redirectHint('javascript:alert(1)', base, false), '');

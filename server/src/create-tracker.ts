@@ -294,7 +294,9 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   }
   // Signs dashboard cookies, and the browser addresses web passes to api (X-Tracker-Client-Address).
   // An api-only process has it only when configured: one generated here could never match web's.
-  const sessionSecret = roles.has('web') ? resolveSessionSecret(config.sessionSecret, config.dataDir) : config.sessionSecret;
+  const sessionSecret = roles.has('web')
+    ? resolveSessionSecret(config.sessionSecret, config.dataDir)
+    : config.sessionSecret;
   let api: { stop(): Promise<void> } | undefined;
   if (roles.has('api')) {
     // GraphQL requests per token: shared by every api process through Redis when there is one.

@@ -327,10 +327,7 @@ for (const mode of MODES) {
             )
           ).createAlertRule;
           const r = (await gqlOk(url, TEST, { id: rule.id }, a.token)).testAlertRule as Delivery;
-          assert.deepEqual(
-            [r.status, r.lastStatus, r.response, r.nextAttemptAt],
-            ['FAILED', status, null, null],
-          );
+          assert.deepEqual([r.status, r.lastStatus, r.response, r.nextAttemptAt], ['FAILED', status, null, null]);
           assert.match(r.lastError!, new RegExp(`^The Slack receiver answered HTTP ${status} `));
         }
       } finally {

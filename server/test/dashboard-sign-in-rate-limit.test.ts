@@ -54,7 +54,13 @@ function request(
 }
 
 /** The dashboard's sign-in form, as a browser posts it. */
-function signIn(webUrl: string, email: string, password: string, localAddress: string, extra: Record<string, string> = {}) {
+function signIn(
+  webUrl: string,
+  email: string,
+  password: string,
+  localAddress: string,
+  extra: Record<string, string> = {},
+) {
   return request(`${webUrl}/login`, {
     method: 'POST',
     localAddress,
@@ -127,30 +133,38 @@ for (const mode of MODES) {
       assert.ok(tooMany(await signIn(webUrl, email, 'correct horse battery', A)));
     });
 
-    test('a forged X-Tracker-Client-Address is ignored, sent to the API or to the web role', { timeout: 120_000 }, async () => {
-      const now = Date.now();
-      const forgeries = [
-        `${B};${Math.floor(now / 1000)};${'A'.repeat(43)}`, // B's address, a made-up signature
-        signClientAddress('another-secret-of-sixteen-chars', B, now), // signed with the wrong secret
-        signClientAddress(SECRET, B, now - 10 * 60_000), // a real signature, ten minutes old
-        B, // just an address
-      ];
-      // C claims to be B, straight to the API: each request counts against C's own address.
-      const answers: Answer[] = [];
-      for (let i = 0; i < LIMIT + 2; i++) {
-        answers.push(await graphql(apiUrl, C, { [CLIENT_ADDRESS_HEADER]: forgeries[i % forgeries.length] }));
-      }
-      assert.deepEqual(
-        answers.map((a) => a.status),
-        [...Array(LIMIT).fill(200), 429, 429],
-      );
-      // …and through the web role, which never forwards a browser's header: C is still over.
-      assert.ok(tooMany(await signIn(webUrl, email, 'correct horse battery', C, { [CLIENT_ADDRESS_HEADER]: forgeries[1] })));
-      // B's budget was not touched by any of it.
-      assert.ok(signedIn(await signIn(webUrl, email, 'correct horse battery', B)));
-      // A correctly signed value is honoured: C, vouched for as a fresh address, gets through.
-      const vouched = await graphql(apiUrl, C, { [CLIENT_ADDRESS_HEADER]: signClientAddress(SECRET, '127.0.0.9', Date.now()) });
-      assert.equal(vouched.status, 200);
-    });
+    test(
+      'a forged X-Tracker-Client-Address is ignored, sent to the API or to the web role',
+      { timeout: 120_000 },
+      async () => {
+        const now = Date.now();
+        const forgeries = [
+          `${B};${Math.floor(now / 1000)};${'A'.repeat(43)}`, // B's address, a made-up signature
+          signClientAddress('another-secret-of-sixteen-chars', B, now), // signed with the wrong secret
+          signClientAddress(SECRET, B, now - 10 * 60_000), // a real signature, ten minutes old
+          B, // just an address
+        ];
+        // C claims to be B, straight to the API: each request counts against C's own address.
+        const answers: Answer[] = [];
+        for (let i = 0; i < LIMIT + 2; i++) {
+          answers.push(await graphql(apiUrl, C, { [CLIENT_ADDRESS_HEADER]: forgeries[i % forgeries.length] }));
+        }
+        assert.deepEqual(
+          answers.map((a) => a.status),
+          [...Array(LIMIT).fill(200), 429, 429],
+        );
+        // …and through the web role, which never forwards a browser's header: C is still over.
+        assert.ok(
+          tooMany(await signIn(webUrl, email, 'correct horse battery', C, { [CLIENT_ADDRESS_HEADER]: forgeries[1] })),
+        );
+        // B's budget was not touched by any of it.
+        assert.ok(signedIn(await signIn(webUrl, email, 'correct horse battery', B)));
+        // A correctly signed value is honoured: C, vouched for as a fresh address, gets through.
+        const vouched = await graphql(apiUrl, C, {
+          [CLIENT_ADDRESS_HEADER]: signClientAddress(SECRET, '127.0.0.9', Date.now()),
+        });
+        assert.equal(vouched.status, 200);
+      },
+    );
   });
 }
