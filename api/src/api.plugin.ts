@@ -1,15 +1,17 @@
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import { AppError, authenticateBearer, createDatabaseUsageReader, type Principal } from '@tracker/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createContext, type ApiDeps, type Context } from './context';
 import { formatError, rateLimitedError } from './format-error';
 import { createMemoryRateLimiter, type GraphqlRateLimiter } from './rate-limit/graphql-rate-limiter';
+import { createClientAddressReader } from './rate-limit/client-address';
 import { stripeWebhookPlugin } from './billing/stripe-webhook.plugin';
 import { getSchema } from './schema';
 import { MAX_QUERY_TOKENS, queryLimitsPlugin } from './limits/query-limits.plugin';
 import { storableInputPlugin } from './limits/storable-input.plugin';
+import { refuseOutsizedDocument } from './limits/document-shape.hook';
 
 export interface ApiOptions extends ApiDeps {
   /** Schema introspection; default: `config.graphqlIntrospection` (TRACKER_GRAPHQL_INTROSPECTION, on). */
@@ -20,6 +22,13 @@ export interface ApiOptions extends ApiDeps {
    * `config.graphqlRateLimit`.
    */
   rateLimiter?: GraphqlRateLimiter;
+  /**
+   * The secret the web role signs browsers' addresses with (TRACKER_SESSION_SECRET, or the one in
+   * the data folder when web runs in this process). A signed-out request carrying a valid
+   * X-Tracker-Client-Address is rate-limited by that address; without the secret, or with a bad
+   * signature, the header is ignored and the connection's address counts.
+   */
+  clientAddressSecret?: string;
 }
 
 /** Mounts GraphQL at `/graphql`. Call `stop` (returned) on shutdown. */
@@ -38,13 +47,20 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
   };
   const limiter = options.rateLimiter ?? createMemoryRateLimiter(options.config.graphqlRateLimit);
   const refusals = createRefusalLog();
-  await app.register(fastifyApollo(apollo), {
-    path: '/graphql',
-    context: async (request: FastifyRequest, reply: FastifyReply) => {
-      const context = await contextOf(request, reply, deps);
-      await enforceRateLimit(limiter, request, context, refusals);
-      return context;
-    },
+  const clientAddressOf = createClientAddressReader(options.clientAddressSecret);
+  // Apollo's own route handler on a route of ours: the plugin form takes no hooks, and the
+  // document's shape is checked before Apollo parses and validates it (docs/decisions/036).
+  app.route({
+    method: ['GET', 'POST', 'OPTIONS'],
+    url: '/graphql',
+    preHandler: refuseOutsizedDocument,
+    handler: fastifyApolloHandler<Context>(apollo, {
+      context: async (request: FastifyRequest, reply: FastifyReply) => {
+        const context = await contextOf(request, reply, deps);
+        await enforceRateLimit(limiter, request, context, refusals, clientAddressOf(request));
+        return context;
+      },
+    }),
   });
   // Stripe webhooks, in their own scope (raw body); answers BILLING_NOT_CONFIGURED without Stripe.
   await app.register(stripeWebhookPlugin, deps);
@@ -119,8 +135,9 @@ async function enforceRateLimit(
   request: FastifyRequest,
   context: Context,
   refusals: ReturnType<typeof createRefusalLog>,
+  ip: string,
 ): Promise<void> {
-  const subject = rateLimitSubject(context.principal, request.ip);
+  const subject = rateLimitSubject(context.principal, ip);
   let decision;
   try {
     decision = await limiter.hit(subject);
@@ -136,7 +153,7 @@ async function enforceRateLimit(
         apiTokenId: context.principal?.apiTokenId ?? undefined,
         sessionId: context.principal?.sessionId ?? undefined,
         userId: context.principal?.user.id,
-        ip: request.ip,
+        ip,
         retryAfter: decision.retryAfter,
       },
       'graphql rate limit exceeded',

@@ -57,15 +57,19 @@ const CALLERS: Caller[] = [
 const READERS: Record<string, (rule: RuleAnswer) => string | null> = {
   'AlertRule.secret': (r) => r.secret,
   'AlertChannel.url': (r) => r.channel.url,
+  'AlertDelivery.response': (r) => r.deliveries[0]?.response ?? null,
 };
 
-const RULES = `query($p: ID!) { alertRules(projectId: $p) { id secret masked channel { type url email } } }`;
+const RULES = `query($p: ID!) { alertRules(projectId: $p) { id secret masked channel { type url email } deliveries { response lastStatus } } }`;
 type RuleAnswer = {
   id: string;
   secret: string | null;
   masked: boolean;
   channel: { type: string; url: string | null; email: string | null };
+  deliveries: Array<{ response: string | null; lastStatus: number | null }>;
 };
+/** What a receiver answered, as the dispatcher stores it (issue 28: owners and admins only). */
+const answerOf = (channelType: string) => `{"ok":true,"internal":"answer of the ${channelType} receiver"}`;
 type Errors = Array<{ message: string; extensions?: { code?: string } }>;
 
 describe('secret fields: full for owners and admins, masked for everyone else', () => {
@@ -150,6 +154,13 @@ describe('secret fields: full for owners and admins, masked for everyone else', 
       projectId,
     ]);
     assert.equal(stored.length, 3);
+    for (const rule of stored) {
+      await db.ds.query(
+        `INSERT INTO alert_deliveries (rule_id, project_id, kind, status, attempts, payload, next_attempt_at, last_status, last_response)
+         VALUES ($1, $2, 'NEW_ISSUE', 'delivered', 1, '{}', now(), 200, $3)`,
+        [rule.id, projectId, answerOf(rule.channel_type)],
+      );
+    }
   });
   after(async () => {
     await apollo?.stop();
@@ -202,6 +213,7 @@ describe('secret fields: full for owners and admins, masked for everyone else', 
         const expected: Record<string, string | null> = {
           'AlertRule.secret': row.secret,
           'AlertChannel.url': row.url,
+          'AlertDelivery.response': answerOf(row.channel_type),
         };
         for (const [field, read] of Object.entries(READERS)) {
           const value = read(rule);
@@ -218,6 +230,9 @@ describe('secret fields: full for owners and admins, masked for everyone else', 
           assert.equal(rule.channel.url, 'https://hooks.example.com/…');
         }
         if (!caller.full && rule.channel.type === 'SLACK') assert.equal(rule.channel.url, 'https://hooks.slack.com/…');
+        // A receiver's answer is for those who manage the rule; its status is everyone's.
+        assert.equal(rule.deliveries[0].response, caller.full ? answerOf(rule.channel.type) : null);
+        assert.equal(rule.deliveries[0].lastStatus, 200);
         // Not a secret: the email channel's recipient is shown to everyone who sees the rule.
         if (rule.channel.type === 'EMAIL') assert.equal(rule.channel.email, 'oncall@example.com');
       }

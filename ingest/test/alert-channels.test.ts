@@ -302,7 +302,8 @@ describe('a test send is marked as one on every channel', () => {
       assert.deepEqual(outcome, {
         ok: true,
         status: 200,
-        response: 'ok',
+        // The receiver is on loopback: its answer is not passed on to be stored (issue 28).
+        response: null,
         error: null,
         retryable: false,
         retryAfterMs: null,
@@ -336,9 +337,9 @@ describe('a test send is marked as one on every channel', () => {
     assert.deepEqual(outcome, {
       ok: false,
       status: 404,
-      response: 'no_such_hook',
+      response: null,
       error:
-        'The Discord receiver answered HTTP 404 Not Found: no_such_hook. Tracker will not retry: check the address and the receiver.',
+        'The Discord receiver answered HTTP 404 Not Found. Tracker will not retry: check the address and the receiver.',
       retryable: false,
       retryAfterMs: null,
     });

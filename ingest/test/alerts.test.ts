@@ -14,8 +14,10 @@ import {
   deliverAlert,
   DeliveryError,
   MAX_DELIVERY_ATTEMPTS,
+  isPrivatePeer,
   MAX_RESPONSE_CHARS,
   nextRetryAt,
+  redirectHint,
   RETRY_WINDOW_MS,
   verifyWebhookSignature,
   type AlertChannel,
@@ -229,14 +231,17 @@ describe('failures are DeliveryErrors that say whether to retry', () => {
     secret: SECRET,
   });
 
-  test('500: retryable, with the status and the start of the body', async () => {
+  test('500: retryable, with the status; the body apart from the message', async () => {
     const err = await deliveryError(deliverAlert(webhook(500), payload, local));
     assert.equal(err.code, 'HTTP_STATUS');
     assert.equal(err.status, 500);
     assert.equal(err.retryable, true);
-    assert.match(err.message, /HTTP 500 Internal Server Error: database is down\. Tracker will try again\.$/);
-    // The answer's body, cleaned (its newline flattened), for the delivery log and the test button.
+    // The message is every member's to read (lastError): it never carries the receiver's body (issue 28).
+    assert.equal(err.message, 'The webhook receiver answered HTTP 500 Internal Server Error. Tracker will try again.');
+    // The answer's body, cleaned (its newline flattened), for the delivery log and the test button…
     assert.equal(err.response, 'database is down');
+    // …marked as a loopback receiver's, which createAlertSender does not pass on to be stored.
+    assert.equal(err.privateTarget, true);
   });
 
   test('the answer is kept bounded and cleaned, on success too', async () => {
@@ -284,6 +289,31 @@ describe('failures are DeliveryErrors that say whether to retry', () => {
     assert.equal(err.retryable, false);
     assert.match(err.message, /a redirect, which Tracker does not follow/);
     assert.equal(target.requests.length, 0, 'the Location target was never called');
+    // A private receiver's redirect names a host inside the network: left out of the message (issue 28).
+    assert.equal(
+      err.message,
+      'The webhook address answered HTTP 302, a redirect, which Tracker does not follow: use the final address.',
+    );
+  });
+
+  test("a public receiver's redirect is named by its origin only; a private one's not at all", () => {
+    const base = new URL('https://hooks.example.com/tracker');
+    assert.equal(
+      redirectHint('https://other.example.com:8443/a/b?token=s.x#f', base, false),
+      ' (it points to https://other.example.com:8443)',
+    );
+    assert.equal(redirectHint('/moved?token=x', base, false), ' (it points to https://hooks.example.com)');
+    assert.equal(redirectHint('https://other.example.com/a', base, true), '');
+    assert.equal(redirectHint('javascript:alert(1)', base, false), '');
+    assert.equal(redirectHint(undefined, base, false), '');
+  });
+
+  test('which connected addresses count as private (their answers are not kept)', () => {
+    for (const a of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.0.0.7', '192.168.1.2', '169.254.169.254', 'fd00::1']) {
+      assert.equal(isPrivatePeer(a), true, a);
+    }
+    for (const a of ['93.184.216.34', '2606:4700::6810:84e5']) assert.equal(isPrivatePeer(a), false, a);
+    assert.equal(isPrivatePeer(undefined), true, 'unknown counts as private');
   });
 
   test('no answer within timeoutMs: retryable TIMEOUT', async () => {
@@ -350,7 +380,8 @@ describe('Slack channel', () => {
     const err = await deliveryError(deliverAlert({ type: 'SLACK', url: `${rx.url}/services/gone` }, payload, local));
     assert.equal(err.status, 404);
     assert.equal(err.retryable, false);
-    assert.match(err.message, /no_service/);
+    assert.equal(err.response, 'no_service');
+    assert.doesNotMatch(err.message, /no_service/);
   });
 });
 

@@ -307,6 +307,11 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     });
     (tracker as { ingestFastPath: IngestFastPath | undefined }).ingestFastPath = fastPath;
   }
+  // Signs dashboard cookies, and the browser addresses web passes to api (X-Tracker-Client-Address).
+  // An api-only process has it only when configured: one generated here could never match web's.
+  const sessionSecret = roles.has('web')
+    ? resolveSessionSecret(config.sessionSecret, config.dataDir)
+    : config.sessionSecret;
   let api: { stop(): Promise<void> } | undefined;
   if (roles.has('api')) {
     // GraphQL requests per token: shared by every api process through Redis when there is one.
@@ -318,6 +323,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       config,
       usage: usage!,
       rateLimiter,
+      clientAddressSecret: sessionSecret,
       // With the ingest role here too, a project's new privacy settings apply to its next event.
       onProjectChanged: (projectId) => keys?.invalidateProject(projectId),
       clock: options.clock,
@@ -334,7 +340,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   if (roles.has('web')) {
     await mountWeb(app, {
       apiUrl: () => config.apiUrl ?? internalApiUrl ?? `${tracker.url}/graphql`,
-      sessionSecret: resolveSessionSecret(config.sessionSecret, config.dataDir),
+      sessionSecret: sessionSecret ?? resolveSessionSecret(config.sessionSecret, config.dataDir),
       sdk: () => sdkAssets?.setupInfo(),
       publicUrl: () => config.publicUrl,
     });

@@ -2,6 +2,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { signClientAddress } from '@tracker/core';
 import type { SdkSetupInfo } from './sdk-dist/sdk-assets';
 
 export interface WebMountOptions {
@@ -59,23 +60,24 @@ export async function mountWeb(app: FastifyInstance, options: WebMountOptions): 
   const { createRequestHandler } = await import('@remix-run/node');
   const { createRequestListener } = await import('@remix-run/node-fetch-server');
   const handle = createRequestHandler(build, 'production');
-  // Whether the browser used https is decided here, where fastify knows if the connection came
-  // from a trusted proxy (TRACKER_TRUSTED_PROXIES) and so if its X-Forwarded-Proto counts; not by
-  // Remix's own `trustProxy`, which would believe the header from any client. One listener per
-  // answer, so the Request the dashboard sees carries the scheme the browser used.
-  const listenerFor = (https: boolean) =>
+  // One listener per request. Its load context carries that request's address as fastify reads it
+  // (`request.ip`: a trusted proxy's X-Forwarded-For counts, TRACKER_TRUSTED_PROXIES), signed for
+  // the API's rate limit (core/src/security/client-address.ts), and whether the browser used
+  // https, decided here where fastify knows if the connection came from a trusted proxy; not by
+  // Remix's own `trustProxy`, which would believe the header from any client. The Request the
+  // dashboard sees carries the scheme the browser used.
+  const listenerFor = (https: boolean, ip: string) =>
     createRequestListener(
       (request) =>
         handle(request, {
           apiUrl: options.apiUrl(),
           sessionSecret: options.sessionSecret,
+          signedClientAddress: signClientAddress(options.sessionSecret, ip, Date.now()),
           sdk: options.sdk(),
           secureCookies: https || options.publicUrl().startsWith('https:'),
         }),
       https ? { protocol: 'https:' } : undefined,
     );
-  const plainListener = listenerFor(false);
-  const httpsListener = listenerFor(true);
 
   await app.register(async (scope) => {
     // Remix reads the body itself: leave the stream untouched for every content type.
@@ -106,7 +108,7 @@ export async function mountWeb(app: FastifyInstance, options: WebMountOptions): 
             .send(FOREIGN_ORIGIN_BODY);
         }
         reply.hijack();
-        (request.protocol === 'https' ? httpsListener : plainListener)(request.raw, reply.raw);
+        listenerFor(request.protocol === 'https', request.ip)(request.raw, reply.raw);
       },
     });
   });

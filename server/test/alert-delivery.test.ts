@@ -151,21 +151,22 @@ for (const mode of MODES) {
             status: 'FAILED',
             attempts: 1,
             lastStatus: 400,
-            response: 'receiver says 400',
+            // A receiver on loopback: its answer is not kept (issue 28, alert-private-answers.test.ts).
+            response: null,
             nextAttemptAt: null,
             test: false,
           },
         );
         assert.equal(
           first.c400.deliveries[0].lastError,
-          'The webhook receiver answered HTTP 400 Bad Request: receiver says 400. Tracker will not retry: check the address and the receiver.',
+          'The webhook receiver answered HTTP 400 Bad Request. Tracker will not retry: check the address and the receiver.',
         );
-        // 5xx: retryable, with the answer recorded.
+        // 5xx: retryable, with the status recorded.
         assert.deepEqual(pick(first.c503.deliveries[0], ['status', 'attempts', 'lastStatus', 'response']), {
           status: 'PENDING',
           attempts: 1,
           lastStatus: 503,
-          response: 'receiver says 503',
+          response: null,
         });
         // Refused: nothing answered, so no status; the reason in words.
         assert.deepEqual(pick(first.refused.deliveries[0], ['status', 'attempts', 'lastStatus', 'response']), {
@@ -234,7 +235,7 @@ for (const mode of MODES) {
           assert.deepEqual(pick(sent, ['status', 'lastStatus', 'response', 'test']), {
             status: 'DELIVERED',
             lastStatus: 200,
-            response: 'ok',
+            response: null,
             test: true,
           });
           const cleared = await byTarget();
@@ -267,7 +268,8 @@ for (const mode of MODES) {
           status: 'DELIVERED',
           attempts: 1,
           lastStatus: 200,
-          response: 'ok',
+          // On loopback: the answer is not kept (issue 28); the status is.
+          response: null,
           lastError: null,
           test: true,
         });
@@ -304,7 +306,7 @@ for (const mode of MODES) {
             )
           ).createAlertRule;
           const r = (await gqlOk(url, TEST, { id: rule.id }, a.token)).testAlertRule as Delivery;
-          assert.deepEqual([r.status, r.lastStatus, r.response], ['DELIVERED', 200, 'ok'], type);
+          assert.deepEqual([r.status, r.lastStatus, r.response], ['DELIVERED', 200, null], type);
         }
         const [slack, teams, discord] = rx.hits.slice(-3).map((h) => JSON.parse(h.raw));
         assert.equal(slack.blocks[0].text.text, 'Test · New issue: Test notification from Tracker');
@@ -325,10 +327,7 @@ for (const mode of MODES) {
             )
           ).createAlertRule;
           const r = (await gqlOk(url, TEST, { id: rule.id }, a.token)).testAlertRule as Delivery;
-          assert.deepEqual(
-            [r.status, r.lastStatus, r.response, r.nextAttemptAt],
-            ['FAILED', status, `receiver says ${status}`, null],
-          );
+          assert.deepEqual([r.status, r.lastStatus, r.response, r.nextAttemptAt], ['FAILED', status, null, null]);
           assert.match(r.lastError!, new RegExp(`^The Slack receiver answered HTTP ${status} `));
         }
       } finally {

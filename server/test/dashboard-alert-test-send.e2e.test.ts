@@ -10,7 +10,8 @@ import { createTestEnv, startTracker, type TestEnv } from './helpers';
 
 // The Alerts page's "Send test notification" in a real browser against a real Tracker: the
 // test goes through the real channel code to a real HTTP receiver on loopback, and the page
-// shows what the receiver answered; a receiver that refuses gets the failure and the warning.
+// shows how the receiver answered (its status: a loopback receiver's body is not kept, issue 28);
+// a receiver that refuses gets the failure and the warning.
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -87,7 +88,8 @@ describe('alerts page in a real browser: Send test notification (postgres+redis)
       await result.waitFor();
       assert.equal(
         (await result.innerText()).replace(/\s+/g, ' ').trim(),
-        'Test notification delivered. HTTP 200 thanks, got it',
+        // The receiver's body ("thanks, got it") is not kept: it is on a private address (issue 28).
+        'Test notification delivered. HTTP 200 delivered',
       );
       const hook = hits.find((h) => h.path === '/hook');
       assert.ok(hook, 'the receiver got the test');
@@ -95,7 +97,8 @@ describe('alerts page in a real browser: Send test notification (postgres+redis)
       assert.equal(JSON.parse(hook.body).test, true);
       // In the log too, marked as a test.
       const log = page.getByRole('table', { name: 'Latest deliveries of this rule' });
-      await log.getByText('thanks, got it').waitFor();
+      await log.getByText('HTTP 200').waitFor();
+      assert.doesNotMatch(await log.innerText(), /thanks, got it/);
       assert.match(await log.innerText(), /test/);
 
       await page.getByLabel('Send to').selectOption('DISCORD');
@@ -106,8 +109,9 @@ describe('alerts page in a real browser: Send test notification (postgres+redis)
       await failed.getByText('Test notification failed.').waitFor();
       assert.match(
         await failed.innerText(),
-        /HTTP 404\s+The Discord receiver answered HTTP 404 Not Found: <b>unknown webhook<\/b>\. Tracker will not retry/,
+        /HTTP 404\s+The Discord receiver answered HTTP 404 Not Found\. Tracker will not retry/,
       );
+      assert.doesNotMatch(await failed.innerText(), /unknown webhook/);
       const card = page.getByRole('region').filter({ hasText: `${receiverOrigin}/gone` });
       await card.getByText('Deliveries to this channel are failing (1 in the last 24 hours).').waitFor();
       assert.equal(await page.getByText('Deliveries to this channel are failing').count(), 1, 'only the failing rule');

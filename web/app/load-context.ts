@@ -12,6 +12,11 @@ declare module '@remix-run/node' {
      * a trusted proxy's X-Forwarded-Proto), or the public URL is https. Absent: the request's scheme.
      */
     secureCookies?: boolean;
+    /**
+     * The browser's address signed for the API (sent as X-Tracker-Client-Address), so the API
+     * rate-limits signed-out calls per browser rather than per web process; set by the server.
+     */
+    signedClientAddress?: string;
     /** Optional CSP nonce chosen by the server; entry.server makes one per response otherwise. */
     cspNonce?: string;
     /** The SDKs this instance serves under /sdk/ (absent when they were not built): the setup page's URLs. */

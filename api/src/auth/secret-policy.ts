@@ -32,6 +32,7 @@ function secretColumn(name: string): SensitiveField['mask'] {
 export const SENSITIVE_FIELDS: ReadonlyMap<string, SensitiveField> = new Map([
   ['AlertRule.secret', { mask: secretColumn('AlertRule.secret'), projectOf: projectIdOf }],
   ['AlertChannel.url', { mask: secretColumn('AlertRule.url'), projectOf: projectIdOf }],
+  ['AlertDelivery.response', { mask: secretColumn('AlertDelivery.lastResponse'), projectOf: projectIdOf }],
 ]);
 
 /**

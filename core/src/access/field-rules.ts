@@ -36,8 +36,8 @@ export function isMaskedUrl(value: string): boolean {
 }
 
 export interface SecretField {
-  /** What a caller who may not see the value gets instead. */
-  mask(value: string): string;
+  /** What a caller who may not see the value gets instead (null: nothing at all). */
+  mask(value: string): string | null;
 }
 
 /** `Entity.column` → its mask. Every value here is masked unless the caller may manage its project. */
@@ -47,4 +47,8 @@ export const SECRET_FIELDS: ReadonlyMap<string, SecretField> = new Map([
   // Slack incoming-webhook URLs (and many webhook URLs) are bearer capabilities: posting to them
   // needs nothing else.
   ['AlertRule.url', { mask: maskUrl }],
+  // The start of what an alert's receiver answered: a rule may point at a service inside the
+  // network (TRACKER_ALLOW_PRIVATE_TARGETS), and its answer is that service's, not ours to show
+  // every member (issue 28). Not stored at all when the target is on a private address.
+  ['AlertDelivery.lastResponse', { mask: () => null }],
 ]);

@@ -10,3 +10,9 @@ export {
   type AddressClass,
   type UrlProblem,
 } from './outbound';
+export {
+  CLIENT_ADDRESS_HEADER,
+  CLIENT_ADDRESS_MAX_SKEW_MS,
+  signClientAddress,
+  verifyClientAddress,
+} from './client-address';

@@ -38,6 +38,7 @@ export async function deliverAlert(
     channel: type,
     status: r.status,
     response: r.response,
+    privateTarget: r.privateTarget,
     durationMs: Date.now() - started,
   });
   switch (channel.type) {

@@ -26,6 +26,8 @@ export class DeliveryError extends Error {
   readonly retryAfterMs?: number;
   /** The start of the receiver's answer (HTTP body, SMTP reply), when it sent one. */
   readonly response?: string;
+  /** The receiver was on a non-public address: its answer is not kept (`createAlertSender`). */
+  readonly privateTarget?: boolean;
 
   constructor(init: {
     code: DeliveryErrorCode;
@@ -34,6 +36,7 @@ export class DeliveryError extends Error {
     status?: number;
     retryAfterMs?: number;
     response?: string;
+    privateTarget?: boolean;
     cause?: unknown;
   }) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -43,6 +46,7 @@ export class DeliveryError extends Error {
     if (init.status !== undefined) this.status = init.status;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.response !== undefined) this.response = init.response;
+    if (init.privateTarget !== undefined) this.privateTarget = init.privateTarget;
   }
 }
 

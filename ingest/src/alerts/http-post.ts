@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Clock } from '@tracker/core';
+import { classifyAddress, type Clock } from '@tracker/core';
 import { DeliveryError } from './errors';
 import { createGuardedLookup } from './guard';
 import { clip } from './render';
@@ -15,6 +15,32 @@ export const MAX_RESPONSE_CHARS = 300;
 export interface PostResult {
   status: number;
   response: string;
+  /** The connection went to a non-public address (allowed by TRACKER_ALLOW_PRIVATE_TARGETS): its answer is not to be kept. */
+  privateTarget: boolean;
+}
+
+/**
+ * Whether the address a request actually connected to is not public: loopback, private,
+ * link-local… (core's `classifyAddress`, the rule the guard applies). Unknown counts as private.
+ */
+export function isPrivatePeer(address: string | undefined): boolean {
+  return address === undefined || !classifyAddress(address).public;
+}
+
+/**
+ * What `lastError` may say of a redirect's `Location`: its origin only, for a public receiver
+ * (the path and query may hold anything, tokens included); nothing for a private one, whose
+ * redirects name hosts inside the network. Members read `lastError` (issue 28).
+ */
+export function redirectHint(location: string | undefined, base: URL, privateTarget: boolean): string {
+  if (!location || privateTarget) return '';
+  try {
+    const target = new URL(location, base);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return '';
+    return ` (it points to ${target.origin})`;
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -60,21 +86,26 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+// The message is what every member of the project reads (`lastError`): it names the status, never
+// the receiver's body, which goes to `response` (owners and admins only, and not kept at all
+// for a private receiver: issue 28).
 function errorForStatus(
   status: number,
   body: string,
   headers: http.IncomingHttpHeaders,
   what: string,
   now: number,
+  target: URL,
+  privateTarget: boolean,
 ): DeliveryError {
-  const tail = body === '' ? '' : `: ${clip(body, 200)}`;
   if (status >= 300 && status < 400) {
     return new DeliveryError({
       code: 'HTTP_STATUS',
       status,
       retryable: false,
       response: body,
-      message: `The ${what} address answered HTTP ${status}, a redirect, which Tracker does not follow: use the final address${headers.location ? ` (Location: ${clip(headers.location, 200)})` : ''}.`,
+      privateTarget,
+      message: `The ${what} address answered HTTP ${status}, a redirect, which Tracker does not follow: use the final address${redirectHint(headers.location, target, privateTarget)}.`,
     });
   }
   const retryable = status >= 500 || status === 408 || status === 429;
@@ -90,7 +121,8 @@ function errorForStatus(
     retryable,
     retryAfterMs,
     response: body,
-    message: `The ${what} receiver answered HTTP ${status}${words}${tail}. ${advice}`,
+    privateTarget,
+    message: `The ${what} receiver answered HTTP ${status}${words}. ${advice}`,
   });
 }
 
@@ -197,10 +229,13 @@ export function postJson(
         }
       });
       res.on('error', (err) => settle(errorForNetwork(err, what, host)));
+      // The address this request is connected to, after DNS and the guard: what decides whether
+      // the answer may be kept.
+      const privateTarget = isPrivatePeer(req.socket?.remoteAddress);
       res.on('end', () => {
         const response = responseExcerpt(Buffer.concat(chunks));
-        if (ok) settle(null, { status, response });
-        else settle(errorForStatus(status, response, res.headers, what, options.now()));
+        if (ok) settle(null, { status, response, privateTarget });
+        else settle(errorForStatus(status, response, res.headers, what, options.now(), url, privateTarget));
       });
     });
     req.end(body);

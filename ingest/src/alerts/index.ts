@@ -25,7 +25,7 @@ export { buildSlackMessage } from './slack';
 export { buildTeamsMessage } from './teams';
 export { buildDiscordMessage } from './discord';
 export { isValidAlertEmail, renderAlertEmail } from './email';
-export { MAX_RESPONSE_BYTES, MAX_RESPONSE_CHARS } from './http-post';
+export { isPrivatePeer, MAX_RESPONSE_BYTES, MAX_RESPONSE_CHARS, redirectHint } from './http-post';
 export { channelOf, createAlertSender, payloadOf, type AlertSenderOptions } from './sender';
 export type {
   AlertChannel,

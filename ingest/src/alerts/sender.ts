@@ -38,6 +38,9 @@ export function payloadOf(r: AlertSendRequest): AlertPayload {
  * delivery with it, and the server hands the same function to the api for `testAlertRule`.
  * It never throws: a failure is an outcome with the receiver's status and answer and a message
  * in users' words; an unexpected error is logged here and shown as an internal failure.
+ * The answer of a receiver on a private address is dropped here, before anything stores it: it
+ * is a service inside the network speaking, reached because TRACKER_ALLOW_PRIVATE_TARGETS is on
+ * (issue 28). Its status is kept.
  */
 export function createAlertSender(options: AlertSenderOptions): AlertSender {
   const { clock, log, ...delivery } = options;
@@ -47,7 +50,7 @@ export function createAlertSender(options: AlertSenderOptions): AlertSender {
       return {
         ok: true,
         status: r.status ?? null,
-        response: r.response ?? null,
+        response: r.privateTarget ? null : (r.response ?? null),
         error: null,
         retryable: false,
         retryAfterMs: null,
@@ -57,7 +60,7 @@ export function createAlertSender(options: AlertSenderOptions): AlertSender {
         return {
           ok: false,
           status: err.status ?? null,
-          response: err.response ?? null,
+          response: err.privateTarget ? null : (err.response ?? null),
           error: err.message,
           retryable: err.retryable,
           retryAfterMs: err.retryAfterMs ?? null,

@@ -122,6 +122,8 @@ export interface DeliveryResult {
   status?: number;
   /** The start of the receiver's answer: its body (HTTP) or its final reply (SMTP), bounded and cleaned. */
   response?: string;
+  /** The HTTP receiver was on a non-public address (TRACKER_ALLOW_PRIVATE_TARGETS): its answer is not kept. */
+  privateTarget?: boolean;
   /** Message-ID of the email. */
   messageId?: string;
   durationMs: number;

@@ -43,6 +43,8 @@ export async function postGraphQL<TResult, TVariables>(
   if (!context.apiUrl) throw new Error('The load context has no apiUrl; @tracker/server must pass one.');
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
+  // Only the server's own value: nothing of the browser's request is forwarded to the API.
+  if (context.signedClientAddress) headers['X-Tracker-Client-Address'] = context.signedClientAddress;
   const query = document.toString();
   const operationName = /^\s*(?:query|mutation)\s+(\w+)/.exec(query)?.[1];
 

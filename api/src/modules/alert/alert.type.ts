@@ -253,12 +253,15 @@ export class AlertDeliveryType {
   @Field(() => String, {
     nullable: true,
     description:
-      "The start of the receiver's last answer (HTTP body or SMTP reply): at most 300 characters, control characters removed. Show it as text.",
+      "The start of the receiver's last answer (HTTP body or SMTP reply): at most 300 characters, control characters removed. Show it as text. Owners and admins (a session or an admin token) only: null for everyone else. Never kept for a receiver on a private address (TRACKER_ALLOW_PRIVATE_TARGETS).",
   })
   response: string | null;
 
   @Field(() => String, { nullable: true, description: 'When the last attempt was made.' })
   lastAttemptAt: string | null;
+
+  /** Not in the schema: whose owners and admins see `response` (auth/secret-policy.ts). */
+  projectId: string;
 }
 
 export function toAlertDeliveryType(d: AlertDelivery): AlertDeliveryType {
@@ -276,5 +279,6 @@ export function toAlertDeliveryType(d: AlertDelivery): AlertDeliveryType {
     test: d.isTest ?? false,
     response: d.lastResponse ?? null,
     lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
+    projectId: d.projectId,
   };
 }

@@ -23,8 +23,9 @@ function statusLabel(status: number | null, channelType: string): string | null 
 }
 
 /**
- * What the receiver answered: the status, then the error in users' words or the start of the
- * answer's body. All of it is the receiver's text: React text only, bidi controls made visible.
+ * What the receiver answered: the status, then the error in users' words and the start of the
+ * answer's body (the API gives the body to owners and admins only, and never for a receiver on a
+ * private address). All of it is the receiver's text: React text only, bidi controls made visible.
  */
 export function ReceiverAnswer({ delivery, channelType }: { delivery: Delivery; channelType: string }) {
   const status = statusLabel(delivery.lastStatus, channelType);
@@ -32,7 +33,10 @@ export function ReceiverAnswer({ delivery, channelType }: { delivery: Delivery; 
     <>
       {status && <span className="mono">{status}</span>}
       {delivery.lastError ? (
-        <span className="break"> {visibleText(delivery.lastError)}</span>
+        <>
+          <span className="break"> {visibleText(delivery.lastError)}</span>
+          {delivery.response && <span className="mono break"> {visibleText(delivery.response)}</span>}
+        </>
       ) : delivery.response ? (
         <span className="mono break"> {visibleText(delivery.response)}</span>
       ) : delivery.deliveredAt ? (
