@@ -46,4 +46,41 @@ describe("the edge's caches follow their clock", () => {
     assert.equal(await keys.get('known'), info);
     assert.deepEqual(loads, ['known', 'unknown', 'known']);
   });
+
+  test('while lookups fail, a known key is served past its TTL for up to maxStaleMs, an unknown key is 503, and the key is read again once the database answers', async () => {
+    let now = T;
+    let down = false;
+    const loads: string[] = [];
+    const info = { keyId: 'k1' } as KeyInfo;
+    const keys = new KeyCache(
+      async (publicKey) => {
+        loads.push(publicKey);
+        if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        return publicKey === 'known' ? info : null;
+      },
+      { ttlMs: 60_000, maxStaleMs: 3_600_000, clock: () => now },
+    );
+    assert.equal(await keys.get('known'), info);
+    down = true;
+    now = T + 60_000;
+    assert.equal(await keys.get('known'), info, 'past its TTL, the database down: served from the cache');
+    assert.equal(keys.peek('known'), info, 'and the fast path takes it while the lookup is failing');
+    assert.equal(keys.stats.lookupsFailed, 1);
+    await assert.rejects(keys.get('other'), (err: Error & { code?: string; retryAfter?: number }) => {
+      assert.equal(err.code, 'UNAVAILABLE', 'an unknown key cannot be told from a valid one: 503, not 401');
+      assert.ok((err.retryAfter ?? 0) >= 1);
+      return true;
+    });
+    const loadsBefore = loads.length;
+    for (let i = 0; i < 100; i++) await keys.get('known');
+    assert.equal(loads.length, loadsBefore, 'within a second of a failure the key is not looked up again');
+    now = T + 3_600_000;
+    assert.equal(await keys.get('known'), info, 'an hour after it was read: still served');
+    now = T + 3_600_001 + 1_000;
+    await assert.rejects(keys.get('known'), /cannot be checked now/, 'past the stale limit: 503');
+    down = false;
+    now += 1_000;
+    assert.equal(await keys.get('known'), info, 'the database is back: read again');
+    assert.equal(keys.peek('known'), info, 'and fresh for another TTL');
+  });
 });
