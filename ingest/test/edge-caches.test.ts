@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { KeyInfo } from '@tracker/core';
 import { KeyCache } from '../src/http/key-cache';
+import { LogThrottle } from '../src/http/log-throttle';
 import { RecentIds } from '../src/http/recent-ids';
 
 /*
@@ -82,5 +83,17 @@ describe("the edge's caches follow their clock", () => {
     now += 1_000;
     assert.equal(await keys.get('known'), info, 'the database is back: read again');
     assert.equal(keys.peek('known'), info, 'and fresh for another TTL');
+  });
+
+  test('a failure that repeats on every request is logged once per 10 s of the clock, saying how many were held back', () => {
+    let now = T;
+    const throttle = new LogThrottle(10_000, () => now);
+    assert.equal(throttle.take(), 0, 'the first is written');
+    for (let i = 0; i < 1_800; i++) assert.equal(throttle.take(), undefined);
+    now = T + 9_999;
+    assert.equal(throttle.take(), undefined);
+    now = T + 10_000;
+    assert.equal(throttle.take(), 1_801, 'the next line counts those held back');
+    assert.equal(throttle.take(), undefined);
   });
 });
