@@ -1,5 +1,11 @@
 import { deadLetterSink, type Config, type Database } from '@tracker/core';
-import { DatabaseQueue, RedisStreamQueue, type BacklogLimits, type Queue, type RedisQueueOptions } from '@tracker/ingest';
+import {
+  DatabaseQueue,
+  RedisStreamQueue,
+  type BacklogLimits,
+  type Queue,
+  type RedisQueueOptions,
+} from '@tracker/ingest';
 
 export interface QueueTuning {
   /** Redis: idle time after which a dead worker's messages are taken over. */

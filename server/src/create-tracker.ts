@@ -148,7 +148,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   let redisWatch: RedisServerWatch | undefined;
   // The queues and the Redis watch are made before fastify and its logger: they log through this.
   let log: (level: 'info' | 'warn', message: string, data: Record<string, unknown>) => void = () => undefined;
-  const logLater = (level: 'info' | 'warn', message: string, data: Record<string, unknown>) => log(level, message, data);
+  const logLater = (level: 'info' | 'warn', message: string, data: Record<string, unknown>) =>
+    log(level, message, data);
   try {
     queue = await createQueue(config, db, {
       ...options.queue,
@@ -290,19 +291,17 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
 
   const ingestCounters = roles.has('ingest') ? new IngestCounters() : undefined;
   app.get('/metrics', async (_request, reply) =>
-    reply
-      .type('text/plain; version=0.0.4; charset=utf-8')
-      .send(
-        await renderMetrics({
-          db,
-          queue,
-          alertsQueue,
-          worker: () => tracker.worker,
-          ingest: ingestCounters,
-          keys: tracker.keys,
-          redis: redisWatch?.current,
-        }),
-      ),
+    reply.type('text/plain; version=0.0.4; charset=utf-8').send(
+      await renderMetrics({
+        db,
+        queue,
+        alertsQueue,
+        worker: () => tracker.worker,
+        ingest: ingestCounters,
+        keys: tracker.keys,
+        redis: redisWatch?.current,
+      }),
+    ),
   );
 
   let gate: IngestGate | undefined;

@@ -1,5 +1,12 @@
 import { countDeadLetters, type Database } from '@tracker/core';
-import { RedisStreamQueue, type IngestCounters, type KeyCache, type Queue, type RedisServerState, type RunningWorker } from '@tracker/ingest';
+import {
+  RedisStreamQueue,
+  type IngestCounters,
+  type KeyCache,
+  type Queue,
+  type RedisServerState,
+  type RunningWorker,
+} from '@tracker/ingest';
 
 export interface MetricsSources {
   db: Database;
@@ -140,7 +147,8 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
   }
   const groups: Array<[string, number]> = [];
   if (sources.queue instanceof RedisStreamQueue) groups.push(['{queue="jobs"}', sources.queue.groupsRecreated]);
-  if (sources.alertsQueue instanceof RedisStreamQueue) groups.push(['{queue="alerts"}', sources.alertsQueue.groupsRecreated]);
+  if (sources.alertsQueue instanceof RedisStreamQueue)
+    groups.push(['{queue="alerts"}', sources.alertsQueue.groupsRecreated]);
   metric(
     'tracker_queue_group_recreated_total',
     'counter',
@@ -158,7 +166,7 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
     metric(
       'tracker_ingest_stale_keys_served_total',
       'counter',
-      "Requests authenticated with a DSN key past its cache TTL because the database could not be read.",
+      'Requests authenticated with a DSN key past its cache TTL because the database could not be read.',
       [['', k.staleServed]],
     );
   }

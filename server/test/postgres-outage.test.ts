@@ -50,8 +50,14 @@ describe('PostgreSQL stopped for 15 s under load (postgres+redis)', () => {
     const a = await signUpWithProject(url, 'A');
     const b = await signUpWithProject(url, 'B');
     // Both keys known to the edge before the outage; B is then left alone until its entry expired.
-    assert.equal((await sendError(url, a.key, { type: 'Warmup', message: 'a', environment: 'production' })).status, 202);
-    assert.equal((await sendError(url, b.key, { type: 'Warmup', message: 'b', environment: 'production' })).status, 202);
+    assert.equal(
+      (await sendError(url, a.key, { type: 'Warmup', message: 'a', environment: 'production' })).status,
+      202,
+    );
+    assert.equal(
+      (await sendError(url, b.key, { type: 'Warmup', message: 'b', environment: 'production' })).status,
+      202,
+    );
 
     const accepted = { events: [] as string[], logs: [] as string[] };
     const other: string[] = [];
@@ -70,7 +76,12 @@ describe('PostgreSQL stopped for 15 s under load (postgres+redis)', () => {
               return;
             }
             const eventId = randomUUID();
-            const r = await sendError(url, key, { eventId, type: 'TypeError', message: 'outage', environment: 'production' });
+            const r = await sendError(url, key, {
+              eventId,
+              type: 'TypeError',
+              message: 'outage',
+              environment: 'production',
+            });
             if (r.status === 202) accepted.events.push(eventId);
             else other.push(`error ${r.status} ${JSON.stringify(r.body)}`);
           }),
@@ -88,7 +99,11 @@ describe('PostgreSQL stopped for 15 s under load (postgres+redis)', () => {
       await new Promise((r) => setTimeout(r, KEY_TTL_MS * 2));
       useB = true;
       const unknownKey = `et_${randomBytes(16).toString('hex')}`;
-      const unknown = await sendError(url, unknownKey, { type: 'TypeError', message: 'who?', environment: 'production' });
+      const unknown = await sendError(url, unknownKey, {
+        type: 'TypeError',
+        message: 'who?',
+        environment: 'production',
+      });
       assert.equal(unknown.status, 503, JSON.stringify(unknown.body));
       assert.equal(unknown.body.error.code, 'UNAVAILABLE');
       assert.ok(Number(unknown.headers.get('retry-after')) >= 1, 'Retry-After');
@@ -118,10 +133,10 @@ describe('PostgreSQL stopped for 15 s under load (postgres+redis)', () => {
           'SELECT event_id FROM events WHERE project_id IN ($1, $2)',
           [a.project.id, b.project.id],
         );
-        const logs: Array<{ id: string }> = await tracker!.db.ds.query('SELECT id FROM logs WHERE project_id IN ($1, $2)', [
-          a.project.id,
-          b.project.id,
-        ]);
+        const logs: Array<{ id: string }> = await tracker!.db.ds.query(
+          'SELECT id FROM logs WHERE project_id IN ($1, $2)',
+          [a.project.id, b.project.id],
+        );
         const e = new Set(events.map((r) => r.event_id));
         const l = new Set(logs.map((r) => r.id));
         return accepted.events.every((id) => e.has(id)) && accepted.logs.every((id) => l.has(id));
@@ -129,7 +144,18 @@ describe('PostgreSQL stopped for 15 s under load (postgres+redis)', () => {
       60_000,
     );
     // PostgreSQL is back: the key is read again (fresh), and a key unknown to the database is 401 again.
-    await waitFor('an unknown key is 401 again', async () => (await sendError(url, `et_${randomBytes(16).toString('hex')}`, { type: 'T', message: 'x', environment: 'production' })).status === 401, 10_000);
+    await waitFor(
+      'an unknown key is 401 again',
+      async () =>
+        (
+          await sendError(url, `et_${randomBytes(16).toString('hex')}`, {
+            type: 'T',
+            message: 'x',
+            environment: 'production',
+          })
+        ).status === 401,
+      10_000,
+    );
     console.log(
       `PostgreSQL stopped ${OUTAGE_MS / 1000} s: ${accepted.events.length} events and ${accepted.logs.length} logs answered 202, all stored; 0 answered 503; ${served} requests served with a stale key, ${failed} key lookups failed`,
     );

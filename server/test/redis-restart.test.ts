@@ -15,7 +15,10 @@ import { createTestEnv, sendError, signUpWithProject, startTracker, waitFor, typ
 const event = () => ({ eventId: randomUUID(), type: 'TypeError', message: 'redis restart', environment: 'production' });
 
 async function storedIds(tracker: Tracker, projectId: string): Promise<Set<string>> {
-  const rows: Array<{ event_id: string }> = await tracker.db.ds.query('SELECT event_id FROM events WHERE project_id = $1', [projectId]);
+  const rows: Array<{ event_id: string }> = await tracker.db.ds.query(
+    'SELECT event_id FROM events WHERE project_id = $1',
+    [projectId],
+  );
   return new Set(rows.map((r) => r.event_id));
 }
 
@@ -30,7 +33,11 @@ async function readyz(url: string) {
   return {
     status: res.status,
     body: (await res.json()) as {
-      redis?: { restarts: number; runId?: string; persistence: { appendonly: string; survivesRestart: boolean | string } };
+      redis?: {
+        restarts: number;
+        runId?: string;
+        persistence: { appendonly: string; survivesRestart: boolean | string };
+      };
     },
   };
 }
@@ -109,7 +116,11 @@ describe('Redis killed (SIGKILL) and started again without persistence (postgres
 
     await redis.kill();
     await redis.start();
-    await waitFor('ingest answers 202 again', async () => (await sendError(tracker!.url, a.key, event())).status === 202, 15_000);
+    await waitFor(
+      'ingest answers 202 again',
+      async () => (await sendError(tracker!.url, a.key, event())).status === 202,
+      15_000,
+    );
     // What this test is about: events accepted after the restart, stored by the same worker.
     const after: string[] = [];
     for (let i = 0; i < 50; i++) {
@@ -126,7 +137,10 @@ describe('Redis killed (SIGKILL) and started again without persistence (postgres
       },
       30_000,
     );
-    await waitFor('the restart counted in /metrics', async () => (await metric(tracker!.url, 'tracker_redis_restarts_total')) === 1);
+    await waitFor(
+      'the restart counted in /metrics',
+      async () => (await metric(tracker!.url, 'tracker_redis_restarts_total')) === 1,
+    );
     assert.equal((await readyz(tracker.url)).body.redis?.restarts, 1);
     assert.ok(((await metric(tracker.url, 'tracker_queue_group_recreated_total{queue="jobs"}')) ?? 0) >= 1);
     // The alert dispatcher reads its own stream: it makes its group again too.

@@ -33,18 +33,23 @@ export interface PrivateRedisOptions {
 }
 
 /** A `redis-server` on a free loopback port, keeping nothing on disk unless `appendOnly`. */
-export async function startPrivateRedis(extraArgs: string[] = [], options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
+export async function startPrivateRedis(
+  extraArgs: string[] = [],
+  options: PrivateRedisOptions = {},
+): Promise<PrivateRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   let frozen = false;
   const dir = options.appendOnly ? mkdtempSync(join(tmpdir(), 'tracker-redis-')) : undefined;
-  const persistence = dir
-    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir]
-    : ['--appendonly', 'no'];
+  const persistence = dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no'];
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, ...extraArgs], {
-      stdio: 'ignore',
-    });
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, ...extraArgs],
+      {
+        stdio: 'ignore',
+      },
+    );
     child.once('error', () => undefined);
     await waitForPort(port, 10_000);
   };

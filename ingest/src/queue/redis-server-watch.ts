@@ -101,11 +101,17 @@ export class RedisServerWatch {
     }
     if (restarted) {
       const lost = this.state.persistence.survivesRestart !== true;
-      this.options.log('warn', lost ? 'Redis restarted: events accepted but not yet stored may be lost (Redis does not persist them)' : 'Redis restarted', {
-        runId,
-        previousRunId: before,
-        ...this.state.persistence,
-      });
+      this.options.log(
+        'warn',
+        lost
+          ? 'Redis restarted: events accepted but not yet stored may be lost (Redis does not persist them)'
+          : 'Redis restarted',
+        {
+          runId,
+          previousRunId: before,
+          ...this.state.persistence,
+        },
+      );
     }
     if (first) this.warnAtStart();
   }
@@ -159,7 +165,8 @@ export class RedisServerWatch {
       () => true,
       () => false,
     );
-    if (!(await Promise.race([quit, new Promise<false>((r) => setTimeout(r, 1_000, false).unref())]))) this.client.destroy();
+    if (!(await Promise.race([quit, new Promise<false>((r) => setTimeout(r, 1_000, false).unref())])))
+      this.client.destroy();
   }
 }
 

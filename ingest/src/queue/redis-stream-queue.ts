@@ -153,11 +153,15 @@ export class RedisStreamQueue implements Queue {
       if (!isNoGroup(err)) throw err;
       if (await this.createGroup()) {
         this.groupsRecreated += 1;
-        this.log?.('warn', 'the Redis consumer group was missing and was made again (did Redis restart without persistence?)', {
-          stream: this.stream,
-          group: GROUP,
-          error: errorMessage(err),
-        });
+        this.log?.(
+          'warn',
+          'the Redis consumer group was missing and was made again (did Redis restart without persistence?)',
+          {
+            stream: this.stream,
+            group: GROUP,
+            error: errorMessage(err),
+          },
+        );
       }
       return command();
     }
