@@ -254,7 +254,10 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     const checks = await readiness.run(READY_CHECK_TIMEOUT_MS);
     // Detail, not a check: a Redis without persistence still works, it only cannot keep the
     // 202 promise through its own restart (the warning at start says so).
-    const detail = redisWatch ? { redis: redisWatch.current } : {};
+    // Not the run_id: a load balancer's probe has no use for it.
+    const detail = redisWatch
+      ? { redis: { restarts: redisWatch.current.restarts, persistence: redisWatch.current.persistence } }
+      : {};
     if (Object.values(checks).every((c) => c === 'ok')) {
       return { status: 'ready', database: db.kind, queue: queue.kind, checks, ...detail };
     }

@@ -35,7 +35,6 @@ async function readyz(url: string) {
     body: (await res.json()) as {
       redis?: {
         restarts: number;
-        runId?: string;
         persistence: { appendonly: string; survivesRestart: boolean | string };
       };
     },
