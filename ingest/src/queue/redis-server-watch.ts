@@ -88,7 +88,9 @@ export class RedisServerWatch {
     try {
       runId = parseInfoField(await this.command(this.client.info('server')), 'run_id');
     } catch {
-      return; // Redis is down or stuck: /readyz and the queue say so; the next poll compares
+      // Redis is down or stuck (/readyz and the queue say so; the next poll compares), or INFO
+      // is refused: the warning at start still needs the settings.
+      if (!first) return;
     }
     const before = this.state.runId;
     this.state.runId = runId;
