@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { startPrivatePostgres, type PrivatePostgres } from '@tracker/core/testing';
 import type { Tracker } from '../src';
 import { createTestEnv, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
@@ -36,6 +36,11 @@ describe('PostgreSQL stopped for 15 s under load (postgres+redis)', () => {
   let pg: PrivatePostgres;
   let env: TestEnv;
   let tracker: Tracker | undefined;
+  before(async () => {
+    pg = await startPrivatePostgres();
+    env = await createTestEnv('postgres+redis', { databaseUrl: pg.url });
+    tracker = await startTracker(env, {}, { keys: { ttlMs: KEY_TTL_MS } });
+  });
   after(async () => {
     await tracker?.close();
     await env?.cleanup();
@@ -43,10 +48,7 @@ describe('PostgreSQL stopped for 15 s under load (postgres+redis)', () => {
   });
 
   test('0 answers 503 for known keys (entries expiring during the outage too); every 202 stored after; an unknown key gets 503 + Retry-After', async () => {
-    pg = await startPrivatePostgres();
-    env = await createTestEnv('postgres+redis', { databaseUrl: pg.url });
-    tracker = await startTracker(env, {}, { keys: { ttlMs: KEY_TTL_MS } });
-    const url = tracker.url;
+    const url = tracker!.url;
     const a = await signUpWithProject(url, 'A');
     const b = await signUpWithProject(url, 'B');
     // Both keys known to the edge before the outage; B is then left alone until its entry expired.
@@ -158,6 +160,49 @@ describe('PostgreSQL stopped for 15 s under load (postgres+redis)', () => {
     );
     console.log(
       `PostgreSQL stopped ${OUTAGE_MS / 1000} s: ${accepted.events.length} events and ${accepted.logs.length} logs answered 202, all stored; 0 answered 503; ${served} requests served with a stale key, ${failed} key lookups failed`,
+    );
+  });
+
+  test('PostgreSQL frozen (SIGSTOP): a known key whose entry expired is answered 202 without waiting out the frozen lookup', async () => {
+    const url = tracker!.url;
+    const c = await signUpWithProject(url, 'C');
+    assert.equal(
+      (await sendError(url, c.key, { type: 'Warmup', message: 'c', environment: 'production' })).status,
+      202,
+    );
+    const accepted: string[] = [];
+    pg.freeze();
+    try {
+      await new Promise((r) => setTimeout(r, KEY_TTL_MS * 2));
+      for (let i = 0; i < 20; i++) {
+        const eventId = randomUUID();
+        const started = Date.now();
+        const r = await sendError(url, c.key, {
+          eventId,
+          type: 'TypeError',
+          message: 'frozen',
+          environment: 'production',
+        });
+        const ms = Date.now() - started;
+        assert.equal(r.status, 202, JSON.stringify(r.body));
+        // The first waits for its lookup up to 1 s; the others not at all (margin for a busy machine).
+        assert.ok(ms < 3_000, `answered in ${ms} ms`);
+        accepted.push(eventId);
+      }
+    } finally {
+      pg.thaw();
+    }
+    await waitFor(
+      `all ${accepted.length} events stored after the thaw`,
+      async () => {
+        const rows: Array<{ event_id: string }> = await tracker!.db.ds.query(
+          'SELECT event_id FROM events WHERE project_id = $1',
+          [c.project.id],
+        );
+        const stored = new Set(rows.map((r) => r.event_id));
+        return accepted.every((id) => stored.has(id));
+      },
+      90_000,
     );
   });
 });

@@ -50,7 +50,7 @@ interface Entry {
  */
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly inflight = new Map<string, Promise<KeyInfo | null>>();
+  private readonly inflight = new Map<string, { pending: Promise<KeyInfo | null>; startedAt: number }>();
   /** Keys whose last lookup failed, until when not to try again. */
   private readonly failedUntil = new Map<string, number>();
   private readonly ttlMs: number;
@@ -102,15 +102,22 @@ export class KeyCache {
     const stale = hit?.info && now - hit.readAt <= this.maxStaleMs ? hit.info : undefined;
     // The last lookup failed a moment ago (peek served the stale ones): do not ask again yet.
     if ((this.failedUntil.get(publicKey) ?? 0) > now) throw unavailable();
-    let pending = this.inflight.get(publicKey);
-    if (!pending) {
-      pending = this.lookup(publicKey);
-      this.inflight.set(publicKey, pending);
+    let lookup = this.inflight.get(publicKey);
+    if (!lookup) {
+      lookup = { pending: this.lookup(publicKey), startedAt: now };
+      this.inflight.set(publicKey, lookup);
     }
+    const pending = lookup.pending;
     try {
       if (!stale) return await pending;
+      // A lookup that has already waited its time (a frozen database): no request waits again.
+      const waitMs = KEY_REFRESH_WAIT_MS - (now - lookup.startedAt);
+      if (waitMs <= 0) {
+        this.stats.staleServed += 1;
+        return stale;
+      }
       let timer: NodeJS.Timeout | undefined;
-      const slow = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), KEY_REFRESH_WAIT_MS)));
+      const slow = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), waitMs)));
       const info = await Promise.race([pending, slow]).finally(() => clearTimeout(timer));
       if (info !== undefined) return info;
       this.stats.staleServed += 1; // still waiting for the database: the lookup goes on
