@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { KeyInfo } from '@tracker/core';
 import { KeyCache } from '../src/http/key-cache';
+import { LogThrottle } from '../src/http/log-throttle';
 import { RecentIds } from '../src/http/recent-ids';
 
 /*
@@ -45,5 +46,54 @@ describe("the edge's caches follow their clock", () => {
     assert.equal(keys.peek('known'), undefined, 'a known key is read again after 60 s');
     assert.equal(await keys.get('known'), info);
     assert.deepEqual(loads, ['known', 'unknown', 'known']);
+  });
+
+  test('while lookups fail, a known key is served past its TTL for up to maxStaleMs, an unknown key is 503, and the key is read again once the database answers', async () => {
+    let now = T;
+    let down = false;
+    const loads: string[] = [];
+    const info = { keyId: 'k1' } as KeyInfo;
+    const keys = new KeyCache(
+      async (publicKey) => {
+        loads.push(publicKey);
+        if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        return publicKey === 'known' ? info : null;
+      },
+      { ttlMs: 60_000, maxStaleMs: 3_600_000, clock: () => now },
+    );
+    assert.equal(await keys.get('known'), info);
+    down = true;
+    now = T + 60_000;
+    assert.equal(await keys.get('known'), info, 'past its TTL, the database down: served from the cache');
+    assert.equal(keys.peek('known'), info, 'and the fast path takes it while the lookup is failing');
+    assert.equal(keys.stats.lookupsFailed, 1);
+    await assert.rejects(keys.get('other'), (err: Error & { code?: string; retryAfter?: number }) => {
+      assert.equal(err.code, 'UNAVAILABLE', 'an unknown key cannot be told from a valid one: 503, not 401');
+      assert.ok((err.retryAfter ?? 0) >= 1);
+      return true;
+    });
+    const loadsBefore = loads.length;
+    for (let i = 0; i < 100; i++) await keys.get('known');
+    assert.equal(loads.length, loadsBefore, 'within a second of a failure the key is not looked up again');
+    now = T + 3_600_000;
+    assert.equal(await keys.get('known'), info, 'an hour after it was read: still served');
+    now = T + 3_600_001 + 1_000;
+    await assert.rejects(keys.get('known'), /cannot be checked now/, 'past the stale limit: 503');
+    down = false;
+    now += 1_000;
+    assert.equal(await keys.get('known'), info, 'the database is back: read again');
+    assert.equal(keys.peek('known'), info, 'and fresh for another TTL');
+  });
+
+  test('a failure that repeats on every request is logged once per 10 s of the clock, saying how many were held back', () => {
+    let now = T;
+    const throttle = new LogThrottle(10_000, () => now);
+    assert.equal(throttle.take(), 0, 'the first is written');
+    for (let i = 0; i < 1_800; i++) assert.equal(throttle.take(), undefined);
+    now = T + 9_999;
+    assert.equal(throttle.take(), undefined);
+    now = T + 10_000;
+    assert.equal(throttle.take(), 1_801, 'the next line counts those held back');
+    assert.equal(throttle.take(), undefined);
   });
 });

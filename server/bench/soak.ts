@@ -1,21 +1,23 @@
 /**
  * Soak: minutes of mixed valid and hostile ingest traffic against PostgreSQL + Redis while Redis
- * is stalled twice (SIGSTOP) and the worker is killed once (SIGKILL), then a count of every
- * accepted item: stored, dead-lettered, or lost. Lost must be 0 (exit code 1 otherwise), and no
- * answer may be a 5xx other than a 503 with `Retry-After`.
+ * is stalled twice (SIGSTOP), the worker is killed once (SIGKILL), Redis is killed (SIGKILL) and
+ * started again (with appendonly yes, appendfsync always: docs/reliability.md) and PostgreSQL is
+ * stopped for 15 s, then a count of every accepted item: stored, dead-lettered, or lost. Lost
+ * must be 0 (exit code 1 otherwise), and no answer may be a 5xx other than a 503 with
+ * `Retry-After`. The 503s while PostgreSQL is down are printed too (the edge should have none).
  *
  *   npm run soak -w @tracker/server                 # 10 minutes (SOAK_SECONDS=600)
  *   SOAK_SECONDS=60 npm run soak -w @tracker/server  # a short run
  *
- * Bounded and loopback only: a private redis-server of its own (the shared one is never
- * stalled), a fresh database on the local PostgreSQL, two child processes (ingest+api, worker),
+ * Bounded and loopback only: a private redis-server and a private PostgreSQL cluster of its own
+ * (the shared ones are never stalled or stopped), two child processes (ingest+api, worker),
  * SOAK_RATE requests per second (default 150) from SOAK_CONNECTIONS loops (default 12).
  */
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { Client } from 'pg';
-import { createTestPostgres, createTestRedisPrefix, startPrivateRedis } from '@tracker/core/testing';
+import { createTestRedisPrefix, startPrivatePostgres, startPrivateRedis } from '@tracker/core/testing';
 import { runCli } from '../src/cli';
 import { startChildServer, type ChildServer } from '../test/child-server';
 import { chromeStack, signUpWithProject } from '../test/helpers';
@@ -42,10 +44,14 @@ const accepted: Record<Kind, Set<string>> = {
 const statuses = new Map<string, number>();
 const problems: string[] = [];
 let sent = 0;
+/** Set while PostgreSQL is stopped: answers then are counted apart. */
+let postgresDown = false;
+const whilePostgresDown = new Map<string, number>();
 
 function count(name: string, status: number): void {
   const k = `${name} ${status}`;
   statuses.set(k, (statuses.get(k) ?? 0) + 1);
+  if (postgresDown) whilePostgresDown.set(k, (whilePostgresDown.get(k) ?? 0) + 1);
 }
 
 /** One request per call of the mix, weighted: mostly valid traffic, a steady share of hostile. */
@@ -263,8 +269,10 @@ function log(msg: string): void {
 }
 
 async function main(): Promise<void> {
-  const redis = await startPrivateRedis();
-  const db = await createTestPostgres();
+  // appendonly: a Redis restart must not lose the backlog (docs/reliability.md).
+  const redis = await startPrivateRedis([], { appendOnly: true });
+  // A cluster of its own: the soak stops it for 15 s.
+  const db = await startPrivatePostgres();
   const env = {
     DATABASE_URL: db.url,
     REDIS_URL: redis.url,
@@ -273,6 +281,7 @@ async function main(): Promise<void> {
     TRACKER_LOG_LEVEL: 'error',
   };
   const children: ChildServer[] = [];
+  // Connected once the traffic is over: PostgreSQL is stopped during it.
   const pg = new Client({ connectionString: db.url });
   try {
     if ((await runCli(['migrate'], env)).code !== 0) throw new Error('migrate failed');
@@ -281,7 +290,6 @@ async function main(): Promise<void> {
     let worker = await startChildServer(env, 'worker');
     children.push(worker);
     const account = await signUpWithProject(edge.url);
-    await pg.connect();
     log(`soak for ${SECONDS} s at ~${RATE} req/s over ${CONNECTIONS} connections (edge ${edge.url})`);
 
     const t0 = Date.now();
@@ -289,12 +297,28 @@ async function main(): Promise<void> {
     const at = (share: number) => sleep(Math.max(0, t0 + SECONDS * 1000 * share - Date.now()));
     const faults = (async () => {
       for (const [share, what] of [
-        [0.2, 'stall'],
-        [0.4, 'kill'],
-        [0.6, 'stall'],
+        [0.15, 'stall'],
+        [0.3, 'kill'],
+        [0.45, 'stall'],
+        [0.6, 'redis-restart'],
+        [0.75, 'postgres-stop'],
       ] as const) {
         await at(share);
-        if (what === 'stall') {
+        if (what === 'redis-restart') {
+          log('Redis killed (SIGKILL); starting it again in 2 s');
+          await redis.kill();
+          await sleep(2_000);
+          await redis.start();
+          log('Redis started again (its append-only file reloaded)');
+        } else if (what === 'postgres-stop') {
+          log('PostgreSQL stopped for 15 s');
+          postgresDown = true;
+          await db.stop();
+          await sleep(15_000);
+          await db.start();
+          postgresDown = false;
+          log('PostgreSQL started again');
+        } else if (what === 'stall') {
           log('Redis stalled (SIGSTOP) for 8 s');
           redis.freeze();
           await sleep(8_000);
@@ -314,13 +338,16 @@ async function main(): Promise<void> {
     await Promise.all([traffic(edge.url, account.key, until), faults]);
     clearInterval(progress);
 
+    await pg.connect();
     const total = Object.values(accepted).reduce((n, set) => n + set.size, 0);
     log(`traffic done: ${sent} requests, ${total} accepted; waiting for the worker to drain`);
-    // Drained when every accepted id is stored or dead-lettered, or nothing has moved for 20 s.
+    // Drained when every accepted id is stored or dead-lettered, or nothing has moved for 90 s:
+    // entries Redis delivered to a worker that never saw them (the Redis kill) are reclaimed
+    // after 60 s idle.
     let outcome = await settle(pg);
     let stableSince = Date.now();
-    const drainDeadline = Date.now() + 180_000;
-    while (outcome.lost > 0 && Date.now() < drainDeadline && Date.now() - stableSince < 20_000) {
+    const drainDeadline = Date.now() + 240_000;
+    while (outcome.lost > 0 && Date.now() < drainDeadline && Date.now() - stableSince < 90_000) {
       await sleep(1_000);
       const next = await settle(pg);
       if (next.stored !== outcome.stored || next.dead !== outcome.dead) stableSince = Date.now();
@@ -329,6 +356,9 @@ async function main(): Promise<void> {
 
     console.log('\nanswers by request kind and status:');
     for (const [k, n] of [...statuses].sort()) console.log(`  ${k.padEnd(28)} ${n}`);
+    // Expected then: 503 for bad-dsn only (a key the edge does not know cannot be checked).
+    console.log('\nwhile PostgreSQL was stopped:');
+    for (const [k, n] of [...whilePostgresDown].sort()) console.log(`  ${k.padEnd(28)} ${n}`);
     console.log(`\naccepted ${total}  stored ${outcome.stored}  dead-lettered ${outcome.dead}  lost ${outcome.lost}`);
     for (const kind of Object.keys(accepted) as Kind[]) console.log(`  ${kind}: accepted ${accepted[kind].size}`);
     if (outcome.lost > 0) console.log(`  lost ids (first 10): ${outcome.lostIds.slice(0, 10).join(', ')}`);
@@ -341,7 +371,7 @@ async function main(): Promise<void> {
     await pg.end().catch(() => undefined);
     for (const c of children) await c.kill();
     await redis.close();
-    await db.drop();
+    await db.close();
   }
 }
 

@@ -1,5 +1,11 @@
 import { deadLetterSink, type Config, type Database } from '@tracker/core';
-import { DatabaseQueue, RedisStreamQueue, type BacklogLimits, type Queue } from '@tracker/ingest';
+import {
+  DatabaseQueue,
+  RedisStreamQueue,
+  type BacklogLimits,
+  type Queue,
+  type RedisQueueOptions,
+} from '@tracker/ingest';
 
 export interface QueueTuning {
   /** Redis: idle time after which a dead worker's messages are taken over. */
@@ -11,6 +17,8 @@ export interface QueueTuning {
    * process for its `jobs` queue only; the CLI's replay and the alerts queue have none.
    */
   backlog?: BacklogLimits;
+  /** Redis: where the queue says it made its consumer group again (Redis lost it). */
+  log?: RedisQueueOptions['log'];
 }
 
 /**
@@ -34,6 +42,7 @@ export async function createQueue(
       reclaimIdleMs: tuning.reclaimIdleMs,
       enqueueTimeoutMs: config.enqueueTimeoutMs,
       deadLetters: deadLetterSink(db.ds),
+      log: tuning.log,
     });
   }
   return DatabaseQueue.open(db.ds, {

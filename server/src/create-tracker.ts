@@ -27,6 +27,8 @@ import {
   ingestPlugin,
   RecentIds,
   KeyCache,
+  RedisServerWatch,
+  type KeyCacheOptions,
   startAlertDispatcher,
   startUsageWarnings,
   startWorker,
@@ -91,6 +93,10 @@ export interface TrackerOptions {
   usageWarnings?: { intervalMs?: number; firstRunMs?: number };
   /** Where the SDK tarballs served under `/sdk/` are (default: server/dist/sdk, written by the build). */
   sdkDir?: string;
+  /** The edge's DSN key cache (tests: a short TTL, to see keys expire during an outage). */
+  keys?: Omit<KeyCacheOptions, 'clock' | 'log'>;
+  /** How often Redis is asked for its `run_id` (a restart) and persistence (default 5 s). */
+  redisWatchIntervalMs?: number;
 }
 
 /** A running set of roles sharing one database, one queue and one HTTP port. */
@@ -110,6 +116,10 @@ export interface Tracker {
   readonly usage: UsageReader | undefined;
   /** The SDK files served under `/sdk/`; undefined when the build did not pack them. */
   readonly sdk: SdkAssets | undefined;
+  /** Redis's identity (restarts) and persistence as last read; with REDIS_URL only. */
+  readonly redisWatch: RedisServerWatch | undefined;
+  /** The ingest role's DSN key cache. */
+  readonly keys: KeyCache | undefined;
   /** Base URL once listening, e.g. http://127.0.0.1:3000. */
   url: string;
   listen(): Promise<string>;
@@ -141,14 +151,20 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   let queue: Queue;
   let alertsQueue: Queue;
   let redis: SharedRedis | undefined;
+  let redisWatch: RedisServerWatch | undefined;
+  // The queues and the Redis watch are made before fastify and its logger: they log through this.
+  let log: (level: 'info' | 'warn', message: string, data: Record<string, unknown>) => void = () => undefined;
+  const logLater = (level: 'info' | 'warn', message: string, data: Record<string, unknown>) =>
+    log(level, message, data);
   try {
     queue = await createQueue(config, db, {
       ...options.queue,
+      log: logLater,
       backlog: roles.has('ingest')
         ? { maxItems: config.maxBacklog.items, maxBytes: config.maxBacklog.bytes }
         : undefined,
     });
-    alertsQueue = await createQueue(config, db, options.queue, 'alerts').catch(async (err) => {
+    alertsQueue = await createQueue(config, db, { ...options.queue, log: logLater }, 'alerts').catch(async (err) => {
       await queue.close();
       throw err;
     });
@@ -218,6 +234,23 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
   });
 
+  log = (level, message, data) => app.log[level](data, message);
+  if (config.redisUrl) {
+    // Read at every start: the warning when Redis would lose accepted events goes to each
+    // process's log (docs/reliability.md, "Redis must persist").
+    redisWatch = await RedisServerWatch.start({
+      url: config.redisUrl,
+      intervalMs: options.redisWatchIntervalMs,
+      log: logLater,
+    }).catch(async (err) => {
+      await redis?.close();
+      await queue.close();
+      await alertsQueue.close();
+      await db.close();
+      throw err;
+    });
+  }
+
   // Every 503 and 429 carries Retry-After (SDKs and load balancers back off by it); the routes
   // that know better set their own.
   app.addHook('onSend', async (_request, reply) => {
@@ -234,13 +267,19 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   });
   app.get('/readyz', async (_request, reply) => {
     const checks = await readiness.run(READY_CHECK_TIMEOUT_MS);
+    // Detail, not a check: a Redis without persistence still works, it only cannot keep the
+    // 202 promise through its own restart (the warning at start says so).
+    // Not the run_id: a load balancer's probe has no use for it.
+    const detail = redisWatch
+      ? { redis: { restarts: redisWatch.current.restarts, persistence: redisWatch.current.persistence } }
+      : {};
     if (Object.values(checks).every((c) => c === 'ok')) {
-      return { status: 'ready', database: db.kind, queue: queue.kind, checks };
+      return { status: 'ready', database: db.kind, queue: queue.kind, checks, ...detail };
     }
     return reply
       .code(503)
       .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S))
-      .send({ status: 'unavailable', database: db.kind, queue: queue.kind, checks });
+      .send({ status: 'unavailable', database: db.kind, queue: queue.kind, checks, ...detail });
   });
 
   // The SDKs, served by the instance itself (docs/decisions/014): every role answers /sdk/, as
@@ -261,6 +300,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     usageWarnings: undefined,
     usage,
     sdk: sdkAssets,
+    redisWatch,
+    keys: undefined,
     url: '',
     listen,
     close,
@@ -268,15 +309,24 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
 
   const ingestCounters = roles.has('ingest') ? new IngestCounters() : undefined;
   app.get('/metrics', async (_request, reply) =>
-    reply
-      .type('text/plain; version=0.0.4; charset=utf-8')
-      .send(await renderMetrics({ db, queue, alertsQueue, worker: () => tracker.worker, ingest: ingestCounters })),
+    reply.type('text/plain; version=0.0.4; charset=utf-8').send(
+      await renderMetrics({
+        db,
+        queue,
+        alertsQueue,
+        worker: () => tracker.worker,
+        ingest: ingestCounters,
+        keys: tracker.keys,
+        redis: redisWatch?.current,
+      }),
+    ),
   );
 
   let gate: IngestGate | undefined;
   let keys: KeyCache | undefined;
   if (roles.has('ingest')) {
-    keys = new KeyCache((key) => findKeyInfo(db.ds, key), { clock: options.clock });
+    keys = new KeyCache((key) => findKeyInfo(db.ds, key), { ...options.keys, clock: options.clock, log: logLater });
+    (tracker as { keys: KeyCache | undefined }).keys = keys;
     // Quotas and rate limits (docs/quotas.md): counted in Redis when there is one, else in the database.
     if (options.quota !== false) {
       const quota = { clock: options.clock, ...options.quota };
@@ -496,6 +546,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       for (const t of retentionTimers) clearTimeout(t);
       await step('retention purge (runs again at the next start)', () => purging);
       await step('shared Redis connection', () => redis?.close());
+      await step('Redis watch connection', () => redisWatch?.close());
       await step('queue connection (unconfirmed enqueues were answered 503)', () => queue.close());
       await step('alerts queue connection', () => alertsQueue.close());
       await step('database connections', () => db.close());

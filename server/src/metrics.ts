@@ -1,5 +1,12 @@
 import { countDeadLetters, type Database } from '@tracker/core';
-import type { IngestCounters, Queue, RunningWorker } from '@tracker/ingest';
+import {
+  RedisStreamQueue,
+  type IngestCounters,
+  type KeyCache,
+  type Queue,
+  type RedisServerState,
+  type RunningWorker,
+} from '@tracker/ingest';
 
 export interface MetricsSources {
   db: Database;
@@ -9,6 +16,10 @@ export interface MetricsSources {
   worker: () => RunningWorker | undefined;
   /** This process's ingest refusals, when it has the role. */
   ingest: IngestCounters | undefined;
+  /** The ingest role's DSN key cache (lookups that failed, stale keys served). */
+  keys?: KeyCache;
+  /** Redis's identity and persistence as the watch last read them; with REDIS_URL only. */
+  redis?: Readonly<RedisServerState>;
 }
 
 /** A probe that does not answer in this time is reported as failed: a scrape never hangs. */
@@ -117,6 +128,46 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
       'counter',
       'Ingest requests refused by this process, by reason (the wire error code).',
       [...sources.ingest.refused].sort().map(([code, n]) => [`{reason="${code.toLowerCase()}"}`, n]),
+    );
+  }
+  if (sources.redis) {
+    metric(
+      'tracker_redis_restarts_total',
+      'counter',
+      'Redis restarts this process saw (a new run_id in INFO server).',
+      [['', sources.redis.restarts]],
+    );
+    const survives = sources.redis.persistence.survivesRestart;
+    metric(
+      'tracker_redis_persistent',
+      'gauge',
+      'Whether Redis keeps accepted events through a restart (appendonly yes: 1, no: 0); absent when CONFIG GET is refused.',
+      survives === 'unknown' ? [] : [['', survives ? 1 : 0]],
+    );
+  }
+  const groups: Array<[string, number]> = [];
+  if (sources.queue instanceof RedisStreamQueue) groups.push(['{queue="jobs"}', sources.queue.groupsRecreated]);
+  if (sources.alertsQueue instanceof RedisStreamQueue)
+    groups.push(['{queue="alerts"}', sources.alertsQueue.groupsRecreated]);
+  metric(
+    'tracker_queue_group_recreated_total',
+    'counter',
+    'Times this process made a Redis consumer group again after Redis lost it (a restart without persistence).',
+    groups,
+  );
+  if (sources.keys) {
+    const k = sources.keys.stats;
+    metric(
+      'tracker_ingest_key_lookups_failed_total',
+      'counter',
+      'DSN key lookups that could not reach the database (known keys are then served from the cache, up to its stale limit).',
+      [['', k.lookupsFailed]],
+    );
+    metric(
+      'tracker_ingest_stale_keys_served_total',
+      'counter',
+      'Requests authenticated with a DSN key past its cache TTL because the database could not be read.',
+      [['', k.staleServed]],
     );
   }
   return `${out.join('\n')}\n`;

@@ -23,16 +23,32 @@ export interface PrivateRedis {
   close(): Promise<void>;
 }
 
-/** A `redis-server` on a free loopback port, keeping nothing on disk. */
-export async function startPrivateRedis(extraArgs: string[] = []): Promise<PrivateRedis> {
+export interface PrivateRedisOptions {
+  /**
+   * `appendonly yes` with `appendfsync always`, in a temp folder of its own (removed by `close`):
+   * what Redis must do for a 202 to survive a Redis restart (docs/reliability.md). Default: off,
+   * keeping nothing on disk.
+   */
+  appendOnly?: boolean;
+}
+
+/** A `redis-server` on a free loopback port, keeping nothing on disk unless `appendOnly`. */
+export async function startPrivateRedis(
+  extraArgs: string[] = [],
+  options: PrivateRedisOptions = {},
+): Promise<PrivateRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   let frozen = false;
+  const dir = options.appendOnly ? mkdtempSync(join(tmpdir(), 'tracker-redis-')) : undefined;
+  const persistence = dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no'];
   const start = async () => {
     child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs],
-      { stdio: 'ignore' },
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, ...extraArgs],
+      {
+        stdio: 'ignore',
+      },
     );
     child.once('error', () => undefined);
     await waitForPort(port, 10_000);
@@ -63,6 +79,7 @@ export async function startPrivateRedis(extraArgs: string[] = []): Promise<Priva
     async close() {
       if (frozen) child?.kill('SIGCONT');
       await kill();
+      if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -10,6 +10,7 @@ import { MAX_EVENT_BYTES } from './limits';
 import type { IngestCounters } from './ingest-counters';
 import type { IngestGate } from '../quota';
 import type { RecentIds } from './recent-ids';
+import { ingestFailureLog } from './log-throttle';
 import { retryAfterSeconds, UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_S, wireErrorOf } from './wire-errors';
 
 /** Answers a request itself (true) or leaves it to fastify (false, before reading anything). */
@@ -27,7 +28,7 @@ export interface IngestFastPathDeps {
   recent?: RecentIds;
   /** Refusals by code, for /metrics. */
   counters?: IngestCounters;
-  /** Where unexpected failures go (fastify's logger). */
+  /** Where unexpected failures go (fastify's logger), at most one per 10 s (`ingestFailureLog`). */
   logError(err: unknown): void;
   /** The time stamped on what is received (default the wall clock). */
   clock?: Clock;
@@ -123,7 +124,9 @@ function fail(deps: IngestFastPathDeps, res: ServerResponse, err: Error): void {
   const wire = wireErrorOf(err);
   deps.counters?.refuse(wire?.code ?? 'UNAVAILABLE');
   if (!wire) {
-    deps.logError(err);
+    // One line per interval during an outage; every such answer is counted as `unavailable`.
+    const held = ingestFailureLog.take();
+    if (held !== undefined) deps.logError(held > 0 ? Object.assign(err, { heldBack: held }) : err);
     send(res, 503, JSON.stringify(UNAVAILABLE), UNAVAILABLE_RETRY_AFTER_S);
     return;
   }

@@ -1,5 +1,6 @@
 import { AppError, httpStatusFor, type AppErrorCode } from '@tracker/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ingestFailureLog } from './log-throttle';
 
 /** The wire contract's error body (docs/wire.md): `{"error": {"code", "message"}}`. */
 export function sendError(reply: FastifyReply, code: AppErrorCode, message: string, retryAfter?: number): FastifyReply {
@@ -50,6 +51,7 @@ export const UNAVAILABLE_RETRY_AFTER_S = 5;
 export function ingestErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const wire = wireErrorOf(error);
   if (wire) return sendError(reply, wire.code, wire.message, wire.retryAfter);
-  request.log.error({ err: error }, 'ingest request failed');
+  const held = ingestFailureLog.take();
+  if (held !== undefined) request.log.error({ err: error, heldBack: held }, 'ingest request failed');
   return reply.code(503).header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S)).send(UNAVAILABLE);
 }

@@ -9,3 +9,5 @@ export type { RedisQueueOptions } from './redis-stream-queue';
 export { createRecycler, createRedisClient, isTimeout, recycleOnTimeout, REDIS_SOCKET_OPTIONS, RedisTimeoutError } from './redis-client';
 export type { Recycler } from './redis-client';
 export { ENQUEUE_TIMEOUT_MS } from './redis-stream-queue';
+export { RedisServerWatch } from './redis-server-watch';
+export type { RedisPersistence, RedisServerState, RedisServerWatchOptions } from './redis-server-watch';

@@ -42,9 +42,19 @@ export interface RedisQueueOptions {
    * it) or through node-redis (`false`; what `rediss://` URLs always get). Tests run both.
    */
   ownXaddConnection?: boolean;
+  /**
+   * Told when the consumer group had to be made again (Redis lost it: a restart without
+   * persistence, or someone deleted the stream).
+   */
+  log?: (level: 'warn', message: string, data: Record<string, unknown>) => void;
 }
 
 const GROUP = 'workers';
+
+/** Redis's answer to a group command when the stream or its consumer group is missing. */
+function isNoGroup(err: unknown): boolean {
+  return errorMessage(err).startsWith('NOGROUP');
+}
 
 /**
  * Redis streams with one consumer group. A message is XACKed and XDELed after the worker's
@@ -64,6 +74,9 @@ export class RedisStreamQueue implements Queue {
   private readonly consumer: string;
   private readonly enqueueTimeoutMs: number;
   private lastReclaim = 0;
+  private readonly log: RedisQueueOptions['log'];
+  /** How often the consumer group was made again after Redis lost it (`/metrics`). */
+  groupsRecreated = 0;
   /** Enqueues waiting for the next flush. */
   private pending: Array<{ payloads: QueuePayload[]; resolve: () => void; reject: (err: unknown) => void }> = [];
   private flushScheduled = false;
@@ -92,6 +105,7 @@ export class RedisStreamQueue implements Queue {
     this.enqueueTimeoutMs = options.enqueueTimeoutMs ?? ENQUEUE_TIMEOUT_MS;
     this.consumer = options.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     this.recycler = createRecycler(client);
+    this.log = options.log;
   }
 
   /** A command off the ingest path: a timeout recycles the connection. */
@@ -104,13 +118,53 @@ export class RedisStreamQueue implements Queue {
     client.on('error', () => undefined); // reconnects by itself; callers see failed commands
     await client.connect();
     const queue = new RedisStreamQueue(client, options);
-    try {
-      await client.xGroupCreate(queue.stream, GROUP, '0', { MKSTREAM: true });
-    } catch (err) {
-      if (!errorMessage(err).includes('BUSYGROUP')) throw err;
-    }
+    await queue.createGroup();
     await queue.drainLegacyDeadLetters();
     return queue;
+  }
+
+  /**
+   * The consumer group, from the stream's first entry (MKSTREAM: the stream too). `true` when it
+   * was made now, `false` when it was there already.
+   */
+  private async createGroup(): Promise<boolean> {
+    try {
+      await this.call(this.client.xGroupCreate(this.stream, GROUP, '0', { MKSTREAM: true }));
+      return true;
+    } catch (err) {
+      if (!errorMessage(err).includes('BUSYGROUP')) throw err;
+      return false;
+    }
+  }
+
+  /**
+   * Runs a group command; when Redis answers NOGROUP, makes the group again and runs it once
+   * more. A Redis restarted without persistence comes back empty, and the edge's next XADD makes
+   * the stream without the group: every XREADGROUP then failed with NOGROUP until the worker
+   * process was restarted (issue 28: 2,527 events waited). The group starts from the stream's
+   * first entry ('0'), so what the edge accepted after the restart is delivered; acked entries
+   * are deleted (XDEL), so only unstored ones are there. With persistence Redis keeps the group
+   * and this never happens.
+   */
+  private async withGroup<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (err) {
+      if (!isNoGroup(err)) throw err;
+      if (await this.createGroup()) {
+        this.groupsRecreated += 1;
+        this.log?.(
+          'warn',
+          'the Redis consumer group was missing and was made again (did Redis restart without persistence?)',
+          {
+            stream: this.stream,
+            group: GROUP,
+            error: errorMessage(err),
+          },
+        );
+      }
+      return command();
+    }
   }
 
   /**
@@ -194,17 +248,20 @@ export class RedisStreamQueue implements Queue {
     const now = Date.now();
     if (now - this.lastReclaim >= Math.min(this.reclaimIdleMs, 5_000)) {
       this.lastReclaim = now;
-      const reclaimed = await this.call(this.reclaim(max));
+      const reclaimed = await this.withGroup(() => this.call(this.reclaim(max)));
       if (reclaimed.length > 0) return reclaimed;
     }
     this.reader ??= await this.connectReader();
     // The read blocks up to waitMs by design: its timeout is on top of that.
-    const reply = await recycleOnTimeout(
-      this.reader
-        .withCommandOptions({ timeout: waitMs + COMMAND_TIMEOUT_MS })
-        .xReadGroup(GROUP, this.consumer, { key: this.stream, id: '>' }, { COUNT: max, BLOCK: Math.max(1, waitMs) }),
-      this.readerRecycler!,
-      waitMs + COMMAND_TIMEOUT_MS,
+    const reader = this.reader;
+    const reply = await this.withGroup(() =>
+      recycleOnTimeout(
+        reader
+          .withCommandOptions({ timeout: waitMs + COMMAND_TIMEOUT_MS })
+          .xReadGroup(GROUP, this.consumer, { key: this.stream, id: '>' }, { COUNT: max, BLOCK: Math.max(1, waitMs) }),
+        this.readerRecycler!,
+        waitMs + COMMAND_TIMEOUT_MS,
+      ),
     );
     const messages: QueueMessage[] = [];
     for (const stream of (reply as Array<{ messages: Array<{ id: string; message: Record<string, string> }> }>) ?? []) {
@@ -252,16 +309,18 @@ export class RedisStreamQueue implements Queue {
   async extend(messages: QueueMessage[]): Promise<void> {
     if (messages.length === 0) return;
     // JUSTID: resets the idle time without counting a delivery.
-    await this.call(
-      this.client.sendCommand([
-        'XCLAIM',
-        this.stream,
-        GROUP,
-        this.consumer,
-        '0',
-        ...messages.map((m) => m.id),
-        'JUSTID',
-      ]),
+    await this.withGroup(() =>
+      this.call(
+        this.client.sendCommand([
+          'XCLAIM',
+          this.stream,
+          GROUP,
+          this.consumer,
+          '0',
+          ...messages.map((m) => m.id),
+          'JUSTID',
+        ]),
+      ),
     );
   }
 

@@ -8,6 +8,7 @@ import { refusalCode, type IngestCounters } from '../http/ingest-counters';
 import { AdmissionRefusal, type IngestGate } from '../quota';
 import type { RecentIds } from '../http/recent-ids';
 import { sendError, UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_S, wireErrorOf } from '../http/wire-errors';
+import { ingestFailureLog } from '../http/log-throttle';
 import type { Queue } from '../queue';
 import { MAX_ENVELOPE_BYTES, parseEnvelope, readSentryJson } from './parse-envelope';
 import { sentryRateLimits } from './rate-limits';
@@ -157,7 +158,8 @@ function sentryErrorHandler(error: FastifyError, request: FastifyRequest, reply:
         }
       : wireErrorOf(error);
   if (!wire) {
-    request.log.error({ err: error }, 'sentry ingest request failed');
+    const held = ingestFailureLog.take();
+    if (held !== undefined) request.log.error({ err: error, heldBack: held }, 'sentry ingest request failed');
     return reply
       .code(503)
       .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S))
