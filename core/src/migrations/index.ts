@@ -22,6 +22,7 @@ import { AlertDeliveryLog1796445000000 } from './1796445000000-alert-delivery-lo
 import { PartitionedTables1796500000000 } from './1796500000000-partitioned-tables';
 import { DiscardedEventLedger1797000000000 } from './1797000000000-discarded-event-ledger';
 import { IssueSearchStatistics1797100000000 } from './1797100000000-issue-search-statistics';
+import { EventEvidence1797290000000 } from './1797290000000-event-evidence';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   PartitionedTables1796500000000,
   DiscardedEventLedger1797000000000,
   IssueSearchStatistics1797100000000,
+  EventEvidence1797290000000,
 ];

@@ -1,6 +1,6 @@
 import { FlattenMap, TraceMap, decodedMappings, type SectionedSourceMapInput } from '@jridgewell/trace-mapping';
 import { isInAppFilename } from '../stacktrace/parse-stack';
-import type { StackFrame } from '../stacktrace/stack-frame';
+import type { SourceContext, StackFrame } from '../stacktrace/stack-frame';
 import { frameBasename } from './filenames';
 import { sourcePathFromMap } from './source-path';
 import { FIELDS, createSegmentIndex, findSegment, unpackSegments, type SegmentIndex } from './segment-index';
@@ -53,11 +53,7 @@ export interface MinifiedFrame {
  * Source lines around the frame's line, from the map's `sourcesContent`. Frames on the same line
  * share one frozen object: read it, copy it to change it.
  */
-export interface SourceContext {
-  readonly pre: readonly string[];
-  readonly line: string;
-  readonly post: readonly string[];
-}
+export type { SourceContext };
 
 /**
  * A frame after symbolication. When a map matched, `filename` / `lineno` / `colno` / `function`
@@ -135,8 +131,7 @@ interface LoadedMap {
 }
 
 type CacheEntry =
-  | { map: LoadedMap; bytes: number; expiresAt: number }
-  | { map: null; bytes: number; expiresAt: number };
+  { map: LoadedMap; bytes: number; expiresAt: number } | { map: null; bytes: number; expiresAt: number };
 
 /**
  * Maps minified stack frames back to original source through the source maps uploaded for a
