@@ -75,10 +75,6 @@ const errorEventCanonical = {
 
 export const isCanonicalErrorEvent = compileCanonicalCheck<ErrorEvent>(errorEventCanonical);
 
-// zod's `.int()` takes safe integers only.
-const nullablePosition = {
-  anyOf: [{ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, { type: 'null' }],
-};
 
 /**
  * An event mapped from a Sentry payload (`mapSentryEvent`) that `queuedErrorEventSchema` returns
