@@ -48,7 +48,7 @@ export function StackTrace({ frames, showMinified }: { frames: FrameData[]; show
               <summary className="frame-head">
                 Show {run.frames.length} library frame{run.frames.length === 1 ? '' : 's'}
               </summary>
-              <ol className="frames frames-nested">
+              <ol className="frames-nested">
                 {run.frames.map((frame, i) => (
                   <FrameItem key={i} frame={frame} open={false} showMinified={showMinified} />
                 ))}
