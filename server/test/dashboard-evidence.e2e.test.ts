@@ -146,10 +146,10 @@ describe('the evidence of an error on the issue page in a real browser (embedded
     // Navigation: the latest event is shown; Older goes to the other one, Latest back.
     const nav = detail.locator('nav.event-nav');
     assert.equal(await nav.locator('.is-disabled', { hasText: 'Newer' }).count(), 1);
-    await nav.getByRole('link', { name: 'Older' }).click();
+    await nav.getByRole('link', { name: 'Older event' }).click();
     await page.waitForURL((u) => u.searchParams.get('event') === older);
     assert.match(await detail.locator('#trace-heading').innerText(), new RegExp(older));
-    await detail.locator('nav.event-nav').getByRole('link', { name: 'Latest' }).click();
+    await detail.locator('nav.event-nav').getByRole('link', { name: 'Latest event' }).click();
     await page.waitForURL((u) => u.searchParams.get('event') === latest);
 
     // Raw JSON: the stored event, scrubbed as stored; the download is a file named after the id.

@@ -1457,9 +1457,9 @@ describe('issue page', () => {
     const detail = section(html, 'trace-heading');
     // Navigation: oldest and older are links to ?event=, newer and latest are off on the latest event.
     assert.match(detail, /<nav class="event-nav" aria-label="Events of this issue">/);
-    assert.match(detail, /href="\/projects\/p1\/issues\/i2\?event=101#event-detail"[^>]*>Oldest</);
-    assert.match(detail, /rel="prev"[^>]*href="\/projects\/p1\/issues\/i2\?event=102#event-detail"[^>]*>Older</);
-    assert.match(detail, /<span class="button button-small is-disabled" aria-disabled="true">Newer<\/span>/);
+    assert.match(detail, /href="\/projects\/p1\/issues\/i2\?event=101#event-detail"[^>]*>Oldest event</);
+    assert.match(detail, /rel="prev"[^>]*href="\/projects\/p1\/issues\/i2\?event=102#event-detail"[^>]*>Older event</);
+    assert.match(detail, /<span class="button button-small is-disabled" aria-disabled="true">Newer event<\/span>/);
     assert.match(detail, /href="\/projects\/p1\/issues\/i2\/events\/103\.json">Raw JSON</);
     assert.match(detail, /href="\/projects\/p1\/issues\/i2\/events\/103\.json\?download=1" download="">Download JSON</);
     // Breadcrumbs, oldest first, above the stack, with the time before the error and the level as a class.
@@ -1535,7 +1535,7 @@ describe('issue page', () => {
     for (const id of ['breadcrumbs-heading', 'request-heading', 'component-stack-heading'])
       assert.ok(!detail.includes(`id="${id}"`), id);
     assert.ok(!detail.includes('Caused by'));
-    assert.match(detail, /href="\/projects\/p1\/issues\/i2\?event=103#event-detail"[^>]*>Latest</);
+    assert.match(detail, /href="\/projects\/p1\/issues\/i2\?event=103#event-detail"[^>]*>Latest event</);
   });
 
   test('an event that sent no tags, user, context or SDK says so', async () => {

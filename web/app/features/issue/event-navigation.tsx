@@ -27,10 +27,10 @@ export function EventNavigation({ eventId, navigation }: { eventId: string; navi
   const json = eventJsonPath(projectId, issueId, eventId);
   return (
     <nav className="event-nav" aria-label="Events of this issue">
-      {step('Oldest', navigation.oldest)}
-      {step('Older', navigation.older, 'prev')}
-      {step('Newer', navigation.newer, 'next')}
-      {step('Latest', navigation.latest)}
+      {step('Oldest event', navigation.oldest)}
+      {step('Older event', navigation.older, 'prev')}
+      {step('Newer event', navigation.newer, 'next')}
+      {step('Latest event', navigation.latest)}
       <a className="button button-small" href={json}>
         Raw JSON
       </a>
