@@ -10,12 +10,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   if (isAppError(original)) {
-    return {
-      message: original.message,
-      path: formatted.path,
-      locations: formatted.locations,
-      extensions: { code: original.code },
-    };
+    return { message: original.message, path: formatted.path, locations: formatted.locations, extensions: { code: original.code } };
   }
   const code = formatted.extensions?.code;
   if (code === 'INTERNAL_SERVER_ERROR' || code === undefined) {

@@ -55,10 +55,7 @@ describe('GraphQL API', () => {
     assert.equal(r.data.signup.organization.plan, 'free');
     assert.match(r.data.signup.token, /^ets_/);
     const viewer = await run(`{ viewer { email organizations { name projects { id } } } }`, {}, r.data.signup.token);
-    assert.deepEqual(viewer.data.viewer, {
-      email: 'dana@example.com',
-      organizations: [{ name: 'Acme Corp', projects: [] }],
-    });
+    assert.deepEqual(viewer.data.viewer, { email: 'dana@example.com', organizations: [{ name: 'Acme Corp', projects: [] }] });
     const taken = await run(SIGNUP, { e: 'dana@example.com', p: 'long enough pw', o: 'Acme Corp' });
     assert.equal(taken.errors[0].extensions.code, 'CONFLICT');
   });
@@ -77,9 +74,7 @@ describe('GraphQL API', () => {
     const unknown = await run(`mutation { login(email: "nobody@example.com", password: "wrong password") { token } }`);
     assert.equal(wrong.errors[0].extensions.code, 'UNAUTHENTICATED');
     assert.equal(wrong.errors[0].message, unknown.errors[0].message);
-    const ok = await run(
-      `mutation { login(email: "LEE@example.com", password: "right password") { token organization { name } } }`,
-    );
+    const ok = await run(`mutation { login(email: "LEE@example.com", password: "right password") { token organization { name } } }`);
     assert.equal(ok.data.login.organization.name, 'Lee');
   });
 
@@ -88,11 +83,7 @@ describe('GraphQL API', () => {
     const token = s.data.signup.token;
     assert.equal((await run(`mutation { logout }`, {}, token)).data.logout, true);
     assert.equal((await run(`{ viewer { id } }`, {}, token)).data.viewer, null);
-    const denied = await run(
-      `query($p: ID!) { issues(projectId: $p) { totalCount } }`,
-      { p: '00000000-0000-4000-8000-000000000000' },
-      token,
-    );
+    const denied = await run(`query($p: ID!) { issues(projectId: $p) { totalCount } }`, { p: '00000000-0000-4000-8000-000000000000' }, token);
     assert.equal(denied.errors[0].extensions.code, 'UNAUTHENTICATED');
     assert.equal((await run(`{ viewer { id } }`, {}, 'ets_madeup')).data.viewer, null);
   });
@@ -106,17 +97,9 @@ describe('GraphQL API', () => {
     );
     assert.equal(p.data.createProject.name, 'Web');
     assert.match(p.data.createProject.dsn, /^https:\/\/et_[0-9a-f]{32}@tracker\.example\.com\/[1-9]\d*$/);
-    const empty = await run(
-      `mutation($o: ID!) { createProject(organizationId: $o, name: "  ") { id } }`,
-      { o: s.data.signup.organization.id },
-      s.data.signup.token,
-    );
+    const empty = await run(`mutation($o: ID!) { createProject(organizationId: $o, name: "  ") { id } }`, { o: s.data.signup.organization.id }, s.data.signup.token);
     assert.equal(empty.errors[0].extensions.code, 'BAD_USER_INPUT');
-    const first = await run(
-      `query($p: ID!) { issues(projectId: $p, first: 101) { totalCount } }`,
-      { p: p.data.createProject.id },
-      s.data.signup.token,
-    );
+    const first = await run(`query($p: ID!) { issues(projectId: $p, first: 101) { totalCount } }`, { p: p.data.createProject.id }, s.data.signup.token);
     assert.equal(first.errors[0].extensions.code, 'BAD_USER_INPUT');
   });
 });

@@ -51,17 +51,7 @@ const STRICT = envFlag('BENCH_STRICT');
 const NO_DOC = envFlag('BENCH_NO_DOC');
 const ROOT = resolve(__dirname, '../..');
 /** Real packages to bundle, in order; the bench takes a prefix long enough for a ≥ 5 MB map. */
-const PACKAGES = [
-  'react-dom',
-  'react-router-dom',
-  'graphql',
-  'zod',
-  '@babel/parser',
-  'lodash',
-  'acorn',
-  'ajv',
-  'typescript',
-];
+const PACKAGES = ['react-dom', 'react-router-dom', 'graphql', 'zod', '@babel/parser', 'lodash', 'acorn', 'ajv', 'typescript'];
 const BUNDLE = 'vendor.5c1f2a9e.js';
 const BUNDLE_URL = `https://shop.example.com/assets/${BUNDLE}`;
 
@@ -86,9 +76,7 @@ async function generateMap(dir: string): Promise<GeneratedMap> {
     const entry = join(dir, 'entry.js');
     writeFileSync(
       entry,
-      packages
-        .map((name, i) => `import * as m${i} from ${JSON.stringify(name)};\nglobalThis.m${i} = m${i};`)
-        .join('\n'),
+      packages.map((name, i) => `import * as m${i} from ${JSON.stringify(name)};\nglobalThis.m${i} = m${i};`).join('\n'),
     );
     const outfile = join(dir, BUNDLE);
     await build({
@@ -174,12 +162,7 @@ async function main(): Promise<void> {
     const generated = await generateMap(dir);
     const generateMs = ms(started);
     const { text } = generated;
-    const parsed = JSON.parse(text) as {
-      sources: string[];
-      names: string[];
-      mappings: string;
-      sourcesContent: string[];
-    };
+    const parsed = JSON.parse(text) as { sources: string[]; names: string[]; mappings: string; sourcesContent: string[] };
     const stacks = makeStacks(text);
     const frames = stacks.flat();
     const frameCount = frames.length;
@@ -320,15 +303,9 @@ async function main(): Promise<void> {
       fmt((firstPass[i] * 1000) / frameCount, 2),
     ]);
     const coldRows = [
-      [
-        '`@jridgewell/trace-mapping`: `new TraceMap(text)` + 1 lookup (decodes lazily, no validation)',
-        cold.traceMapping,
-      ],
+      ['`@jridgewell/trace-mapping`: `new TraceMap(text)` + 1 lookup (decodes lazily, no validation)', cold.traceMapping],
       ['`source-map` 0.7: `await new SourceMapConsumer(text)` + 1 lookup (WASM)', cold.sourceMap],
-      [
-        '**`Symbolicator`**: `loadMap` → JSON.parse → strict validation + decode into packed arrays → 1 frame',
-        cold.symbolicator,
-      ],
+      ['**`Symbolicator`**: `loadMap` → JSON.parse → strict validation + decode into packed arrays → 1 frame', cold.symbolicator],
     ].map(([name, values]) => [
       name as string,
       fmt(median(values as number[]), 1),

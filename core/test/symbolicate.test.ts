@@ -780,7 +780,7 @@ describe('packed segments (segment-index.ts)', () => {
 });
 
 describe('paths of de-minified frames', () => {
-  test("read as the developer wrote them, while grouping keeps the map's own spelling", async () => {
+  test('read as the developer wrote them, while grouping keeps the map\'s own spelling', async () => {
     const { loadMap } = store([{ filename: 'app.js.map', text: tinyMap('webpack:///./src/app/cart.ts', 'addItem') }]);
     const symbolicator = new Symbolicator({ maxCacheBytes: 1_000_000, loadMap });
     const [top] = await symbolicator.symbolicate('p1', '1.0.0', [frame('https://shop.example/app.js')]);

@@ -75,7 +75,8 @@ describe('StreamAppender', () => {
     await admin.close();
   });
 
-  const entries = async (stream: string) => ((await admin.xRange(stream, '-', '+')) ?? []).map((e) => e!.message.p);
+  const entries = async (stream: string) =>
+    ((await admin.xRange(stream, '-', '+')) ?? []).map((e) => e!.message.p);
 
   test('answers cut into single bytes: every group settles once its own entries are stored', async () => {
     const proxy = await startProxy(TEST_PORT, true);
@@ -90,10 +91,7 @@ describe('StreamAppender', () => {
       );
       assert.deepEqual(await entries(stream), ['a', 'b', 'c', bytes.toString('utf8'), 'd']);
       // A second flush on the same connection.
-      assert.deepEqual(
-        (await appendAll(appender, [['e']])).map((o) => o.status),
-        ['fulfilled'],
-      );
+      assert.deepEqual((await appendAll(appender, [['e']])).map((o) => o.status), ['fulfilled']);
       assert.deepEqual((await entries(stream)).at(-1), 'e');
     } finally {
       await appender.close();
@@ -185,15 +183,9 @@ describe('StreamAppender', () => {
       const appender = new StreamAppender(`redis://:s3cret@127.0.0.1:${port}/3`, 'jobs');
       const reader = createClient({ url: `redis://:s3cret@127.0.0.1:${port}/3` });
       try {
-        assert.deepEqual(
-          (await appendAll(appender, [['p1'], ['p2']])).map((o) => o.status),
-          ['fulfilled', 'fulfilled'],
-        );
+        assert.deepEqual((await appendAll(appender, [['p1'], ['p2']])).map((o) => o.status), ['fulfilled', 'fulfilled']);
         await reader.connect();
-        assert.deepEqual(
-          ((await reader.xRange('jobs', '-', '+')) ?? []).map((e) => e!.message.p),
-          ['p1', 'p2'],
-        );
+        assert.deepEqual(((await reader.xRange('jobs', '-', '+')) ?? []).map((e) => e!.message.p), ['p1', 'p2']);
         await reader.select(0);
         assert.equal(await reader.exists('jobs'), 0);
       } finally {
