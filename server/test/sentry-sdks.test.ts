@@ -54,7 +54,8 @@ const STORED_TIMEOUT_MS = 30_000;
 const ISSUES = `query($p: ID!) { issues(projectId: $p, first: 100) { totalCount nodes { id title type level userCount eventCount } } }`;
 const ISSUE_EVENTS = `query($id: ID!) { issue(id: $id) { events(first: 100) { nodes {
   eventId message type level environment release stack context user
-  tags { key value } sdk { name version } frames { filename function lineno colno inApp } } } } }`;
+  tags { key value } sdk { name version } frames { filename function lineno colno inApp }
+  exceptions { type value frames { function } } } } } }`;
 const FEEDBACK = `query($p: ID!) { feedback(projectId: $p, first: 50) { totalCount nodes {
   message email eventId event { eventId } issue { id } } } }`;
 const EVIDENCE = `query($id: ID!) { event(id: $id) { id
@@ -267,8 +268,15 @@ for (const mode of MODES.filter(
               `frames name chargeCard: ${JSON.stringify(functions)}`,
             );
             for (const f of event.frames) assert.ok(f.filename, 'every frame has a file');
-            // The cause (a TypeError thrown by validateCard) is kept with the event.
-            assert.match(JSON.stringify([event.stack, event.context]), /card declined for 42/, 'the cause is stored');
+            // The cause (a TypeError thrown by validateCard) is kept with the event, with its own
+            // frames: the second of its exceptions (issue 29).
+            assert.equal(event.exceptions.length, 2, JSON.stringify(event.exceptions));
+            assert.equal(event.exceptions[1].type, 'TypeError');
+            assert.match(event.exceptions[1].value, /card declined for 42/, 'the cause is stored');
+            assert.ok(
+              event.exceptions[1].frames.some((f: any) => /validateCard/.test(f.function ?? '')),
+              `the cause's frames name validateCard: ${JSON.stringify(event.exceptions[1].frames)}`,
+            );
             assert.equal(event.user?.id, `user-${major}`);
             assert.equal(event.user?.email, `ada${major}@example.com`);
             assert.equal(exception.userCount, 1);
