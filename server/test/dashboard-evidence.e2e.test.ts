@@ -10,7 +10,7 @@ import { createTestEnv, sendError, signUpWithProject, startTracker, waitFor, typ
 // The whole evidence of an error on the issue page in Chromium (issue 29), sent through
 // `/ingest/error` to a real embedded Tracker: breadcrumbs above the stack, the chain of causes
 // each with its stack, source lines, library frames folded, the request, event navigation and
-// the raw JSON view and download. Screenshots at 1280 and 390 px go to web/test-artifacts/.
+// the raw JSON view and download, React's component stack. Screenshots at 1280 and 390 px go to web/test-artifacts/.
 
 const PASSWORD = 'correct horse battery'; // signUpWithProject's
 const XSS = '<img src=x onerror=alert("crumb")>';
@@ -82,6 +82,7 @@ describe('the evidence of an error on the issue page in a real browser (embedded
           data: { url: '/api/pay?token=s3cret', status: 500 },
         },
       ],
+      context: { react: { componentStack: '\n    at PayButton\n    at Checkout\n    at App' } },
       request: {
         method: 'POST',
         url: 'https://shop.example.com/pay?token=s3cret',
@@ -141,6 +142,9 @@ describe('the evidence of an error on the issue page in a real browser (embedded
     assert.match(requestText, /POST https:\/\/shop\.example\.com\/pay\?token=\[Filtered\]/);
     assert.match(requestText, /Cookie\s+\[Filtered\]/);
     assert.doesNotMatch(requestText, /s3cret|sid=abc|hunter2/);
+    // React's component stack, as the React SDKs send it in `context.react`.
+    const components = detail.locator('[aria-labelledby="component-stack-heading"] pre');
+    assert.equal(await components.innerText(), '    at PayButton\n    at Checkout\n    at App');
     await screenshot(page, 'issue-evidence');
 
     // Navigation: the latest event is shown; Older goes to the other one, Latest back.
