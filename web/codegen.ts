@@ -21,7 +21,7 @@ const config: CodegenConfig = {
         skipTypename: true,
         useTypeImports: true,
         strictScalars: true,
-        scalars: { ID: 'string', JSONObject: 'Record<string, unknown>' },
+        scalars: { ID: 'string', JSONObject: 'Record<string, unknown>', JSON: 'unknown' },
       },
     },
   },

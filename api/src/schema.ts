@@ -6,6 +6,7 @@ import { AlertDeliveryResolver } from './modules/alert/alert-delivery.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { IssueResolver } from './modules/issue/issue.resolver';
 import { IssueDetailResolver } from './modules/issue/issue-detail.resolver';
+import { EventResolver, IssueEventResolver } from './modules/issue/event.resolver';
 import { SavedSearchResolver } from './modules/issue/saved-search.resolver';
 import { ReleaseHealthResolver } from './modules/release/release-health.resolver';
 import { OrganizationResolver } from './modules/organization/organization.resolver';
@@ -29,6 +30,8 @@ export const RESOLVERS = [
   ProjectResolver,
   IssueResolver,
   IssueDetailResolver,
+  EventResolver,
+  IssueEventResolver,
   SavedSearchResolver,
   ReleaseResolver,
   ReleaseHealthResolver,

@@ -407,7 +407,7 @@ describe('access rule walked over every root field (issue 18)', () => {
     );
     const events: Array<{ id: string }> = await db.ds.query(
       `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment, retention_days)
-       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production', 30) RETURNING id::text AS id`,
+       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production', 30) RETURNING event_id::text AS id`,
       [projectId, issues[0].id, randomUUID()],
     );
     await ok(
@@ -483,8 +483,18 @@ describe('access rule walked over every root field (issue 18)', () => {
         memberAdminToken,
       ],
     };
-    // Not the event id: a small integer as text would match any count.
-    idsOfA = [A.organization, A.project, A.projectKey, A.issue, A.issue2, A.alertRule, A.uploadToken, A.apiToken];
+    // The event's id is its UUID (issue 29): B must not learn it either.
+    idsOfA = [
+      A.organization,
+      A.project,
+      A.projectKey,
+      A.issue,
+      A.issue2,
+      A.event,
+      A.alertRule,
+      A.uploadToken,
+      A.apiToken,
+    ];
     idsOfA.push(A.invitation, A.ownerId, A.member, A.savedSearch);
 
     const outsiderEmail = `walk-outsider-${randomUUID()}@example.com`;

@@ -151,9 +151,9 @@ describe('issue(id) detail, event(id), deleteIssue and mergeIssues', () => {
         },
       ]),
     ]);
-    const e = (await f.ok(EVENT, { id: row.id }, owner.token)).event;
+    const e = (await f.ok(EVENT, { id: row.event_id }, owner.token)).event;
     assert.deepEqual(e, {
-      id: row.id,
+      id: row.event_id,
       eventId: row.event_id,
       issueId: issueA,
       message: 'alpha failed',
@@ -184,7 +184,7 @@ describe('issue(id) detail, event(id), deleteIssue and mergeIssues', () => {
       ],
     });
     // Another organization's event, a missing one and a malformed id all answer null.
-    for (const id of [row.id, '999999999', 'abc']) {
+    for (const id of [row.event_id, row.id, randomUUID(), 'abc']) {
       const r = await f.run(EVENT, { id }, stranger.token);
       assert.deepEqual(r, { data: { event: null } }, id);
     }
@@ -239,9 +239,10 @@ describe('issue(id) detail, event(id), deleteIssue and mergeIssues', () => {
         tenant: ['acme:1'],
       },
     );
-    const [first] = await f.db.ds.query(`SELECT id::text FROM events WHERE issue_id = $1 ORDER BY timestamp LIMIT 1`, [
-      issueId,
-    ]);
+    const [first] = await f.db.ds.query(
+      `SELECT event_id AS id FROM events WHERE issue_id = $1 ORDER BY timestamp LIMIT 1`,
+      [issueId],
+    );
     const e = (await f.ok(EVENT, { id: first.id }, p.token)).event;
     assert.deepEqual(
       [e.fingerprint, e.level, e.handled, e.sdk, e.user, e.context],

@@ -440,7 +440,7 @@ describe('tenant isolation (generated from the schema)', () => {
     [t.issue, t.issue2] = issues.map((i) => i.id);
     const events: Array<{ id: string }> = await db.ds.query(
       `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment, retention_days)
-       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production', 30) RETURNING id::text AS id`,
+       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production', 30) RETURNING event_id::text AS id`,
       [t.project, t.issue, randomUUID()],
     );
     t.event = events[0].id;
@@ -481,9 +481,8 @@ describe('tenant isolation (generated from the schema)', () => {
       [A.project, A.userId],
     );
     idsOfA = new Set([
-      // Not the event's id: a small integer as text, it would match counters of any row. Its row
-      // names A's issue, which is enough.
-      ...Object.values(A).filter((v) => typeof v === 'string' && v !== A.token && v !== A.memberToken && v !== A.event),
+      // The event's id is its UUID (issue 29): B must not learn it either.
+      ...Object.values(A).filter((v) => typeof v === 'string' && v !== A.token && v !== A.memberToken),
       ...extra.map((r) => r.id),
     ]);
   });

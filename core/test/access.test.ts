@@ -63,9 +63,10 @@ describe('one access rule for every core read and write', () => {
     issueId = issue.id;
     const [event] = await db.ds.query(
       `INSERT INTO events (project_id, issue_id, event_id, timestamp, received_at, level, type, message, environment, retention_days)
-       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production', 30) RETURNING id::text AS id`,
+       VALUES ($1, $2, $3, now(), now(), 'error', 'TypeError', 'a', 'production', 30) RETURNING event_id AS id`,
       [projectId, issueId, randomUUID()],
     );
+    // An event is named by its UUID (issue 29).
     eventId = event.id;
   });
   after(async () => {
@@ -97,7 +98,7 @@ describe('one access rule for every core read and write', () => {
     assert.equal(await findOrganization(db.ds, stranger, organizationId), null);
     await assert.rejects(listMembers(db.ds, stranger, organizationId), code('NOT_FOUND'));
     assert.equal((await findIssue(db.ds, member, issueId))?.id, issueId);
-    assert.equal((await findEvent(db.ds, member, eventId))?.id, eventId);
+    assert.equal((await findEvent(db.ds, member, eventId))?.eventId, eventId);
   });
 
   test("a member gets FORBIDDEN for an admin's read and write, with the message the API shows", async () => {

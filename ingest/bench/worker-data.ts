@@ -168,6 +168,10 @@ export function generateJobs(
         },
         sdk: { name: '@tracker/node', version: '0.1.0' },
         fingerprint: undefined,
+        breadcrumbs: undefined,
+        causes: undefined,
+        contextLines: undefined,
+        request: undefined,
       },
     };
     const payload = encodeJob(job);

@@ -205,7 +205,11 @@ function checkQueued(body: unknown): boolean {
   if (canonical) {
     const z = queuedErrorEventSchema.safeParse(parsed);
     assert.ok(z.success, `canonical check took an event zod refuses: ${JSON.stringify(body).slice(0, 300)}`);
-    assert.deepEqual(asJson(z.data), asJson(parsed), `zod changes a canonical event: ${JSON.stringify(body).slice(0, 300)}`);
+    assert.deepEqual(
+      asJson(z.data),
+      asJson(parsed),
+      `zod changes a canonical event: ${JSON.stringify(body).slice(0, 300)}`,
+    );
   }
   return canonical;
 }
@@ -214,31 +218,135 @@ const frame = { filename: '/app/src/cart.js', function: 'lineTotal', lineno: 12,
 
 /** Candidate values for one frame's fields, around every limit and type the schema tells apart. */
 function frameValues(): unknown[] {
-  return [
-    ...strings().filter((s) => s.length <= 1030),
-    ...SCALARS,
-    2 ** 53 - 1,
-    2 ** 53,
-    1e300,
-    0.5,
-    '12',
-    [],
-    {},
+  return [...strings().filter((s) => s.length <= 1030), ...SCALARS, 2 ** 53 - 1, 2 ** 53, 1e300, 0.5, '12', [], {}];
+}
+
+const crumb = {
+  timestamp: '2026-11-27T10:00:00.000Z',
+  category: 'ui.click',
+  message: 'clicked',
+  level: 'info',
+  data: { x: 1 },
+};
+const contextLine = { filename: '/app/a.js', lineno: 3, preContext: ['a', 'b'], contextLine: 'c', postContext: ['d'] };
+
+/** Evidence (issue 29) around every limit and shape its normalizers tell apart. */
+function evidenceValues(): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  const crumbs: unknown[] = [
+    crumb,
+    { timestamp: crumb.timestamp, category: 'c' },
+    { ...crumb, timestamp: 1764237600.5 },
+    { ...crumb, timestamp: 'yesterday' },
+    { ...crumb, category: '' },
+    { ...crumb, category: 'x'.repeat(64) },
+    { ...crumb, category: 'x'.repeat(65) },
+    { ...crumb, message: 'x'.repeat(1024) },
+    { ...crumb, message: 'x'.repeat(1025) },
+    { ...crumb, message: 5 },
+    { ...crumb, level: 'warn' },
+    { ...crumb, data: null },
+    { ...crumb, data: [1] },
+    { ...crumb, data: { a: { b: { c: 1 } } } },
+    { ...crumb, data: { a: { b: { c: { d: 1 } } } } },
+    { ...crumb, data: objectWithKeys(50) },
+    { ...crumb, data: objectWithKeys(51) },
+    { ...crumb, data: { s: 'x'.repeat(1025) } },
+    { ...crumb, type: 'http' },
+    null,
+    'crumb',
   ];
+  for (const c of crumbs) out.push(['breadcrumbs', [c]]);
+  for (const n of [100, 101]) out.push(['breadcrumbs', Array.from({ length: n }, () => crumb)]);
+  const cause = { type: 'RangeError', message: 'bad', stack: 'RangeError: bad\n    at f (/app/a.js:1:2)' };
+  for (const c of [
+    cause,
+    { type: 'E', message: '' },
+    { ...cause, type: '' },
+    { ...cause, message: 3 },
+    { ...cause, frames: [frame] },
+    { ...cause, stack: 'x'.repeat(65537) },
+    null,
+  ])
+    out.push(['causes', [c]]);
+  for (const n of [10, 11]) out.push(['causes', Array.from({ length: n }, () => cause)]);
+  for (const c of [
+    contextLine,
+    { ...contextLine, lineno: 0 },
+    { ...contextLine, preContext: Array.from({ length: 6 }, () => 'l') },
+    { ...contextLine, postContext: ['x'.repeat(201)] },
+    { ...contextLine, contextLine: 'x'.repeat(200) },
+    { ...contextLine, preContext: [1] },
+    { ...contextLine, extra: 1 },
+  ])
+    out.push(['contextLines', [c]]);
+  for (const r of [
+    {
+      method: 'GET',
+      url: 'https://a.example/x?q=1',
+      queryString: 'q=1',
+      headers: { Accept: 'text/html' },
+      data: { a: 1 },
+    },
+    { method: 'GET' },
+    {},
+    { headers: { n: 1 } },
+    { headers: {} },
+    { method: 'x'.repeat(17) },
+    { data: null },
+    { cookies: 'a=b' },
+  ])
+    out.push(['request', r]);
+  return out;
 }
 
 describe('canonical error events (the ingest fast path)', () => {
+  test('evidence (breadcrumbs, causes, context lines, request): canonical only when zod returns it unchanged, on the edge and in the worker', () => {
+    let taken = 0;
+    let total = 0;
+    const receivedAt = new Date().toISOString();
+    for (const [field, v] of evidenceValues()) {
+      for (const base of [minimal, full]) {
+        total++;
+        const body = { ...base, [field]: v };
+        const canonical = check(body);
+        if (canonical) taken++;
+        checkQueued(body);
+        // The worker's own check agrees: a canonical event decodes as it was queued.
+        const parsed = errorEventSchema.safeParse(JSON.parse(JSON.stringify(body)));
+        if (!parsed.success) continue;
+        const job = {
+          v: 1,
+          kind: 'error',
+          projectId: PROJECT,
+          receivedAt,
+          event: { ...parsed.data, eventId: uuid },
+        } as ErrorJob;
+        const text = encodeJob(job);
+        assert.deepEqual(asJson(decodeJob(text)), asJson(job), `${field}: ${JSON.stringify(v).slice(0, 120)}`);
+      }
+    }
+    assert.ok(taken > 10 && taken < total - 10, `${taken} of ${total} taken`);
+  });
+
   test('mapped Sentry events: the canonical check takes only events zod returns unchanged', () => {
     let taken = 0;
     let total = 0;
-    const withFrames = { ...full, frames: [frame, { ...frame, function: null, lineno: null, colno: null, inApp: false }] };
+    const withFrames = {
+      ...full,
+      frames: [frame, { ...frame, function: null, lineno: null, colno: null, inApp: false }],
+    };
     assert.equal(checkQueued(withFrames), true);
     assert.equal(checkQueued({ ...minimal, frames: [] }), true);
     // Without frames it is exactly the wire body's check.
     for (const v of values()) {
       for (const field of FIELDS) {
         const body = JSON.parse(JSON.stringify({ ...full, [field]: v })) as unknown;
-        assert.equal(isCanonicalQueuedErrorEvent(body), isCanonicalErrorEvent(body), `${field}: ${JSON.stringify(v)?.slice(0, 80)}`);
+        assert.equal(
+          isCanonicalQueuedErrorEvent(body),
+          isCanonicalErrorEvent(body),
+          `${field}: ${JSON.stringify(v)?.slice(0, 80)}`,
+        );
       }
     }
     for (const field of Object.keys(frame)) {
@@ -260,7 +368,6 @@ describe('canonical error events (the ingest fast path)', () => {
     }
     assert.ok(taken > 50 && taken < total - 50, `${taken} of ${total} taken`);
   });
-
 
   test('what the SDKs and the benchmark send is canonical', () => {
     assert.equal(check(minimal), true);
@@ -337,7 +444,11 @@ describe('canonical error events (the ingest fast path)', () => {
       Buffer.from(` \n${JSON.stringify({ ...minimal, message: 'héllo → 日本 😀' })}\n\t `),
       // Invalid UTF-8 inside a string (a lone continuation byte, a truncated sequence): the
       // edge validates the decoded text, the worker decodes the payload the same way.
-      Buffer.concat([Buffer.from('{"type":"Error","message":"a'), Buffer.from([0x80, 0xe6, 0x97]), Buffer.from('b","environment":"p"}')]),
+      Buffer.concat([
+        Buffer.from('{"type":"Error","message":"a'),
+        Buffer.from([0x80, 0xe6, 0x97]),
+        Buffer.from('b","environment":"p"}'),
+      ]),
     ];
     for (const bytes of bodies) {
       const text = bytes.toString('utf8');
@@ -357,6 +468,12 @@ describe('canonical error events (the ingest fast path)', () => {
         assert.deepEqual(decodeJob(asBytes.toString('utf8')), decodeJob(encodeJob(job)), text);
       }
     }
-    assert.throws(() => encodeJobBytes({ v: 1, kind: 'error', projectId: PROJECT, receivedAt, event: {} as ErrorJob['event'] }, Buffer.from('"x"'), { name: 'eventId', value: 'x' }));
+    assert.throws(() =>
+      encodeJobBytes(
+        { v: 1, kind: 'error', projectId: PROJECT, receivedAt, event: {} as ErrorJob['event'] },
+        Buffer.from('"x"'),
+        { name: 'eventId', value: 'x' },
+      ),
+    );
   });
 });

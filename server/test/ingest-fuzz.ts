@@ -309,6 +309,60 @@ const user = fc
   })
   .map((u) => fieldsText(Object.entries(u)));
 
+/** Issue 29's evidence, valid and hostile: 10,000 breadcrumbs, 1,000 causes, lines of 1 MB, deep data. */
+const crumbText = (i: number, data = '{"n":1}') =>
+  `{"timestamp":${1764237600 + i},"category":"c","message":"m${i}","level":"info","data":${data}}`;
+const breadcrumbs: FieldSpec = {
+  valid: fc.integer({ min: 0, max: 5 }).map((n) => `[${Array.from({ length: n }, (_, i) => crumbText(i)).join(',')}]`),
+  tame: fc.oneof(
+    fc.constant(`[${Array.from({ length: 10_000 }, (_, i) => crumbText(i, 'null')).join(',')}]`),
+    deepText.map((d) => `[${crumbText(0, d)}]`),
+    fc
+      .tuple(anyStringText, anyStringText, scalarText)
+      .map(([c, m, t]) => `[{"timestamp":${t},"category":${c},"message":${m},"level":"loud","data":[1]},null,"x"]`),
+  ),
+  wild: fc.constantFrom('{"values":[]}', '"crumbs"', '{}'),
+};
+const causes: FieldSpec = {
+  valid: stack.valid.map((st) => `[{"type":"RangeError","message":"index","stack":${st}}]`),
+  tame: fc.oneof(
+    fc.constant(
+      `[${Array.from({ length: 1_000 }, (_, i) => `{"type":"C${i}","message":"m","stack":"C${i}: m\\n    at f (/a.js:${i + 1}:1)"}`).join(',')}]`,
+    ),
+    fc.tuple(anyStringText, anyValueText).map(([t, m]) => `[{"type":${t},"message":${m}},null]`),
+  ),
+  wild: fc.constantFrom('{}', '"cause"'),
+};
+const contextLines: FieldSpec = {
+  valid: fc.constant(
+    '[{"filename":"https://app.example.com/app.js","lineno":1,"preContext":["a"],"contextLine":"b","postContext":["c"]}]',
+  ),
+  tame: fc.oneof(
+    fc
+      .constantFrom(200_000, 900_000)
+      .map(
+        (n) =>
+          `[{"filename":"/a.js","lineno":1,"preContext":[${'"p",'.repeat(20)}"p"],"contextLine":"${'x'.repeat(n)}","postContext":[]}]`,
+      ),
+    fc
+      .tuple(anyStringText, numberText, anyValueText)
+      .map(
+        ([f, l, v]) => `[{"filename":${f},"lineno":${l},"preContext":${v},"contextLine":${v},"postContext":[1,null]}]`,
+      ),
+  ),
+  wild: fc.constantFrom('{}', '7'),
+};
+const requestField: FieldSpec = {
+  valid: fc.constant(
+    '{"method":"POST","url":"https://app.example.com/p?token=t&q=1","queryString":"token=t","headers":{"Cookie":"s=1","Authorization":"Bearer x"},"data":{"password":"p"}}',
+  ),
+  tame: fc.oneof(
+    deepText.map((d) => `{"data":${d},"headers":{"n":1,"x":null}}`),
+    fc.tuple(anyStringText, treeText).map(([u, h]) => `{"method":${u},"url":${u},"headers":${h}}`),
+  ),
+  wild: fc.constantFrom('[]', '"GET /"'),
+};
+
 const errorBody = shaped({
   eventId: uuid,
   type: { ...freeText('TypeError', 'Error', 'RangeError'), required: true },
@@ -341,6 +395,10 @@ const errorBody = shaped({
       ]),
     ),
   },
+  breadcrumbs,
+  causes,
+  contextLines,
+  request: requestField,
 });
 
 const logBody = shaped({
@@ -461,7 +519,28 @@ const sentryEventBody = shaped({
           `{"values":[{"type":${type},"value":${value},"mechanism":{"handled":${handled}},"stacktrace":{"frames":[` +
           `{"filename":${frames ?? '"app.js"'},"function":"f","lineno":3,"colno":7,"in_app":true},{"abs_path":"/x.js","lineno":"9"}]}}]}`,
       ),
-    tame: fc.constantFrom('{"values":[]}', '[]', '{"values":[{"value":"no type"}]}'),
+    tame: fc.oneof(
+      fc.constantFrom('{"values":[]}', '[]', '{"values":[{"value":"no type"}]}'),
+      // A chain of 1,000 (the thrown one last, with source lines and local variables 1,000 deep
+      // or of any JSON type); the causes before it are slim, so the body stays under 1 MB.
+      fc
+        .tuple(deepText, scalarText)
+        .map(
+          ([deep, scalar]) =>
+            `{"values":[${Array.from({ length: 999 }, (_, i) => `{"type":"E${i}","value":"v"}`).join(',')},` +
+            `{"type":"Top","value":"v","stacktrace":{"frames":[{"filename":"a.py","function":"f","lineno":1,` +
+            `"pre_context":["a",1,null],"context_line":"${'x'.repeat(300)}","post_context":"no","vars":{"deep":${deep},"s":${scalar},"password":"p"}}]}}]}`,
+        ),
+    ),
+  },
+  breadcrumbs: {
+    valid: fc.constant(
+      '{"values":[{"timestamp":1764237600.5,"type":"http","category":"xhr","level":"warn","data":{"url":"/a?token=1"}}]}',
+    ),
+    tame: fc.oneof(
+      breadcrumbs.tame!,
+      fc.constant(`[${Array.from({ length: 10_000 }, (_, i) => crumbText(i)).join(',')}]`),
+    ),
   },
   environment,
   release,
@@ -469,7 +548,13 @@ const sentryEventBody = shaped({
   user: { valid: user, tame: fc.constant('{"id":42,"username":"u"}') },
   contexts: context,
   extra: context,
-  request: { valid: fc.constant('{"url":"https://app.example.com/p","headers":{"Cookie":"s=1"}}') },
+  request: {
+    valid: fc.constant('{"url":"https://app.example.com/p","headers":{"Cookie":"s=1"}}'),
+    tame: fc.constantFrom(
+      '{"method":"get","query_string":[["token","t"],["q",1]],"headers":[["Authorization","x"]],"data":"a=1","cookies":"s=1"}',
+      '{"query_string":{"a":{"b":[1]}},"headers":{"n":null},"data":null}',
+    ),
+  },
   timestamp: { ...timestamp, valid: fc.integer({ min: -86_400, max: 0 }).map((s) => String(Date.now() / 1000 + s)) },
   fingerprint: { valid: fc.constantFrom('["{{default}}","x"]', '[1,{"a":2}]').map(String) },
 });

@@ -106,7 +106,14 @@ for (const mode of MODES) {
       assert.equal(e.user.username, 'ada');
       assert.equal(e.context.browser.name, 'Chrome');
       assert.deepEqual(e.context.extra, { cartSize: 3 });
-      assert.deepEqual(e.context.causes, [{ type: 'RangeError', value: 'index out of range' }]);
+      // The chain (issue 29): the earlier exception is the thrown one's cause, with its own frames.
+      assert.equal(e.context.causes, undefined);
+      assert.deepEqual(
+        e.causes.map((c: any) => [c.type, c.message]),
+        [['RangeError', 'index out of range']],
+      );
+      assert.equal(e.request.url, 'https://shop.example.com/cart');
+      assert.equal(e.context.request, undefined);
       assert.deepEqual(e.sdk, { name: 'sentry.javascript.browser', version: '10.0.0' });
       assert.deepEqual(e.fingerprint, ['{{ default }}', '42']);
       assert.match(

@@ -10,7 +10,8 @@
  *   SENTRY_DSN       the DSN the SDK uses
  *   SENTRY_TUNNEL    optional: send every envelope to this URL instead (envelope header `dsn`)
  *   SENTRY_SCENARIO  full | tunnel | log-quota | event-quota | bench (one typical error, for
- *                    bench/sentry-envelope.bench.ts)
+ *                    bench/sentry-envelope.bench.ts) | evidence (an error with a cause inside an
+ *                    HTTP request handler, after a breadcrumb: issue 29)
  */
 'use strict';
 
@@ -94,6 +95,30 @@ async function run() {
     } catch (err) {
       sent.exception = Sentry.captureException(err);
     }
+  } else if (scenario === 'evidence') {
+    Sentry.addBreadcrumb({
+      category: 'cart',
+      message: `added item (${label})`,
+      level: 'info',
+      data: { sku: 'A-1', password: 'hunter2' },
+    });
+    // A real request handler: the SDK's own HTTP instrumentation attaches the request.
+    const http = require('node:http');
+    const server = http.createServer((req, res) => {
+      try {
+        chargeCard(42);
+      } catch (err) {
+        sent.exception = Sentry.captureException(err);
+      }
+      res.end('ok');
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address();
+    const response = await fetch(`http://127.0.0.1:${port}/checkout?step=pay&token=s3cret`, {
+      headers: { cookie: 'sid=abc', 'x-request-note': 'evidence' },
+    });
+    await response.text();
+    await new Promise((resolve) => server.close(resolve));
   } else if (scenario === 'tunnel') {
     sent.message = Sentry.captureMessage(`Through the tunnel (${label})`, 'info');
   } else if (scenario === 'log-quota') {

@@ -54,9 +54,13 @@ const STORED_TIMEOUT_MS = 30_000;
 const ISSUES = `query($p: ID!) { issues(projectId: $p, first: 100) { totalCount nodes { id title type level userCount eventCount } } }`;
 const ISSUE_EVENTS = `query($id: ID!) { issue(id: $id) { events(first: 100) { nodes {
   eventId message type level environment release stack context user
-  tags { key value } sdk { name version } frames { filename function lineno colno inApp } } } } }`;
+  tags { key value } sdk { name version } frames { filename function lineno colno inApp }
+  exceptions { type value frames { function } } } } } }`;
 const FEEDBACK = `query($p: ID!) { feedback(projectId: $p, first: 50) { totalCount nodes {
   message email eventId event { eventId } issue { id } } } }`;
+const EVIDENCE = `query($id: ID!) { event(id: $id) { id
+  exceptions { type value frames { function lineno inApp context { pre line post } } }
+  breadcrumbs { category message level data } request { method url queryString headers { name value } } } }`;
 const LOGS = `query($p: ID!) { logs(projectId: $p, first: 100) { nodes { level message context tags environment release } } }`;
 
 /** Sentry writes event ids as 32 hex digits; Tracker may store them as UUIDs. */
@@ -176,6 +180,52 @@ for (const mode of MODES.filter(
       }
     }
 
+    if (!ONLY || ONLY.includes('node-evidence')) {
+      test(
+        '@sentry/node 11: an error with a cause in a request handler, after a breadcrumb: GraphQL shows the chain with source lines, the breadcrumbs and the request, scrubbed',
+        { timeout: 120_000 },
+        async () => {
+          const p = await project('node evidence');
+          const sent = await run('node', 11, 'evidence', p.sentryDsn);
+          assert.equal(sent.flushed, true, 'flush succeeded');
+          assertAllAccepted('node', p.sent());
+          const [stored] = await p.storedEvents([sent.exception]);
+          const e = (await p.q(EVIDENCE, { id: stored.eventId })).event;
+          assert.ok(sameId(e.id, sent.exception), 'Event.id is the id the SDK chose');
+          // Thrown first, then its cause, each with its own frames (innermost first).
+          assert.deepEqual(
+            e.exceptions.map((x: any) => [x.type, x.value]),
+            [
+              ['Error', 'Payment failed (node 11)'],
+              ['TypeError', 'card declined for 42 (node 11)'],
+            ],
+          );
+          assert.equal(e.exceptions[0].frames[0].function, 'chargeCard');
+          assert.equal(e.exceptions[1].frames[0].function, 'validateCard');
+          // The SDK's ContextLines integration: the line that threw, highlighted on the page.
+          assert.match(e.exceptions[1].frames[0].context.line, /throw new TypeError\(`card declined/);
+          assert.equal(e.exceptions[1].frames[0].context.pre.length, 5);
+          // Breadcrumbs, oldest first: ours (scrubbed like a context), and the SDK's own.
+          const cart = e.breadcrumbs.find((b: any) => b.category === 'cart');
+          assert.deepEqual(cart, {
+            category: 'cart',
+            message: 'added item (node 11)',
+            level: 'info',
+            data: { sku: 'A-1', password: '[Filtered]' },
+          });
+          // The request the handler ran in: method, URL, the token in its query and the cookie filtered.
+          assert.equal(e.request.method, 'GET');
+          assert.match(e.request.url, /^http:\/\/127\.0\.0\.1:\d+\/checkout/);
+          assert.doesNotMatch(JSON.stringify(e.request), /s3cret|sid=abc/);
+          assert.match(e.request.queryString ?? e.request.url, /token=\[Filtered\]/);
+          assert.ok(
+            e.request.headers.some((h: any) => h.name.toLowerCase() === 'x-request-note' && h.value === 'evidence'),
+            JSON.stringify(e.request.headers),
+          );
+        },
+      );
+    }
+
     for (const sdk of ['node', 'browser'] as const) {
       for (const major of MAJORS_BY_MODE[mode]) {
         if (ONLY && !ONLY.includes(`${sdk}-${major}`)) continue;
@@ -218,8 +268,15 @@ for (const mode of MODES.filter(
               `frames name chargeCard: ${JSON.stringify(functions)}`,
             );
             for (const f of event.frames) assert.ok(f.filename, 'every frame has a file');
-            // The cause (a TypeError thrown by validateCard) is kept with the event.
-            assert.match(JSON.stringify([event.stack, event.context]), /card declined for 42/, 'the cause is stored');
+            // The cause (a TypeError thrown by validateCard) is kept with the event, with its own
+            // frames: the second of its exceptions (issue 29).
+            assert.equal(event.exceptions.length, 2, JSON.stringify(event.exceptions));
+            assert.equal(event.exceptions[1].type, 'TypeError');
+            assert.match(event.exceptions[1].value, /card declined for 42/, 'the cause is stored');
+            assert.ok(
+              event.exceptions[1].frames.some((f: any) => /validateCard/.test(f.function ?? '')),
+              `the cause's frames name validateCard: ${JSON.stringify(event.exceptions[1].frames)}`,
+            );
             assert.equal(event.user?.id, `user-${major}`);
             assert.equal(event.user?.email, `ada${major}@example.com`);
             assert.equal(exception.userCount, 1);

@@ -186,4 +186,32 @@ describe('source maps: real minified bundles, Node and Chromium stacks', () => {
     assert.ok(culprits.length >= 1);
     for (const c of culprits) assert.match(c, /prices\.ts/);
   });
+  test("a cause's minified stack is de-minified too (issue 29), and the event groups as its top error", async () => {
+    const out = execFileSync(process.execPath, [join(dir.path, 'node/main.js')], { encoding: 'utf8' });
+    const stack: string = JSON.parse(out).stack;
+    const r = await sendError(url, account.key, {
+      type: 'Error',
+      message: 'Checkout failed (cause test)',
+      environment: 'production',
+      release: '1.0.0',
+      stack: 'Error: Checkout failed (cause test)\n    at submit (/srv/app/checkout.js:3:7)',
+      causes: [{ type: 'RangeError', message: 'No price for discontinued-mug', stack }],
+    });
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    const e = await waitFor('the chained event', async () => {
+      const answer = await gqlOk(
+        url,
+        `query($id: ID!) { event(id: $id) { exceptions { type frames { filename function lineno inApp minified { filename function lineno colno } context { pre line post } } } } }`,
+        { id: r.body.id },
+        account.token,
+      );
+      return answer.event ?? undefined;
+    });
+    assert.deepEqual(
+      e.exceptions.map((x: { type: string }) => x.type),
+      ['Error', 'RangeError'],
+    );
+    assert.equal(e.exceptions[0].frames[0].function, 'submit');
+    assertOriginal(e.exceptions[1].frames, 'main.js');
+  });
 });

@@ -170,7 +170,13 @@ const frame = (fn: string, inApp: boolean): Api.StackFrameFieldsFragment => ({
   inApp,
   minified: { filename: 'https://cdn.example/app.min.js', function: 'a', lineno: 1, colno: 999 },
   context: { pre: ['const a = 1;'], line: `throw new Error("${XSS_CULPRIT}")`, post: ['}'] },
+  vars: inApp ? [{ name: 'cartId', value: '<img src=x onerror=alert(6)>' }] : [],
 });
+/** `Event.exceptions`: the thrown error with these frames, then its causes. */
+const chain = (frames: Api.StackFrameFieldsFragment[], causes: Api.EventDetailFieldsFragment['exceptions'] = []) => [
+  { type: 'Error', value: 'boom', frames },
+  ...causes,
+];
 /** The injection corpus for event-written text on the issue page. */
 const INJECTION = {
   script: '<script>alert(1)</script>',
@@ -190,8 +196,40 @@ const hostileEvent = (id: string, eventId: string, message: string, user: Record
 /** What `event(id)` adds to a list row: everything else the SDK sent, hostile where it can be. */
 const eventExtras: Pick<
   Api.EventDetailFieldsFragment,
-  'type' | 'level' | 'handled' | 'tags' | 'context' | 'sdk' | 'fingerprint'
+  | 'type'
+  | 'level'
+  | 'handled'
+  | 'tags'
+  | 'context'
+  | 'sdk'
+  | 'fingerprint'
+  | 'breadcrumbs'
+  | 'request'
+  | 'componentStack'
+  | 'navigation'
 > = {
+  breadcrumbs: [
+    { timestamp: '2025-12-31T23:59:57.500Z', category: 'navigation', message: '/cart', level: 'info', data: null },
+    {
+      timestamp: '2025-12-31T23:59:59.000Z',
+      category: '<b>http</b>',
+      message: null,
+      level: 'error',
+      data: { url: '/api/cart', status_code: 500, note: '<script>alert(7)</script>' },
+    },
+  ],
+  request: {
+    method: 'POST',
+    url: 'javascript:alert(8)',
+    queryString: 'q=<svg onload=alert(9)>',
+    headers: [
+      { name: 'Accept', value: 'text/html' },
+      { name: 'Cookie', value: '[Filtered]' },
+    ],
+    data: { sku: 'A-1', qty: 2 },
+  },
+  componentStack: '\n    at CartItem\n    at <script>alert(10)</script>',
+  navigation: { oldest: '101', older: '102', newer: null, latest: null },
   type: 'Error',
   level: 'FATAL',
   handled: false,
@@ -224,7 +262,10 @@ const eventDetails: Record<string, Api.EventDetailFieldsFragment & { issueId: st
     ...eventExtras,
     issueId: 'i2',
     url: 'javascript:alert(3)',
-    frames: [frame('addItem', true), frame('<svg onload=alert(4)>', false)],
+    exceptions: chain(
+      [frame('addItem', true), frame('<svg onload=alert(4)>', false)],
+      [{ type: 'RangeError', value: 'index <out> of range', frames: [frame('readIndex', true)] }],
+    ),
   },
   '104': {
     ...hostileEvent('104', 'e4', XSS_TITLE, { id: 'u-1' }),
@@ -255,14 +296,18 @@ const eventDetails: Record<string, Api.EventDetailFieldsFragment & { issueId: st
     fingerprint: null,
     issueId: 'i2',
     url: INJECTION.jsUrl,
-    frames: [frame('checkoutOlder', true)],
+    exceptions: chain([frame('checkoutOlder', true)]),
+    breadcrumbs: [],
+    request: null,
+    componentStack: null,
+    navigation: { oldest: '101', older: '101', newer: '103', latest: '103' },
   },
   '999': {
     ...hostileEvent('999', 'e-elsewhere', 'secret of another issue', null),
     ...eventExtras,
     issueId: 'i3',
     url: null,
-    frames: [frame('elsewhere', true)],
+    exceptions: chain([frame('elsewhere', true)]),
   },
 };
 /** `events(first, after)` of the hostile issue: two pages. */
@@ -369,7 +414,9 @@ const otherProjectIssue = { ...hostileIssue, id: 'i9', projectId: 'p2', title: '
 function issueDetailAnswer(variables: Record<string, unknown>): Api.IssueDetailQuery {
   const issues: Record<string, typeof hostileIssue> = { i2: hostileIssue, i9: otherProjectIssue };
   const found = issues[String(variables.id)];
-  const event = variables.picked ? { event: eventDetails[String(variables.eventId)] ?? null } : {};
+  // `Issue.event(id)`: null for an event of another issue.
+  const picked = eventDetails[String(variables.eventId)];
+  const event = variables.picked ? { event: picked && picked.issueId === variables.id ? picked : null } : {};
   const projectAnswer =
     variables.projectId === 'p1'
       ? {
@@ -380,12 +427,15 @@ function issueDetailAnswer(variables: Record<string, unknown>): Api.IssueDetailQ
           ],
         }
       : null;
-  if (!found) return { issue: null, project: projectAnswer, ...event };
+  if (!found) return { issue: null, project: projectAnswer };
   const { latestEvent, ...rest } = found;
   return {
-    issue: { ...rest, events: hostileEventsPage(variables.eventsAfter), ...(variables.picked ? {} : { latestEvent }) },
+    issue: {
+      ...rest,
+      events: hostileEventsPage(variables.eventsAfter),
+      ...(variables.picked ? event : { latestEvent }),
+    },
     project: projectAnswer,
-    ...event,
   };
 }
 
@@ -711,6 +761,21 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
       });
     case 'IssueDetail':
       return ok(issueDetailAnswer(body.variables));
+    case 'EventJson': {
+      const e = eventDetails[String(body.variables.eventId)];
+      const issueId = String(body.variables.issueId);
+      const answer: Api.EventJsonQuery = {
+        issue:
+          issueId === 'i2'
+            ? {
+                id: 'i2',
+                projectId: 'p1',
+                event: e && e.issueId === 'i2' ? { json: { eventId: e.eventId, message: e.message } } : null,
+              }
+            : null,
+      };
+      return ok(answer);
+    }
     case 'ProjectReleases':
       return releasesAnswer(body.variables);
     case 'ProjectReleaseHealth':
@@ -1417,6 +1482,93 @@ describe('issue page', () => {
     );
     assert.doesNotMatch(context, /href=/, 'nothing in the context becomes a link');
     assertInertMarkup(html);
+  });
+
+  test('the evidence of an error: breadcrumbs above the stack, causes, library frames folded, variables, request, component stack, navigation and raw JSON', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/issues/i2', cookie)).text();
+    const detail = section(html, 'trace-heading');
+    // Navigation: oldest and older are links to ?event=, newer and latest are off on the latest event.
+    assert.match(detail, /<nav class="event-nav" aria-label="Events of this issue">/);
+    assert.match(detail, /href="\/projects\/p1\/issues\/i2\?event=101#event-detail"[^>]*>Oldest event</);
+    assert.match(detail, /rel="prev"[^>]*href="\/projects\/p1\/issues\/i2\?event=102#event-detail"[^>]*>Older event</);
+    assert.match(detail, /<span class="button button-small is-disabled" aria-disabled="true">Newer event<\/span>/);
+    assert.match(detail, /href="\/projects\/p1\/issues\/i2\/events\/103\.json">Raw JSON</);
+    assert.match(detail, /href="\/projects\/p1\/issues\/i2\/events\/103\.json\?download=1" download="">Download JSON</);
+    // Breadcrumbs, oldest first, above the stack, with the time before the error and the level as a class.
+    const crumbs = detail.indexOf('id="breadcrumbs-heading"');
+    assert.ok(crumbs > 0 && crumbs < detail.indexOf('class="frames"'), 'breadcrumbs come before the stack');
+    assert.match(
+      detail,
+      /<li class="crumb crumb-level-info"><time class="crumb-time mono" dateTime="2025-12-31T23:59:57.500Z"[^>]*>-2\.5 s<\/time>/,
+    );
+    assert.match(detail, /<li class="crumb crumb-level-error">[^]*?-1\.0 s[^]*?&lt;b&gt;http&lt;\/b&gt;/);
+    assert.ok(
+      detail.includes('note<!-- -->: <!-- -->&lt;script&gt;alert(7)&lt;/script&gt;'),
+      'breadcrumb data as text',
+    );
+    // The thrown error's in-app frame is open with its source and its variables folded; the
+    // library frame is folded into a "show" switch; the cause has its own section and stack.
+    assert.match(
+      detail,
+      /<li class="frame frame-in-app"><details open=""><summary class="frame-head"><span class="frame-function">addItem/,
+    );
+    assert.match(detail, /<details class="frame-vars"><summary>Local variables \(<!-- -->1<!-- -->\)<\/summary>/);
+    assert.ok(
+      detail.includes(
+        '<th scope="row" class="mono">cartId</th><td class="mono">&lt;img src=x onerror=alert(6)&gt;</td>',
+      ),
+    );
+    assert.match(
+      detail,
+      /<li class="frame frame-library-run"><details><summary class="frame-head">Show <!-- -->1<!-- --> library frame<\/summary>/,
+    );
+    assert.match(
+      detail,
+      /<details class="exception-cause" open=""><summary><span class="muted">Caused by<\/span> <span class="mono exception-type">RangeError<\/span><span class="mono">: <!-- -->index &lt;out&gt; of range<\/span><\/summary><ol class="frames">[^]*?readIndex/,
+    );
+    assert.match(detail, /<span class="ctx-no" aria-hidden="true">12<\/span>throw new Error/);
+    assert.ok(detail.includes('ctx-line ctx-current'), 'the error line is highlighted');
+    // Request: method and URL as text (a javascript: URL is no link), headers, body as a tree.
+    assert.match(detail, /<p class="mono request-line">POST <!-- -->javascript:alert\(8\)<\/p>/);
+    assert.ok(detail.includes('q=&lt;svg onload=alert(9)&gt;'));
+    assert.ok(detail.includes('<th scope="row" class="mono">Cookie</th><td class="mono">[Filtered]</td>'));
+    assert.match(detail, /<ul class="json-tree" aria-label="Request body">/);
+    assert.match(
+      detail,
+      /<pre class="component-stack mono" tabindex="0">    at CartItem\n    at &lt;script&gt;alert\(10\)&lt;\/script&gt;<\/pre>/i,
+    );
+    assert.doesNotMatch(detail, /href="javascript:/i);
+    assertInertMarkup(html);
+  });
+
+  test("raw JSON of an event: the stored event as JSON, a download with ?download=1, a 404 for another issue's event", async () => {
+    const cookie = await signIn();
+    const view = await get('/projects/p1/issues/i2/events/103.json', cookie);
+    assert.equal(view.status, 200);
+    assert.match(view.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(view.headers.get('content-disposition'), null);
+    assert.deepEqual(await view.json(), { eventId: 'e1', message: XSS_TITLE });
+    const download = await get('/projects/p1/issues/i2/events/103.json?download=1', cookie);
+    assert.equal(download.headers.get('content-disposition'), 'attachment; filename="event-103.json"');
+    for (const path of [
+      '/projects/p1/issues/i2/events/999.json',
+      '/projects/p1/issues/i2/events/103',
+      '/projects/p2/issues/i2/events/103.json',
+    ]) {
+      const r = await get(path, cookie);
+      assert.equal(r.status, 404, path);
+      assert.doesNotMatch(await r.text(), /secret of another issue|e1/, path);
+    }
+  });
+
+  test('an event without breadcrumbs, causes, request or component stack shows none of those sections', async () => {
+    const cookie = await signIn();
+    const detail = section(await (await get('/projects/p1/issues/i2?event=102', cookie)).text(), 'trace-heading');
+    for (const id of ['breadcrumbs-heading', 'request-heading', 'component-stack-heading'])
+      assert.ok(!detail.includes(`id="${id}"`), id);
+    assert.ok(!detail.includes('Caused by'));
+    assert.match(detail, /href="\/projects\/p1\/issues\/i2\?event=103#event-detail"[^>]*>Latest event</);
   });
 
   test('an event that sent no tags, user, context or SDK says so', async () => {

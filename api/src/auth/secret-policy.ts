@@ -58,6 +58,10 @@ export const REVIEWED_FIELDS: ReadonlyMap<string, string> = new Map([
   ['BillingSessionType.url', 'the answer of the billing mutations (owners, admin scope): a short-lived Stripe page'],
   ['AlertChannel.email', 'an address to send alerts to, not a credential'],
   ['Event.url', 'the page the error happened on, as the SDK sent it (event data is for triage)'],
+  [
+    'EventRequest.url',
+    'the URL of the request the error happened in; sensitive query parameters filtered at ingest (docs/privacy.md)',
+  ],
   ['PageVitals.url', 'the page measured, as the SDK sent it'],
   ['EventTag.key', 'a tag name'],
   ['TagBreakdown.key', 'a tag name'],

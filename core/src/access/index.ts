@@ -5,6 +5,7 @@ export { findOrganizationAccess, requireOrganizationAccess, type OrganizationAcc
 export {
   findProjectAccess,
   findProjectsWithSecretsShown,
+  findReadableProjectIds,
   requireProjectAccess,
   type ProjectAccess,
 } from './project-access';

@@ -69,3 +69,15 @@ export async function findProjectsWithSecretsShown(
   );
   return new Set(rows.filter((r) => canSeeSecrets(caller, r.role)).map((r) => r.id));
 }
+
+/**
+ * The ids of every project the caller may read (every project of the organizations it belongs
+ * to): for a look-up by a key that is unique per project only, such as an event's id.
+ */
+export async function findReadableProjectIds(on: DataSource | EntityManager, caller: Caller): Promise<string[]> {
+  const rows: Array<{ id: string }> = await on.query(
+    `SELECT p.id FROM projects p JOIN memberships m ON m.organization_id = p.organization_id WHERE m.user_id = $1`,
+    [caller.userId],
+  );
+  return rows.map((r) => r.id);
+}

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { StackFrame } from '../stacktrace/stack-frame';
+import type { Breadcrumb, EventRequest, StoredCause } from '../events/evidence';
 import type { Level } from './issue.entity';
 
 /** One accepted error or message; stored once per (project, eventId) so redelivery is harmless. */
@@ -68,4 +69,16 @@ export class Event {
 
   @Column('jsonb', { nullable: true })
   fingerprint: string[] | null;
+
+  /** The errors that caused this one, nearest first, each with its own frames (decision 040). */
+  @Column('jsonb', { nullable: true })
+  causes: StoredCause[] | null;
+
+  /** What happened before the error, oldest first (the newest 100). */
+  @Column('jsonb', { nullable: true })
+  breadcrumbs: Breadcrumb[] | null;
+
+  /** The HTTP request it happened in (server SDKs), scrubbed at ingest. */
+  @Column('jsonb', { nullable: true })
+  request: EventRequest | null;
 }

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { cutText } from './normalize';
 import { MAX_TAGS, opt, required, truncated, wireFields } from './wire-fields';
+import { limitBreadcrumbs } from './evidence/breadcrumbs';
+import { limitCauses, type Cause } from './evidence/causes';
+import { limitContextLines } from './evidence/context-lines';
+import { limitFrames, MAX_STRUCTURED_FRAMES } from './evidence/frames';
+import { requestOf } from './evidence/request';
+import type { StackFrame } from '../stacktrace/stack-frame';
 
 export { MAX_TAGS };
 
@@ -54,15 +60,22 @@ export const errorEventSchema = z.object({
   timestamp: opt(wireFields.timestamp()),
   handled: opt(z.boolean()),
   sdk: opt(z.object({ name: truncated(64), version: truncated(32) })),
+  // The evidence of issue 29 (docs/ingest.md, "Evidence"): extras, so what cannot be used of
+  // them is dropped or cut, never the event; only a wrong type of the field itself is a 400.
+  breadcrumbs: opt(list().transform((b) => limitBreadcrumbs(b).breadcrumbs)),
+  causes: opt(list().transform((c) => limitCauses(c, false))),
+  contextLines: opt(list().transform(limitContextLines)),
+  request: opt(z.record(z.string(), z.unknown()).transform(requestOf)),
 });
+
+function list() {
+  return z.array(z.unknown(), { error: 'must be an array' });
+}
 
 export type ErrorEventInput = z.input<typeof errorEventSchema>;
 export type ErrorEvent = z.output<typeof errorEventSchema>;
 
-/** Frames kept per event: the innermost ones (Sentry's own limit). */
-export const MAX_STRUCTURED_FRAMES = 250;
-
-const positiveInt = z.number().int().positive().nullable().catch(null);
+export { MAX_STRUCTURED_FRAMES };
 
 /**
  * Frames given as data (innermost first), for events whose SDK sends them structured instead of
@@ -70,21 +83,18 @@ const positiveInt = z.number().int().positive().nullable().catch(null);
  * `/ingest/error`'s contract: only the Sentry endpoints write it, into the queued event, and the
  * worker then takes these frames instead of parsing `stack`.
  */
-export const framesSchema = z
-  .array(
-    z.object({
-      filename: truncated(1024),
-      function: truncated(512).nullable(),
-      lineno: positiveInt,
-      colno: positiveInt,
-      inApp: z.boolean(),
-    }),
-  )
-  .transform((f) => f.slice(0, MAX_STRUCTURED_FRAMES));
+export const framesSchema = list().transform(limitFrames);
 
-/** An error event as queued: the wire body, plus structured frames when the edge had them. */
-export const queuedErrorEventSchema = errorEventSchema.extend({ frames: opt(framesSchema) });
-export type QueuedErrorEvent = ErrorEvent & { frames?: z.output<typeof framesSchema> };
+/**
+ * An error event as queued: the wire body, plus structured frames when the edge had them, for
+ * the thrown error and for each of its causes (Sentry's `exception.values`). Frames may carry
+ * source lines (`context`) and local variables (`vars`).
+ */
+export const queuedErrorEventSchema = errorEventSchema.extend({
+  frames: opt(framesSchema),
+  causes: opt(list().transform((c) => limitCauses(c, true))),
+});
+export type QueuedErrorEvent = ErrorEvent & { frames?: StackFrame[]; causes?: Cause[] };
 
 /** The first problem, naming the field: `type: must not be empty`. */
 export function describeZodError(error: z.ZodError): string {

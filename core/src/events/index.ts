@@ -55,3 +55,4 @@ export {
   storableText,
 } from './normalize';
 export { limitTags } from './wire-fields';
+export * from './evidence';

@@ -14,6 +14,11 @@ import { feedbackSchema, type FeedbackBody } from './feedback.schema';
 import { logSchema, type LogBody } from './log.schema';
 import { vitalsSchema, type VitalsBody } from './vitals.schema';
 import { isPlainJsonText, normalizeJson } from './normalize';
+import { limitBreadcrumbs } from './evidence/breadcrumbs';
+import { limitCauses } from './evidence/causes';
+import { limitContextLines } from './evidence/context-lines';
+import { limitFrames } from './evidence/frames';
+import { requestOf } from './evidence/request';
 
 /**
  * A queued unit of work. Versioned (`v`) so that a rolling deploy can drain jobs written by
@@ -268,7 +273,21 @@ function isCanonicalErrorEvent(e: unknown): boolean {
           Object.keys(v).length === 2;
         break;
       case 'frames':
-        ok = Array.isArray(v) && v.length <= MAX_STRUCTURED_FRAMES && v.every(isCanonicalFrame);
+        ok = Array.isArray(v) && v.length <= MAX_STRUCTURED_FRAMES && limitFrames(v) === v;
+        break;
+      // The evidence's normalizers return their input itself when it is already what they would
+      // return: that identity is the canonical check (evidence/*.ts).
+      case 'breadcrumbs':
+        ok = Array.isArray(v) && limitBreadcrumbs(v).breadcrumbs === v;
+        break;
+      case 'causes':
+        ok = Array.isArray(v) && limitCauses(v, true) === v;
+        break;
+      case 'contextLines':
+        ok = Array.isArray(v) && limitContextLines(v) === v;
+        break;
+      case 'request':
+        ok = isObject(v) && requestOf(v) === v;
         break;
       default:
         ok = false; // zod would drop an unknown key
@@ -281,28 +300,6 @@ function isCanonicalErrorEvent(e: unknown): boolean {
     typeof e.type === 'string' &&
     typeof e.environment === 'string'
   );
-}
-
-const MAX_FRAME_FILENAME_CHARS = 1024;
-const MAX_FRAME_FUNCTION_CHARS = 512;
-
-/** A structured frame (events from Sentry's SDKs) as `framesSchema` returns it. */
-function isCanonicalFrame(f: unknown): boolean {
-  if (!isObject(f)) return false;
-  let keys = 0;
-  for (const _ in f) keys++;
-  return (
-    keys === 5 &&
-    isText(f.filename, 0, MAX_FRAME_FILENAME_CHARS) &&
-    (f.function === null || isText(f.function, 0, MAX_FRAME_FUNCTION_CHARS)) &&
-    isPosition(f.lineno) &&
-    isPosition(f.colno) &&
-    typeof f.inApp === 'boolean'
-  );
-}
-
-function isPosition(v: unknown): boolean {
-  return v === null || (Number.isSafeInteger(v) && (v as number) > 0);
 }
 
 function isCanonicalTags(v: unknown): boolean {

@@ -247,6 +247,9 @@ export const EVENT_COLUMNS: readonly string[] = [
   'fingerprint',
   'grouping_key',
   'retention_days',
+  'causes',
+  'breadcrumbs',
+  'request',
 ];
 
 /**
@@ -333,6 +336,9 @@ function eventParams(
       json(e.fingerprint),
       e.groupingKey,
       retention.get(e.projectId),
+      json(e.causes),
+      json(e.breadcrumbs),
+      json(e.request),
     );
   }
   return params;

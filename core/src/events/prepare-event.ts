@@ -5,6 +5,7 @@ import type { Level } from '../entities';
 import type { ErrorJob } from './job';
 import { deriveTags, withDerivedTags } from './derive-tags';
 import { clampTimestamp } from './normalize';
+import { attachContextLines, type Breadcrumb, type EventRequest, type StoredCause } from './evidence';
 
 /** An event ready to persist: parsed, grouped, titled. Pure data, no database. */
 export interface PreparedEvent {
@@ -34,6 +35,11 @@ export interface PreparedEvent {
   userKey: string | null;
   sdk: { name: string; version: string } | null;
   fingerprint: string[] | null;
+  /** The errors that caused this one, nearest first, each with its own frames; null without. */
+  causes: StoredCause[] | null;
+  /** Oldest first, the newest 100. */
+  breadcrumbs: Breadcrumb[] | null;
+  request: EventRequest | null;
   timestamp: Date;
   receivedAt: Date;
 }
@@ -41,7 +47,14 @@ export interface PreparedEvent {
 export function prepareEvent(job: ErrorJob): PreparedEvent {
   const e = job.event;
   // Structured frames (Sentry's SDKs) are taken as they are; a stack text is parsed.
-  const frames: StackFrame[] = e.frames ?? parseStack(e.stack);
+  const lines = e.contextLines ?? [];
+  const frames: StackFrame[] = attachContextLines(e.frames ?? parseStack(e.stack), lines);
+  const causes = (e.causes ?? []).map((c): StoredCause => ({
+    type: c.type,
+    message: c.message,
+    ...(c.stack === undefined ? {} : { stack: c.stack }),
+    frames: attachContextLines(c.frames ?? parseStack(c.stack), lines),
+  }));
   const receivedAt = new Date(job.receivedAt);
   const time = clampTimestamp(e.timestamp, receivedAt);
   const groupingKey = computeGroupingKey({ type: e.type, message: e.message, frames, fingerprint: e.fingerprint });
@@ -69,6 +82,9 @@ export function prepareEvent(job: ErrorJob): PreparedEvent {
     userKey: userKeyOf(e.user),
     sdk: e.sdk ?? null,
     fingerprint: e.fingerprint ?? null,
+    causes: causes.length > 0 ? causes : null,
+    breadcrumbs: e.breadcrumbs !== undefined && e.breadcrumbs.length > 0 ? e.breadcrumbs : null,
+    request: e.request ?? null,
     timestamp: time.at,
     receivedAt,
   };

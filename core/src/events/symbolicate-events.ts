@@ -4,6 +4,7 @@ import { computeCulprit, computeGroupingKey } from '../grouping';
 import { loadSourceMap } from '../releases/source-maps';
 import { Symbolicator } from '../symbolication';
 import { groupAcrossMaps } from './group-across-maps';
+import type { StackFrame } from '../stacktrace/stack-frame';
 import type { PreparedEvent } from './prepare-event';
 
 /**
@@ -33,7 +34,9 @@ export class EventSymbolicator {
    * events without maps join their bug's issue through a grouping hint (group-across-maps.ts).
    */
   async apply(events: PreparedEvent[]): Promise<void> {
-    const withRelease = events.filter((e) => e.release !== null && e.frames.length > 0);
+    const withRelease = events.filter(
+      (e) => e.release !== null && (e.frames.length > 0 || (e.causes?.some((c) => c.frames.length > 0) ?? false)),
+    );
     if (withRelease.length === 0) return;
     const pairs = new Map<string, { projectId: string; release: string }>();
     for (const e of withRelease)
@@ -60,7 +63,16 @@ export class EventSymbolicator {
     }
     for (const e of withRelease) {
       if (!hasMaps.has(`${e.projectId}\u0000${e.release}`)) continue;
-      const frames = await this.symbolicator.symbolicate(e.projectId, e.release, e.frames);
+      // Causes are de-minified too, for display; grouping reads the thrown error's frames only.
+      if (e.causes) {
+        for (const c of e.causes) {
+          if (c.frames.length === 0) continue;
+          const mapped = await this.symbolicator.symbolicate(e.projectId, e.release!, c.frames);
+          if (mapped.some((f) => f.minified)) c.frames = withVars(mapped, c.frames);
+        }
+      }
+      if (e.frames.length === 0) continue;
+      const frames = withVars(await this.symbolicator.symbolicate(e.projectId, e.release!, e.frames), e.frames);
       if (!frames.some((f) => f.minified)) continue;
       e.frames = frames;
       e.groupingKey = computeGroupingKey({
@@ -73,4 +85,13 @@ export class EventSymbolicator {
     }
     await groupAcrossMaps(this.ds, withRelease, hasMaps);
   }
+}
+
+/** A de-minified frame is a new object: the local variables the SDK sent stay with it. */
+function withVars<F extends StackFrame>(mapped: F[], sent: StackFrame[]): F[] {
+  for (let i = 0; i < mapped.length; i++) {
+    const vars = sent[i]?.vars;
+    if (vars !== undefined && mapped[i] !== sent[i]) mapped[i] = { ...mapped[i], vars };
+  }
+  return mapped;
 }

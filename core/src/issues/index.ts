@@ -1,5 +1,6 @@
 export { deleteIssue } from './delete-issue';
-export { findEvent } from './find-event';
+export { findEvent, findIssueEvent } from './find-event';
+export { findEventNeighbours, type EventNeighbours } from './find-event-neighbours';
 export { findIssue, findLatestEvents } from './find-issue';
 export { issueFromRow } from './issue-row';
 export type { IssueRow } from './issue-row';

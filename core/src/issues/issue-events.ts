@@ -97,6 +97,9 @@ export interface EventRow {
   user: Event['user'];
   sdk: Event['sdk'];
   fingerprint: Event['fingerprint'];
+  causes: Event['causes'];
+  breadcrumbs: Event['breadcrumbs'];
+  request: Event['request'];
 }
 
 /** An `events` row as raw SQL returns it (`SELECT e.*`), as the entity. */
@@ -122,6 +125,9 @@ export function eventFromRow(r: EventRow): Event {
     user: r.user,
     sdk: r.sdk,
     fingerprint: r.fingerprint,
+    causes: r.causes ?? null,
+    breadcrumbs: r.breadcrumbs ?? null,
+    request: r.request ?? null,
   });
 }
 

@@ -23,6 +23,7 @@ import { PartitionedTables1796500000000 } from './1796500000000-partitioned-tabl
 import { DiscardedEventLedger1797000000000 } from './1797000000000-discarded-event-ledger';
 import { IssueSearchStatistics1797100000000 } from './1797100000000-issue-search-statistics';
 import { GroupingHints1797250000000 } from './1797250000000-grouping-hints';
+import { EventEvidence1797290000000 } from './1797290000000-event-evidence';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   DiscardedEventLedger1797000000000,
   IssueSearchStatistics1797100000000,
   GroupingHints1797250000000,
+  EventEvidence1797290000000,
 ];

@@ -100,6 +100,32 @@ function escapeRegExp(s: string): string {
 interface FrameLike {
   filename: string;
   function: string | null;
+  context?: { readonly pre: readonly string[]; readonly line: string; readonly post: readonly string[] };
+  vars?: Record<string, string>;
+}
+
+interface CauseLike {
+  message: string;
+  stack?: string;
+  frames?: FrameLike[];
+}
+
+interface ContextLinesLike {
+  preContext: string[];
+  contextLine: string;
+  postContext: string[];
+}
+
+interface RequestLike {
+  url?: string;
+  queryString?: string;
+  headers?: Record<string, string>;
+  data?: unknown;
+}
+
+interface BreadcrumbLike {
+  message?: string;
+  data?: Record<string, unknown>;
 }
 
 interface EventLike {
@@ -110,6 +136,10 @@ interface EventLike {
   context?: Record<string, unknown>;
   user?: Record<string, unknown>;
   tags?: Record<string, string>;
+  breadcrumbs?: BreadcrumbLike[];
+  causes?: CauseLike[];
+  contextLines?: ContextLinesLike[];
+  request?: RequestLike;
 }
 
 interface LogLike {
@@ -183,7 +213,106 @@ export class Scrubber {
     if (event.context !== undefined) set('context', this.walk(event.context, 1) as E['context']);
     if (event.tags !== undefined) set('tags', this.walk(event.tags, 1) as E['tags']);
     if (event.user !== undefined) set('user', this.user(event.user) as E['user']);
+    if (event.breadcrumbs !== undefined) set('breadcrumbs', this.list(event.breadcrumbs, this.breadcrumb));
+    if (event.causes !== undefined) set('causes', this.list(event.causes, this.cause));
+    if (event.contextLines !== undefined) set('contextLines', this.list(event.contextLines, this.contextLines));
+    if (event.request !== undefined) set('request', this.request(event.request) as E['request']);
     return out ?? event;
+  }
+
+  /**
+   * A URL or a query string with the values of sensitive parameters (`?token=…`, `&password=…`,
+   * matched like keys) replaced by `[Filtered]`, and card numbers (and IPs, when on) in the rest.
+   * The host of a URL is kept, as in stack frames.
+   */
+  url(s: string): string {
+    let out = s;
+    if (this.keys !== undefined && out.includes('=')) {
+      const keys = this.keys;
+      out = out.replace(/([?&;]|^)([^=&;#?]+)=([^&;#]*)/g, (m, sep: string, name: string, value: string) => {
+        let decoded = name;
+        try {
+          decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+        } catch {
+          // a malformed escape: the name as written is tested
+        }
+        return value !== '' && keys.test(decoded) ? `${sep}${name}=${FILTERED}` : m;
+      });
+    }
+    return this.scrubText(out, IP_NOT_URL_HOST);
+  }
+
+  private list<T extends object>(items: T[], one: (item: T) => T): T[] {
+    let out: T[] | undefined;
+    for (let i = 0; i < items.length; i++) {
+      const after = one.call(this, items[i]);
+      if (after !== items[i]) (out ??= items.slice())[i] = after;
+    }
+    return out ?? items;
+  }
+
+  /** Its message as text; its data as `context` is, plus the query of URLs under `url`, `to`, `from`. */
+  private breadcrumb<B extends BreadcrumbLike>(b: B): B {
+    const message = b.message === undefined ? undefined : this.text(b.message);
+    let data = b.data === undefined ? undefined : (this.walk(b.data, 1) as Record<string, unknown>);
+    if (data !== undefined) {
+      for (const key of ['url', 'to', 'from']) {
+        const v: unknown = data[key];
+        if (typeof v === 'string') {
+          const after = this.url(v);
+          if (after !== v) data = { ...data, [key]: after };
+        }
+      }
+    }
+    if (message === b.message && data === b.data) return b;
+    const out = { ...b };
+    if (message !== undefined) out.message = message;
+    if (data !== undefined) out.data = data;
+    return out;
+  }
+
+  private cause<C extends CauseLike>(c: C): C {
+    const message = this.text(c.message);
+    const stack = c.stack === undefined ? undefined : this.scrubText(c.stack, IP_NOT_URL_HOST);
+    const frames = c.frames === undefined ? undefined : this.frames(c.frames);
+    if (message === c.message && stack === c.stack && frames === c.frames) return c;
+    const out = { ...c, message };
+    if (stack !== undefined) out.stack = stack;
+    if (frames !== undefined) out.frames = frames;
+    return out;
+  }
+
+  private contextLines<L extends ContextLinesLike>(l: L): L {
+    const pre = this.lines(l.preContext);
+    const contextLine = this.text(l.contextLine);
+    const post = this.lines(l.postContext);
+    return pre === l.preContext && contextLine === l.contextLine && post === l.postContext
+      ? l
+      : { ...l, preContext: pre, contextLine, postContext: post };
+  }
+
+  private lines(lines: readonly string[]): string[] {
+    let out: string[] | undefined;
+    for (let i = 0; i < lines.length; i++) {
+      const after = this.text(lines[i]);
+      if (after !== lines[i]) (out ??= lines.slice())[i] = after;
+    }
+    return out ?? (lines as string[]);
+  }
+
+  /** Headers and data as `context` is (so `Cookie`, `Authorization` are filtered); URL and query by `url`. */
+  private request(r: RequestLike): RequestLike {
+    const url = r.url === undefined ? undefined : this.url(r.url);
+    const queryString = r.queryString === undefined ? undefined : this.url(r.queryString);
+    const headers = r.headers === undefined ? undefined : (this.walk(r.headers, 1) as Record<string, string>);
+    const data = r.data === undefined ? undefined : this.walk(r.data, 1);
+    if (url === r.url && queryString === r.queryString && headers === r.headers && data === r.data) return r;
+    const out: RequestLike = { ...r };
+    if (url !== undefined) out.url = url;
+    if (queryString !== undefined) out.queryString = queryString;
+    if (headers !== undefined) out.headers = headers;
+    if (data !== undefined) out.data = data;
+    return out;
   }
 
   /** A log record: `message`, `context` and `tags`. */
@@ -233,7 +362,13 @@ export class Scrubber {
     if (depth > MAX_DEPTH) return FILTERED;
     if (Array.isArray(v)) {
       // `[["Cookie", "a=b"], …]`: a header list as pairs.
-      if (v.length === 2 && typeof v[0] === 'string' && v[1] !== null && v[1] !== FILTERED && this.isSensitiveKey(v[0])) {
+      if (
+        v.length === 2 &&
+        typeof v[0] === 'string' &&
+        v[1] !== null &&
+        v[1] !== FILTERED &&
+        this.isSensitiveKey(v[0])
+      ) {
         return [v[0], FILTERED];
       }
       let out: unknown[] | undefined;
@@ -261,9 +396,24 @@ export class Scrubber {
       const f = frames[i];
       const filename = this.scrubText(f.filename, IP_NOT_URL_HOST);
       const fn = f.function === null ? null : this.scrubText(f.function, IP_NOT_URL_HOST);
-      if (filename !== f.filename || fn !== f.function) (out ??= frames.slice())[i] = { ...f, filename, function: fn };
+      // Local variables are scrubbed like `context` (a `password` variable is filtered whole).
+      const vars = f.vars === undefined ? undefined : (this.walk(f.vars, 1) as Record<string, string>);
+      const context = f.context === undefined ? undefined : this.sourceContext(f.context);
+      if (filename !== f.filename || fn !== f.function || vars !== f.vars || context !== f.context) {
+        const after = { ...f, filename, function: fn };
+        if (vars !== undefined) after.vars = vars;
+        if (context !== undefined) after.context = context;
+        (out ??= frames.slice())[i] = after;
+      }
     }
     return out ?? frames;
+  }
+
+  private sourceContext(c: NonNullable<FrameLike['context']>): NonNullable<FrameLike['context']> {
+    const pre = this.lines(c.pre);
+    const line = this.text(c.line);
+    const post = this.lines(c.post);
+    return pre === c.pre && line === c.line && post === c.post ? c : { pre, line, post };
   }
 
   private scrubText(s: string, ip: RegExp): string {

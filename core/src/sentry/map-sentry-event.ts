@@ -24,8 +24,10 @@ const LEVELS: Record<string, 'fatal' | 'error' | 'warning' | 'info'> = {
   debug: 'info',
 };
 
-/** Frames read from one event; the schema keeps the innermost 250. */
+/** Frames read from one stack; the schema keeps the innermost 250. */
 const MAX_FRAMES_READ = 1_000;
+/** Causes read from one chain (the schema keeps the same number). */
+const MAX_CAUSES = 10;
 
 /**
  * A Sentry event (the payload of an `event` envelope item, or a `/store/` body) as the body of
@@ -44,6 +46,7 @@ export function mapSentryEvent(event: JsonObject, headerEventId?: unknown): Json
   // only a stack), else an error that named no class.
   const type = textOf(primary?.type) ?? (primary && message === undefined ? 'Error' : 'Message');
   const value = textOf(primary?.value) ?? message;
+  // Grouping reads the thrown exception's frames, as before causes were stored (decision 040).
   const frames = framesOf(
     objectOf(primary?.stacktrace) ?? objectOf(event.stacktrace) ?? threadStacktrace(event.threads),
   );
@@ -72,8 +75,14 @@ export function mapSentryEvent(event: JsonObject, headerEventId?: unknown): Json
   if (fingerprint) out.fingerprint = fingerprint;
   const tags = tagsOf(event.tags);
   if (tags) out.tags = tags;
-  const context = contextOf(event, exceptions, request);
+  const context = contextOf(event);
   if (context) out.context = context;
+  const causes = causesOf(exceptions);
+  if (causes.length > 0) out.causes = causes;
+  const breadcrumbs = breadcrumbsOf(event.breadcrumbs);
+  if (breadcrumbs.length > 0) out.breadcrumbs = breadcrumbs;
+  const mappedRequest = requestOf(request);
+  if (mappedRequest) out.request = mappedRequest;
   if (user) out.user = user;
   const url = textOf(request?.url);
   if (url) out.url = url;
@@ -146,15 +155,115 @@ function framesOf(stacktrace: JsonObject | undefined): StackFrame[] {
     if (!isObject(f)) continue;
     const filename = textOf(f.filename) ?? textOf(f.abs_path) ?? textOf(f.module) ?? '<unknown>';
     const fn = textOf(f.function);
-    frames.push({
+    const frame: StackFrame = {
       filename,
       function: fn === undefined || fn === '?' ? null : fn,
       lineno: position(f.lineno),
       colno: position(f.colno),
       inApp: typeof f.in_app === 'boolean' ? f.in_app : isInAppFilename(filename),
-    });
+    };
+    // Cut and bounded by the queued schema (evidence/frames.ts), like every other field.
+    if (typeof f.context_line === 'string')
+      frame.context = { pre: lines(f.pre_context), line: f.context_line, post: lines(f.post_context) };
+    if (isObject(f.vars) && Object.keys(f.vars).length > 0) frame.vars = f.vars as Record<string, string>;
+    frames.push(frame);
   }
   return frames;
+}
+
+function lines(v: unknown): string[] {
+  return Array.isArray(v) ? v.map((l) => (typeof l === 'string' ? l : stringify(l))) : [];
+}
+
+/**
+ * The exceptions below the thrown one, nearest first (Sentry lists the chain oldest first: the
+ * last value is what was thrown, the one before it its cause), each with its own frames.
+ */
+function causesOf(exceptions: JsonObject[]): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (let i = exceptions.length - 2; i >= 0 && out.length < MAX_CAUSES; i--) {
+    const e = exceptions[i];
+    const cause: JsonObject = { type: textOf(e.type) ?? 'Error', message: textOf(e.value) ?? '' };
+    const frames = framesOf(objectOf(e.stacktrace));
+    if (frames.length > 0) cause.frames = frames;
+    out.push(cause);
+  }
+  return out;
+}
+
+const BREADCRUMB_LEVELS: Record<string, string> = {
+  debug: 'debug',
+  info: 'info',
+  log: 'info',
+  warning: 'warning',
+  warn: 'warning',
+  error: 'error',
+  fatal: 'fatal',
+  critical: 'fatal',
+};
+
+/**
+ * `breadcrumbs` (a list, or `{values: [...]}`) in our shape; the queued schema keeps the newest
+ * 100 and counts the rest. The category falls back to Sentry's `type` (`http`, `navigation`).
+ */
+function breadcrumbsOf(v: unknown): JsonObject[] {
+  const list = Array.isArray(v) ? v : Array.isArray(objectOf(v)?.values) ? (objectOf(v)!.values as unknown[]) : [];
+  const out: JsonObject[] = [];
+  for (const b of list) {
+    if (!isObject(b)) continue;
+    const crumb: JsonObject = {
+      timestamp: isoTimestampOf(b.timestamp) ?? null,
+      category: textOf(b.category) ?? textOf(b.type) ?? 'default',
+    };
+    const message = textOf(b.message);
+    if (message) crumb.message = message;
+    const level = typeof b.level === 'string' ? BREADCRUMB_LEVELS[b.level.toLowerCase()] : undefined;
+    if (level) crumb.level = level;
+    if (isObject(b.data)) crumb.data = b.data;
+    out.push(crumb);
+  }
+  return out;
+}
+
+/** Sentry's `request` in our shape; `cookies` and `env` are left out (credentials, server addresses). */
+function requestOf(r: JsonObject | undefined): JsonObject | undefined {
+  if (!r) return undefined;
+  const out: JsonObject = {};
+  const method = textOf(r.method);
+  if (method) out.method = method.toUpperCase();
+  const url = textOf(r.url);
+  if (url) out.url = url;
+  const query = queryStringOf(r.query_string);
+  if (query) out.queryString = query;
+  const headers = pairsOf(r.headers);
+  if (headers) out.headers = headers;
+  if (r.data !== undefined && r.data !== null) out.data = r.data;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** A query string as text: Sentry sends text, an object, or `[name, value]` pairs. */
+function queryStringOf(v: unknown): string | undefined {
+  if (typeof v === 'string') return v.length > 0 ? v.replace(/^\?/, '') : undefined;
+  const pairs = pairsOf(v);
+  if (!pairs) return undefined;
+  return Object.entries(pairs)
+    .map(([k, value]) => `${encodeURIComponent(k)}=${encodeURIComponent(value)}`)
+    .join('&');
+}
+
+/** An object, or a list of `[name, value]` pairs, as names to texts. */
+function pairsOf(v: unknown): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  if (Array.isArray(v)) {
+    for (const pair of v) {
+      if (Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string') out[pair[0]] = stringify(pair[1]);
+    }
+  } else if (isObject(v)) {
+    for (const [k, value] of Object.entries(v)) if (value !== null && value !== undefined) out[k] = stringify(value);
+  } else {
+    return undefined;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 function position(v: unknown): number | null {
@@ -201,15 +310,11 @@ function userOf(v: unknown): JsonObject | undefined {
 }
 
 /**
- * Our free-form context: Sentry's `contexts` (os, browser, runtime, trace, …) at the top, with
- * `extra`, the request (headers, method, query; scrubbed at the edge like any context), the
- * causes of a chained exception, and the few event fields that have no column of ours.
+ * Our free-form context: Sentry's `contexts` (os, browser, runtime, trace, react, …) at the top,
+ * with `extra` and the few event fields that have no column of ours. The request and the causes
+ * of a chained exception have their own fields since issue 29.
  */
-function contextOf(
-  event: JsonObject,
-  exceptions: JsonObject[],
-  request: JsonObject | undefined,
-): JsonObject | undefined {
+function contextOf(event: JsonObject): JsonObject | undefined {
   const out: JsonObject = { ...objectOf(event.contexts) };
   // Sentry's `contexts` and `extra` are objects; any other value (an array, a text) is kept under
   // its own name rather than dropped without a word (issue 28): the edge's normalization then
@@ -218,10 +323,6 @@ function contextOf(
   const extra = objectOf(event.extra);
   if (extra && Object.keys(extra).length > 0) out.extra = extra;
   else if (isUnmappable(event.extra)) out.extra = event.extra;
-  if (request) out.request = request;
-  if (exceptions.length > 1) {
-    out.causes = exceptions.slice(0, -1).map((e) => ({ type: textOf(e.type) ?? null, value: textOf(e.value) ?? null }));
-  }
   for (const field of ['transaction', 'logger', 'platform', 'server_name', 'dist']) {
     const v = textOf(event[field]);
     if (v) out[field] = v;

@@ -23,4 +23,19 @@ export interface StackFrame {
    * `node_modules`, `native`); grouping prefers in-app frames.
    */
   inApp: boolean;
+  /**
+   * Source lines around `lineno`: from the SDK (Sentry's `pre_context`/`context_line`/
+   * `post_context`, our `contextLines`), or from a source map's `sourcesContent` after
+   * symbolication (which replaces the SDK's, read from the minified file).
+   */
+  context?: SourceContext;
+  /** Local variables of the frame as the SDK sent them (Sentry's `vars`), values as text. */
+  vars?: Record<string, string>;
+}
+
+/** Lines of source around a frame's line, at most a few each side. */
+export interface SourceContext {
+  readonly pre: readonly string[];
+  readonly line: string;
+  readonly post: readonly string[];
 }

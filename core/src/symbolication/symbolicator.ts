@@ -1,6 +1,6 @@
 import { FlattenMap, TraceMap, decodedMappings, type SectionedSourceMapInput } from '@jridgewell/trace-mapping';
 import { isInAppFilename } from '../stacktrace/parse-stack';
-import type { StackFrame } from '../stacktrace/stack-frame';
+import type { SourceContext, StackFrame } from '../stacktrace/stack-frame';
 import { frameBasename } from './filenames';
 import { SCOPE_BYTES, collectFunctionScopes, enclosingFunctionName, type FunctionScopes } from './scope-names';
 import { sourcePathFromMap } from './source-path';
@@ -54,11 +54,7 @@ export interface MinifiedFrame {
  * Source lines around the frame's line, from the map's `sourcesContent`. Frames on the same line
  * share one frozen object: read it, copy it to change it.
  */
-export interface SourceContext {
-  readonly pre: readonly string[];
-  readonly line: string;
-  readonly post: readonly string[];
-}
+export type { SourceContext };
 
 /**
  * A frame after symbolication. When a map matched, `filename` / `lineno` / `colno` / `function`
@@ -138,8 +134,7 @@ interface LoadedMap {
 }
 
 type CacheEntry =
-  | { map: LoadedMap; bytes: number; expiresAt: number }
-  | { map: null; bytes: number; expiresAt: number };
+  { map: LoadedMap; bytes: number; expiresAt: number } | { map: null; bytes: number; expiresAt: number };
 
 /**
  * Maps minified stack frames back to original source through the source maps uploaded for a

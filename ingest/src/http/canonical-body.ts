@@ -1,4 +1,4 @@
-import { isCutByDepth } from '@tracker/core';
+import { isCutByDepth, limitBreadcrumbs, limitCauses, limitContextLines, limitFrames, requestOf } from '@tracker/core';
 import { Ajv, _, type KeywordCxt, type SchemaObject } from 'ajv';
 
 /**
@@ -45,6 +45,23 @@ ajv.addKeyword({
   type: 'object',
   schemaType: 'number',
   validate: (depth: number, data: object) => !isCutByDepth(data, depth),
+});
+
+// The evidence of issue 29 is normalized by hand-written functions that return their input
+// itself when it is already in their form (core's events/evidence): that identity is its
+// canonical check, `{ normalizedBy: '<name>' }`, so the rule stays written once.
+const NORMALIZERS: Record<string, (data: unknown) => boolean> = {
+  breadcrumbs: (d) => Array.isArray(d) && limitBreadcrumbs(d).breadcrumbs === d,
+  causes: (d) => Array.isArray(d) && limitCauses(d, false) === d,
+  structuredCauses: (d) => Array.isArray(d) && limitCauses(d, true) === d,
+  contextLines: (d) => Array.isArray(d) && limitContextLines(d) === d,
+  frames: (d) => Array.isArray(d) && limitFrames(d) === d,
+  request: (d) => requestOf(d) === d,
+};
+ajv.addKeyword({
+  keyword: 'normalizedBy',
+  schemaType: 'string',
+  validate: (name: string, data: unknown) => NORMALIZERS[name](data),
 });
 
 interface ZodDefNode {

@@ -66,15 +66,15 @@ const errorEventCanonical = {
       additionalProperties: false,
       properties: { name: str(64), version: str(32) },
     },
+    breadcrumbs: { type: 'array', normalizedBy: 'breadcrumbs' },
+    causes: { type: 'array', normalizedBy: 'causes' },
+    contextLines: { type: 'array', normalizedBy: 'contextLines' },
+    request: { type: 'object', normalizedBy: 'request' },
   },
 } as const;
 
 export const isCanonicalErrorEvent = compileCanonicalCheck<ErrorEvent>(errorEventCanonical);
 
-// zod's `.int()` takes safe integers only.
-const nullablePosition = {
-  anyOf: [{ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, { type: 'null' }],
-};
 
 /**
  * An event mapped from a Sentry payload (`mapSentryEvent`) that `queuedErrorEventSchema` returns
@@ -86,22 +86,7 @@ export const isCanonicalQueuedErrorEvent = compileCanonicalCheck<QueuedErrorEven
   ...errorEventCanonical,
   properties: {
     ...errorEventCanonical.properties,
-    frames: {
-      type: 'array',
-      maxItems: MAX_STRUCTURED_FRAMES,
-      items: {
-        type: 'object',
-        required: ['filename', 'function', 'lineno', 'colno', 'inApp'],
-        additionalProperties: false,
-        properties: {
-          filename: str(1024),
-          function: { anyOf: [str(512), { type: 'null' }] },
-          lineno: nullablePosition,
-          colno: nullablePosition,
-          inApp: { type: 'boolean' },
-        },
-      },
-    },
+    frames: { type: 'array', maxItems: MAX_STRUCTURED_FRAMES, normalizedBy: 'frames' },
+    causes: { type: 'array', normalizedBy: 'structuredCauses' },
   },
 });
-

@@ -1,4 +1,11 @@
-import { AppError, describeZodError, limitTags, normalizeJson } from '@tracker/core';
+import {
+  AppError,
+  describeZodError,
+  DROPPED_BREADCRUMBS_REASON,
+  limitBreadcrumbs,
+  limitTags,
+  normalizeJson,
+} from '@tracker/core';
 import type { z } from 'zod';
 
 /**
@@ -7,13 +14,17 @@ import type { z } from 'zod';
  * Normalized first, so that whatever is accepted can be stored (issue 15): strings PostgreSQL
  * refuses are mended and deep values cut (`normalizeJson`, which refuses only JSON nested beyond
  * 1,000 levels), and tags beyond the first 50 valid ones are dropped and counted in the body's
- * `context._meta.tags` when the body has a context (Sentry's `_meta`: what the edge changed).
+ * `context._meta.tags` when the body has a context (Sentry's `_meta`: what the edge changed);
+ * so are breadcrumbs beyond the newest 100 or without a timestamp, in `context._meta.breadcrumbs`.
  */
 export function parseBody<T extends z.ZodTypeAny>(schema: T, body: unknown): z.output<T> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new AppError('BAD_USER_INPUT', 'body: must be a JSON object');
   }
-  const normalized = noteDroppedTags(normalizeJson(body) as Record<string, unknown>, schema);
+  const normalized = noteDroppedBreadcrumbs(
+    noteDroppedTags(normalizeJson(body) as Record<string, unknown>, schema),
+    schema,
+  );
   const parsed = schema.safeParse(normalized);
   if (!parsed.success) throw new AppError('BAD_USER_INPUT', describeZodError(parsed.error));
   return parsed.data;
@@ -23,6 +34,30 @@ function noteDroppedTags(body: Record<string, unknown>, schema: z.ZodTypeAny): R
   const tags = body.tags;
   if (tags === null || typeof tags !== 'object' || Array.isArray(tags)) return body;
   const { dropped } = limitTags(tags as Record<string, unknown>);
+  return withMeta(
+    body,
+    schema,
+    'tags',
+    dropped,
+    'beyond the first 50, or a key longer than 32 characters, or not a text, number or boolean',
+  );
+}
+
+function noteDroppedBreadcrumbs(body: Record<string, unknown>, schema: z.ZodTypeAny): Record<string, unknown> {
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  if (!Array.isArray(body.breadcrumbs) || !shape || !('breadcrumbs' in shape)) return body;
+  const { dropped } = limitBreadcrumbs(body.breadcrumbs);
+  return withMeta(body, schema, 'breadcrumbs', dropped, DROPPED_BREADCRUMBS_REASON);
+}
+
+/** `body` with `context._meta[field] = {dropped, reason}`, when something was dropped and the schema has a context. */
+function withMeta(
+  body: Record<string, unknown>,
+  schema: z.ZodTypeAny,
+  field: string,
+  dropped: number,
+  reason: string,
+): Record<string, unknown> {
   const shape = (schema as { shape?: Record<string, unknown> }).shape;
   if (dropped === 0 || !shape || !('context' in shape)) return body;
   const context =
@@ -34,10 +69,7 @@ function noteDroppedTags(body: Record<string, unknown>, schema: z.ZodTypeAny): R
       ...context,
       _meta: {
         ...(meta !== null && typeof meta === 'object' ? meta : {}),
-        tags: {
-          dropped,
-          reason: 'beyond the first 50, or a key longer than 32 characters, or not a text, number or boolean',
-        },
+        [field]: { dropped, reason },
       },
     },
   };

@@ -6,8 +6,11 @@ import { visibleText } from '../lib/visible-text';
 import { ExternalLink } from './external-link';
 import { JsonTree } from './json-tree';
 import type { EventDetailFieldsFragment } from '../graphql/graphql';
-import { StackTrace } from './stack-trace';
 import { MissingSourceMaps } from '../features/issue/missing-source-maps';
+import { EventBreadcrumbs } from '../features/issue/event-breadcrumbs';
+import { EventExceptions } from '../features/issue/event-exceptions';
+import { EventNavigation } from '../features/issue/event-navigation';
+import { EventComponentStack, EventRequest } from '../features/issue/event-request';
 
 /**
  * What `...EventDetailFields` selects (app/features/issue/queries.ts). The event's tags are sorted
@@ -30,13 +33,15 @@ type EventDetailProps = {
 };
 
 /**
- * One event: message, where and when, everything else the SDK sent (level, handled, SDK,
- * fingerprint, tags, every user key, the context as a tree) and its stack (original source, or
- * minified frames). All of it is event text: React text only, bidi controls made visible.
+ * One event: links to the issue's other events and to its raw JSON, message, where and when,
+ * its breadcrumbs, its stack and those of its causes (original source, or minified frames), the
+ * request and React component stack, and everything else the SDK sent (level, handled, SDK,
+ * fingerprint, tags, every user key, the context as a tree). All of it is event text: React
+ * text only, bidi controls made visible.
  */
 export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
   const location = useLocation();
-  const hasMinified = event?.frames.some((f) => f.minified) ?? false;
+  const hasMinified = event?.exceptions.some((x) => x.frames.some((f) => f.minified)) ?? false;
   const user = event ? describeEventUser(event.user) : null;
   return (
     <section className="card" id="event-detail" aria-labelledby="trace-heading">
@@ -69,6 +74,7 @@ export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
       </div>
       {event ? (
         <>
+          <EventNavigation eventId={event.id} navigation={event.navigation} />
           <p className="event-message">{visibleText(event.message)}</p>
           <dl className="event-meta">
             <div>
@@ -124,8 +130,11 @@ export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
               </div>
             )}
           </dl>
+          <EventBreadcrumbs breadcrumbs={event.breadcrumbs} errorAt={event.timestamp} />
           <MissingSourceMaps context={event.context} />
-          <StackTrace frames={event.frames} showMinified={showMinified} />
+          <EventExceptions exceptions={event.exceptions} showMinified={showMinified} />
+          <EventRequest request={event.request} />
+          <EventComponentStack componentStack={event.componentStack} />
           <EventData event={event} />
         </>
       ) : picked ? (

@@ -254,9 +254,17 @@ export type DeleteAlertRuleMutationVariables = Exact<{
 
 export type DeleteAlertRuleMutation = { deleteAlertRule: boolean };
 
-export type StackFrameFieldsFragment = { filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null };
+export type StackFrameFieldsFragment = { filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> };
 
-export type EventDetailFieldsFragment = { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> };
+export type EventDetailFieldsFragment = { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } };
+
+export type EventJsonQueryVariables = Exact<{
+  issueId: string;
+  eventId: string;
+}>;
+
+
+export type EventJsonQuery = { issue: { id: string, projectId: string, event: { json: Record<string, unknown> } | null } | null };
 
 export type IssueDetailQueryVariables = Exact<{
   id: string;
@@ -270,7 +278,7 @@ export type IssueDetailQueryVariables = Exact<{
 }>;
 
 
-export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, alertsMutedUntil: string | null, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null, feedback: Array<{ id: string, message: string, email: string | null, receivedAt: string }> } | null, project: { id: string, members: Array<{ userId: string, email: string }> } | null, event?: { issueId: string, id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null }> } | null };
+export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, alertsMutedUntil: string | null, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, event?: { issueId: string, id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, feedback: Array<{ id: string, message: string, email: string | null, receivedAt: string }> } | null, project: { id: string, members: Array<{ userId: string, email: string }> } | null };
 
 export type ResolveIssueMutationVariables = Exact<{
   id: string;
@@ -721,6 +729,10 @@ export const StackFrameFieldsFragmentDoc = new TypedDocumentString(`
     line
     post
   }
+  vars {
+    name
+    value
+  }
 }
     `, {"fragmentName":"StackFrameFields"}) as unknown as TypedDocumentString<StackFrameFieldsFragment, unknown>;
 export const EventDetailFieldsFragmentDoc = new TypedDocumentString(`
@@ -746,8 +758,36 @@ export const EventDetailFieldsFragmentDoc = new TypedDocumentString(`
     version
   }
   fingerprint
-  frames {
-    ...StackFrameFields
+  exceptions {
+    type
+    value
+    frames {
+      ...StackFrameFields
+    }
+  }
+  breadcrumbs {
+    timestamp
+    category
+    message
+    level
+    data
+  }
+  request {
+    method
+    url
+    queryString
+    headers {
+      name
+      value
+    }
+    data
+  }
+  componentStack
+  navigation {
+    oldest
+    older
+    newer
+    latest
   }
 }
     fragment StackFrameFields on Frame {
@@ -766,6 +806,10 @@ export const EventDetailFieldsFragmentDoc = new TypedDocumentString(`
     pre
     line
     post
+  }
+  vars {
+    name
+    value
   }
 }`, {"fragmentName":"EventDetailFields"}) as unknown as TypedDocumentString<EventDetailFieldsFragment, unknown>;
 export const PlanFieldsFragmentDoc = new TypedDocumentString(`
@@ -904,6 +948,17 @@ export const DeleteAlertRuleDocument = new TypedDocumentString(`
   deleteAlertRule(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteAlertRuleMutation, DeleteAlertRuleMutationVariables>;
+export const EventJsonDocument = new TypedDocumentString(`
+    query EventJson($issueId: ID!, $eventId: ID!) {
+  issue(id: $issueId) {
+    id
+    projectId
+    event(id: $eventId) {
+      json
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EventJsonQuery, EventJsonQueryVariables>;
 export const IssueDetailDocument = new TypedDocumentString(`
     query IssueDetail($id: ID!, $eventsFirst: Int!, $eventsAfter: String, $range: SeriesRange!, $eventId: ID!, $picked: Boolean!, $activityFirst: Int!, $projectId: ID!) {
   issue(id: $id) {
@@ -996,6 +1051,10 @@ export const IssueDetailDocument = new TypedDocumentString(`
     latestEvent @skip(if: $picked) {
       ...EventDetailFields
     }
+    event(id: $eventId) @include(if: $picked) {
+      issueId
+      ...EventDetailFields
+    }
     feedback {
       id
       message
@@ -1009,10 +1068,6 @@ export const IssueDetailDocument = new TypedDocumentString(`
       userId
       email
     }
-  }
-  event(id: $eventId) @include(if: $picked) {
-    issueId
-    ...EventDetailFields
   }
 }
     fragment StackFrameFields on Frame {
@@ -1031,6 +1086,10 @@ export const IssueDetailDocument = new TypedDocumentString(`
     pre
     line
     post
+  }
+  vars {
+    name
+    value
   }
 }
 fragment EventDetailFields on Event {
@@ -1055,8 +1114,36 @@ fragment EventDetailFields on Event {
     version
   }
   fingerprint
-  frames {
-    ...StackFrameFields
+  exceptions {
+    type
+    value
+    frames {
+      ...StackFrameFields
+    }
+  }
+  breadcrumbs {
+    timestamp
+    category
+    message
+    level
+    data
+  }
+  request {
+    method
+    url
+    queryString
+    headers {
+      name
+      value
+    }
+    data
+  }
+  componentStack
+  navigation {
+    oldest
+    older
+    newer
+    latest
   }
 }`) as unknown as TypedDocumentString<IssueDetailQuery, IssueDetailQueryVariables>;
 export const ResolveIssueDocument = new TypedDocumentString(`

@@ -8,3 +8,8 @@ export function projectPath(projectId: string, section?: string): string {
 export function issuePath(projectId: string, issueId: string): string {
   return `${projectPath(projectId, 'issues')}/${encodeURIComponent(issueId)}`;
 }
+
+/** The stored event as JSON (`?download=1` for a file): a resource route, not a page. */
+export function eventJsonPath(projectId: string, issueId: string, eventId: string): string {
+  return `${issuePath(projectId, issueId)}/events/${encodeURIComponent(eventId)}.json`;
+}

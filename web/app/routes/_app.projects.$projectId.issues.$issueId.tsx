@@ -46,7 +46,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const after = url.searchParams.get('after') || null;
   const pickedId = url.searchParams.get('event') || null;
   const range = readChartRange(url.searchParams.get('range'));
-  const { issue, event, project } = await queryApi(args, ISSUE_QUERY, {
+  const { issue, project } = await queryApi(args, ISSUE_QUERY, {
     id: args.params.issueId ?? '',
     eventsFirst: EVENTS_PAGE_SIZE,
     eventsAfter: after,
@@ -63,10 +63,11 @@ export async function loader(args: LoaderFunctionArgs) {
   if (!issue || issue.projectId.toLowerCase() !== (args.params.projectId ?? '').toLowerCase()) {
     throw data(NOT_FOUND, { status: 404 });
   }
-  // `event(id)` answers for any event of the organization: only one of this issue is shown here.
+  // `Issue.event(id)` answers only this issue's events; the check stays as a guard.
   const picked = pickedId !== null;
+  const event = issue.event ?? null;
   const shown = picked ? (event && event.issueId === issue.id ? event : null) : (issue.latestEvent ?? null);
-  const { latestEvent: _latest, events, ...rest } = issue;
+  const { latestEvent: _latest, event: _picked, events, ...rest } = issue;
   return {
     issue: rest,
     members,

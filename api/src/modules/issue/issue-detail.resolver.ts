@@ -16,7 +16,7 @@ import { IssueType } from './issue.type';
 export class IssueDetailResolver {
   @Query(() => EventType, {
     nullable: true,
-    description: 'One event by its `id` (not the SDK `eventId`). Null when missing or not yours.',
+    description: 'One event by its `id` (the UUID the SDK chose or ingest assigned). Null when missing or not yours.',
   })
   async event(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<EventType | null> {
     const event = await findEvent(ctx.ds, requireCaller(ctx), id);

@@ -19,6 +19,10 @@ graphql(`
       line
       post
     }
+    vars {
+      name
+      value
+    }
   }
 `);
 
@@ -45,8 +49,50 @@ graphql(`
       version
     }
     fingerprint
-    frames {
-      ...StackFrameFields
+    # The thrown error first (its frames are the event's), then its causes.
+    exceptions {
+      type
+      value
+      frames {
+        ...StackFrameFields
+      }
+    }
+    breadcrumbs {
+      timestamp
+      category
+      message
+      level
+      data
+    }
+    request {
+      method
+      url
+      queryString
+      headers {
+        name
+        value
+      }
+      data
+    }
+    componentStack
+    navigation {
+      oldest
+      older
+      newer
+      latest
+    }
+  }
+`);
+
+// The stored event as JSON, for the raw view and its download (routes/…events.$file.tsx).
+export const EVENT_JSON_QUERY = graphql(`
+  query EventJson($issueId: ID!, $eventId: ID!) {
+    issue(id: $issueId) {
+      id
+      projectId
+      event(id: $eventId) {
+        json
+      }
     }
   }
 `);
@@ -154,6 +200,11 @@ export const ISSUE_QUERY = graphql(`
       latestEvent @skip(if: $picked) {
         ...EventDetailFields
       }
+      # By its UUID within this issue: another issue's event answers null.
+      event(id: $eventId) @include(if: $picked) {
+        issueId
+        ...EventDetailFields
+      }
       feedback {
         id
         message
@@ -168,10 +219,6 @@ export const ISSUE_QUERY = graphql(`
         userId
         email
       }
-    }
-    event(id: $eventId) @include(if: $picked) {
-      issueId
-      ...EventDetailFields
     }
   }
 `);
