@@ -71,7 +71,11 @@ describe('the dashboard on a phone (390 px, postgres+redis)', () => {
     await more.click();
     await page.locator('details.tabs-more a', { hasText: 'Alerts' }).click();
     await page.waitForURL(/\/alerts$/);
-    assert.equal(await page.locator('details.tabs-more').getAttribute('open'), null, 'the menu closes on navigation');
+    // The URL changes a moment before the new page renders: wait for the render, not the URL.
+    await page.locator('nav[aria-label="Project"] > a[aria-current="page"]', { hasText: 'Alerts' }).waitFor();
+    await waitFor('the menu to close on navigation', async () =>
+      (await page.locator('details.tabs-more').getAttribute('open')) === null ? true : undefined,
+    );
     // The current section always sits in the row, even one a phone otherwise folds away.
     const alertsTab = page.locator('nav[aria-label="Project"] > a', { hasText: 'Alerts' });
     assert.ok(await alertsTab.isVisible());

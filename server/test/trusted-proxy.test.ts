@@ -180,7 +180,12 @@ for (const mode of MODES) {
     });
 
     test('behind a proxy not in the list, every client is the proxy, and X-Forwarded-For buys nothing', async () => {
-      assert.deepEqual(await statuses(RATE_LIMIT, untrusted.url, '127.0.0.12'), ok(RATE_LIMIT));
+      // One budget for every browser behind it: the proxy's address. The sign-in an earlier test
+      // made through this proxy was counted there too (the web role signs the browser's address,
+      // here the proxy's, for the API's limit), so the budget may be one short.
+      const seen = await statuses(RATE_LIMIT + 1, untrusted.url, '127.0.0.12');
+      const allowed = seen.indexOf(429);
+      assert.ok(allowed >= RATE_LIMIT - 1 && allowed <= RATE_LIMIT, JSON.stringify(seen));
       assert.deepEqual(await statuses(1, untrusted.url, '127.0.0.13'), [429]);
       // A client that talks to Tracker directly and names a new address in every request.
       const spoofed: number[] = [];

@@ -282,7 +282,7 @@ const eventDetails: Record<string, Api.EventDetailFieldsFragment & { issueId: st
         },
       },
     } as unknown as Api.EventDetailFieldsFragment['context'],
-    frames: [frame('u', true)],
+    exceptions: chain([frame('u', true)]),
   },
   '102': {
     ...hostileEvent('102', 'e2', `${INJECTION.script} ${INJECTION.svg} ${INJECTION.bidi}`, { id: INJECTION.svg }),
