@@ -67,6 +67,18 @@
         Sentry.logger.info('order placed (' + label + ')', { orderId: 7 });
         Sentry.logger.error('inventory out of sync (' + label + ')', { sku: 'A-1' });
       }
+    } else if (scenario === 'evidence') {
+      // What the default integrations record by themselves: a click, a console warning and a
+      // fetch that fails, then the error with its cause.
+      var button = document.createElement('button');
+      button.id = 'pay';
+      button.className = 'primary';
+      button.textContent = 'Pay';
+      document.body.appendChild(button);
+      button.click();
+      console.warn('stock low (' + label + ')');
+      await fetch('/missing-endpoint?token=s3cret&page=2').catch(function () {});
+      sent.exception = capturePaymentError();
     } else if (scenario === 'tunnel') {
       sent.message = Sentry.captureMessage('Through the tunnel (' + label + ')', 'info');
     } else if (scenario === 'log-quota') {

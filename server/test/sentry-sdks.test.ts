@@ -226,6 +226,38 @@ for (const mode of MODES.filter(
       );
     }
 
+    if (!ONLY || ONLY.includes('browser-evidence')) {
+      test(
+        '@sentry/browser 11 in Chromium: the click, console and failed fetch breadcrumbs it records arrive with the error and its cause, scrubbed',
+        { timeout: 120_000 },
+        async () => {
+          const p = await project('browser evidence');
+          const sent = await run('browser', 11, 'evidence', p.sentryDsn);
+          assert.equal(sent.flushed, true, 'flush succeeded');
+          assertAllAccepted('browser', p.sent());
+          const [stored] = await p.storedEvents([sent.exception]);
+          const e = (await p.q(EVIDENCE, { id: stored.eventId })).event;
+          const crumbs = (category: string) => e.breadcrumbs.filter((b: any) => b.category === category);
+          const click = crumbs('ui.click');
+          assert.equal(click.length, 1, JSON.stringify(e.breadcrumbs));
+          assert.match(click[0].message, /button#pay\.primary/);
+          assert.ok(
+            crumbs('console').some((b: any) => b.level === 'warning' && /stock low \(browser 11\)/.test(b.message)),
+            JSON.stringify(e.breadcrumbs),
+          );
+          const failed = crumbs('fetch').find((b: any) => String(b.data?.url ?? '').includes('/missing-endpoint'));
+          assert.ok(failed, JSON.stringify(e.breadcrumbs));
+          assert.equal(String(failed.data.status_code), '404');
+          assert.equal(String(failed.data.method).toUpperCase(), 'GET');
+          assert.doesNotMatch(JSON.stringify(e.breadcrumbs), /s3cret/, 'the token in the URL is filtered');
+          assert.deepEqual(
+            e.exceptions.map((x: any) => x.type),
+            ['Error', 'TypeError'],
+          );
+        },
+      );
+    }
+
     for (const sdk of ['node', 'browser'] as const) {
       for (const major of MAJORS_BY_MODE[mode]) {
         if (ONLY && !ONLY.includes(`${sdk}-${major}`)) continue;
