@@ -21,6 +21,7 @@
  *      TRACKER_BENCH_LOG_LEVEL (Tracker's log level, default silent),
  *      TRACKER_BENCH_FLOOR=0 (skip the fastify floor target),
  *      TRACKER_BENCH_NO_DOC=1 (do not rewrite docs/benchmarks.md),
+ *      TRACKER_BENCH_BREADCRUMBS=N (each event carries N breadcrumbs, as the browser SDK sends them),
  *      TRACKER_BENCH_DISCARDS=1 (Tracker's project discards an issue the events do not match: every
  *      request pays the edge's discard check; docs/decisions/023-unmerge-snooze-discard.md).
  */
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   const started = new Date();
   const loadAtStart = loadAverage();
-  const body = JSON.stringify(sampleEvent());
+  const body = JSON.stringify(sampleEvent(envNumber('BENCH_BREADCRUMBS', 0)));
   const bytes = Buffer.byteLength(body);
   console.log(`ingest-accept: ${machineLine(machine)}; load average ${loadAtStart}`);
   console.log(

@@ -1,5 +1,9 @@
-/** A realistic browser error: a real V8 stack (15 frames), tags, user, context. ~2 KB. */
-export function sampleEvent(): Record<string, unknown> {
+/**
+ * A realistic browser error: a real V8 stack (15 frames), tags, user, context. ~2 KB. With
+ * `breadcrumbs`, that many breadcrumbs as the browser SDK records them (issue 29's ingest target
+ * is measured with 50: TRACKER_BENCH_BREADCRUMBS=50 in the ingest bench).
+ */
+export function sampleEvent(breadcrumbs = 0): Record<string, unknown> {
   const bundle = 'https://shop.example.com/assets';
   const stack = [
     "TypeError: Cannot read properties of undefined (reading 'unitPrice')",
@@ -46,5 +50,24 @@ export function sampleEvent(): Record<string, unknown> {
       breadcrumbs: ['navigation /cart → /checkout', 'click button#continue', 'xhr POST /api/cart/validate 200'],
     },
     sdk: { name: '@tracker/browser', version: '0.1.0' },
+    ...(breadcrumbs > 0 ? { breadcrumbs: sampleBreadcrumbs(breadcrumbs) } : {}),
   };
+}
+
+function sampleBreadcrumbs(count: number): Array<Record<string, unknown>> {
+  const start = Date.now() - count * 1000;
+  const kinds = [
+    { category: 'ui.click', message: 'button#continue.primary' },
+    { category: 'navigation', data: { from: '/cart', to: '/checkout' } },
+    { category: 'console', level: 'warning', message: 'Price list is stale, refetching' },
+    {
+      category: 'fetch',
+      level: 'error',
+      data: { method: 'POST', url: 'https://shop.example.com/api/cart/validate', status_code: 500 },
+    },
+  ];
+  return Array.from({ length: count }, (_, i) => ({
+    timestamp: new Date(start + i * 1000).toISOString(),
+    ...kinds[i % kinds.length],
+  }));
 }
