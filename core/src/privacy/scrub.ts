@@ -242,7 +242,8 @@ export class Scrubber {
     return this.scrubText(out, IP_NOT_URL_HOST);
   }
 
-  private list<T extends object>(items: T[], one: (item: T) => T): T[] {
+  /** `one` applied to each item; the same array when nothing changed (no copy on the common path). */
+  private list<T>(items: T[], one: (item: T) => T): T[] {
     let out: T[] | undefined;
     for (let i = 0; i < items.length; i++) {
       const after = one.call(this, items[i]);
@@ -292,12 +293,7 @@ export class Scrubber {
   }
 
   private lines(lines: readonly string[]): string[] {
-    let out: string[] | undefined;
-    for (let i = 0; i < lines.length; i++) {
-      const after = this.text(lines[i]);
-      if (after !== lines[i]) (out ??= lines.slice())[i] = after;
-    }
-    return out ?? (lines as string[]);
+    return this.list(lines as string[], this.text);
   }
 
   /** Headers and data as `context` is (so `Cookie`, `Authorization` are filtered); URL and query by `url`. */

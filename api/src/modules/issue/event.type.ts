@@ -1,7 +1,11 @@
-import { sourcePathFromMap, type Event, type StackFrame, type SymbolicatedFrame } from '@tracker/core';
-import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { Event } from '@tracker/core';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, ObjectType } from 'type-graphql';
 import { LevelEnum } from './issue.type';
+import { BreadcrumbType, EventNavigationType, EventRequestType } from './event-evidence.type';
+import { EventExceptionType, FrameType, toFrameType } from './frame.type';
+
+export { EventNavigationType };
 
 // `simpleResolvers: true` on every type: see issue.type.ts.
 
@@ -21,154 +25,6 @@ export class SdkInfoType {
 
   @Field(() => String)
   version: string;
-}
-
-@ObjectType('MinifiedFrame', {
-  simpleResolvers: true,
-  description: 'The frame as the engine printed it, before source maps.',
-})
-export class MinifiedFrameType {
-  @Field(() => String)
-  filename: string;
-
-  @Field(() => String, { nullable: true })
-  function: string | null;
-
-  @Field(() => Int, { nullable: true })
-  lineno: number | null;
-
-  @Field(() => Int, { nullable: true })
-  colno: number | null;
-}
-
-@ObjectType('SourceContext', {
-  simpleResolvers: true,
-  description:
-    "Source lines around the frame's line: from the source map's sourcesContent after de-minifying, else as the SDK sent them (Sentry's pre_context/context_line/post_context, our contextLines). At most 5 each side, each at most 200 characters.",
-})
-export class SourceContextType {
-  @Field(() => [String])
-  pre: string[];
-
-  @Field(() => String)
-  line: string;
-
-  @Field(() => [String])
-  post: string[];
-}
-
-@ObjectType('Frame', {
-  simpleResolvers: true,
-  description: 'A stack frame, innermost first; de-minified when a source map of the release matched.',
-})
-export class FrameType extends MinifiedFrameType {
-  @Field(() => Boolean, { description: 'False for runtime and dependency frames.' })
-  inApp: boolean;
-
-  @Field(() => MinifiedFrameType, { nullable: true, description: 'Set when a source map was applied.' })
-  minified: MinifiedFrameType | null;
-
-  @Field(() => SourceContextType, { nullable: true, description: 'The source lines around `lineno`, when known.' })
-  context: SourceContextType | null;
-
-  @Field(() => [FrameVarType], {
-    description: 'Local variables as the SDK sent them (Sentry `vars`), in its order: at most 50, values as text.',
-  })
-  vars: FrameVarType[];
-}
-
-@ObjectType('FrameVar', { simpleResolvers: true, description: 'One local variable of a frame, scrubbed at ingest.' })
-export class FrameVarType {
-  @Field(() => String)
-  name: string;
-
-  @Field(() => String, { description: 'As text (other JSON values serialized), at most 500 characters.' })
-  value: string;
-}
-
-@ObjectType('EventException', {
-  simpleResolvers: true,
-  description: 'One error of the chain: the thrown one first, then what caused it, then what caused that.',
-})
-export class EventExceptionType {
-  @Field(() => String)
-  type: string;
-
-  @Field(() => String, { description: 'Its message.' })
-  value: string;
-
-  @Field(() => [FrameType], { description: 'Innermost first; de-minified where a source map matched.' })
-  frames: FrameType[];
-
-  @Field(() => String, { nullable: true, description: 'The stack text as the SDK sent it, when it sent one.' })
-  stack: string | null;
-}
-
-@ObjectType('Breadcrumb', { simpleResolvers: true, description: 'Something that happened before the error.' })
-export class BreadcrumbType {
-  @Field(() => String, { description: 'ISO 8601, as the SDK sent it.' })
-  timestamp: string;
-
-  @Field(() => String, { description: '`ui.click`, `navigation`, `http`, `console`…; `default` when none was sent.' })
-  category: string;
-
-  @Field(() => String, { nullable: true })
-  message: string | null;
-
-  @Field(() => String, { nullable: true, description: 'debug, info, warning, error or fatal; null when not sent.' })
-  level: string | null;
-
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'As sent, bounded and scrubbed at ingest.' })
-  data: Record<string, unknown> | null;
-}
-
-@ObjectType('HttpHeader', { simpleResolvers: true })
-export class HttpHeaderType {
-  @Field(() => String)
-  name: string;
-
-  @Field(() => String)
-  value: string;
-}
-
-@ObjectType('EventRequest', {
-  simpleResolvers: true,
-  description: 'The HTTP request the error happened in (server SDKs); cookies and credentials filtered at ingest.',
-})
-export class EventRequestType {
-  @Field(() => String, { nullable: true })
-  method: string | null;
-
-  @Field(() => String, { nullable: true })
-  url: string | null;
-
-  @Field(() => String, { nullable: true })
-  queryString: string | null;
-
-  @Field(() => [HttpHeaderType], { description: 'In the order sent.' })
-  headers: HttpHeaderType[];
-
-  @Field(() => GraphQLJSON, { nullable: true, description: 'The body as the SDK sent it, bounded.' })
-  data: unknown;
-}
-
-@ObjectType('EventNavigation', {
-  simpleResolvers: true,
-  description:
-    "Ids of the issue's events around this one, in the order of `Issue.events` (by timestamp); each null when there is none other (`oldest` and `latest` are null on the oldest and the latest event).",
-})
-export class EventNavigationType {
-  @Field(() => ID, { nullable: true })
-  oldest: string | null;
-
-  @Field(() => ID, { nullable: true })
-  older: string | null;
-
-  @Field(() => ID, { nullable: true })
-  newer: string | null;
-
-  @Field(() => ID, { nullable: true })
-  latest: string | null;
 }
 
 @ObjectType('Event', { simpleResolvers: true, description: 'One error or message as the worker stored it.' })
@@ -331,21 +187,6 @@ export function toEventType(e: Event): EventType {
     request,
     componentStack,
     json: storedJson(e),
-  };
-}
-
-function toFrameType(f: SymbolicatedFrame | StackFrame): FrameType {
-  const minified = 'minified' in f ? (f.minified ?? null) : null;
-  return {
-    // Frames de-minified before paths were tidied (sourcePathFromMap) read the same as new ones.
-    filename: minified ? sourcePathFromMap(f.filename) : f.filename,
-    function: f.function,
-    lineno: f.lineno,
-    colno: f.colno,
-    inApp: f.inApp,
-    minified,
-    context: f.context ? { pre: [...f.context.pre], line: f.context.line, post: [...f.context.post] } : null,
-    vars: Object.entries(f.vars ?? {}).map(([name, value]) => ({ name, value: String(value) })),
   };
 }
 
