@@ -99,6 +99,13 @@ if (!existsSync(chromium)) {
 if (!has('caddy')) aptInstall('caddy');
 if (!has('caddy')) problems.push('Caddy (for the shipped Caddyfile test): apt-get install caddy');
 
+// Debian's sentry-python: server/test/sentry-python.test.ts drives the real SDK with /usr/bin/python3.
+const pythonHasSentry = () =>
+  existsSync('/usr/bin/python3') &&
+  spawnSync('/usr/bin/python3', ['-c', 'import sentry_sdk'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
+if (!pythonHasSentry()) aptInstall('python3-sentry-sdk');
+if (!pythonHasSentry()) problems.push("Debian's sentry-python (for the Python SDK test): apt-get install python3-sentry-sdk");
+
 if (problems.length > 0) {
   console.error(`npm test needs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   process.exit(1);

@@ -6,7 +6,7 @@ import { createIssueFixture, HOUR_MS, type IssueFixture } from './issue-fixtures
 
 const EVENT = `query($id: ID!) { event(id: $id) {
   id eventId issueId componentStack
-  exceptions { type value stack frames { function lineno inApp context { pre line post } vars { name value } } }
+  exceptions { type value stack frames { function lineno inApp context { pre line post } preContext contextLine postContext vars { name value } } }
   breadcrumbs { timestamp category message level data }
   request { method url queryString headers { name value } data }
   navigation { oldest older newer latest }
@@ -102,6 +102,9 @@ for (const kind of ['postgres', 'pglite'] as const) {
               lineno: 12,
               inApp: true,
               context: { pre: ['a'], line: 'x.y()', post: ['b'] },
+              preContext: ['a'],
+              contextLine: 'x.y()',
+              postContext: ['b'],
               vars: [{ name: 'n', value: '1' }],
             },
           ],
@@ -110,7 +113,9 @@ for (const kind of ['postgres', 'pglite'] as const) {
           type: 'RangeError',
           value: 'index',
           stack: null,
-          frames: [{ function: null, lineno: 1, inApp: false, context: null, vars: [] }],
+          frames: [
+            { function: null, lineno: 1, inApp: false, context: null, preContext: [], contextLine: null, postContext: [], vars: [] },
+          ],
         },
       ]);
       assert.deepEqual(e.breadcrumbs, [

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import type { Tracker } from '../src';
-import { watchedPages } from './dashboard-browser';
+import { VIEWPORTS, watchedPages } from './dashboard-browser';
+import { axeViolations } from './page-checks';
 import { createTestEnv, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
 
 // The whole evidence of an error on the issue page in Chromium (issue 29), sent through
@@ -145,6 +146,13 @@ describe('the evidence of an error on the issue page in a real browser (embedded
     // React's component stack, as the React SDKs send it in `context.react`.
     const components = detail.locator('[aria-labelledby="component-stack-heading"] pre');
     assert.equal(await components.innerText(), '    at PayButton\n    at Checkout\n    at App');
+    // axe-core with every section on the page and every fold open, at both widths.
+    await page.evaluate(`document.querySelectorAll('#event-detail details').forEach((d) => d.setAttribute('open', ''))`);
+    for (const viewport of Object.values(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      assert.deepEqual(await axeViolations(page), [], `axe-core at ${viewport.width}px`);
+    }
+    await page.setViewportSize(VIEWPORTS.desktop);
     await screenshot(page, 'issue-evidence');
 
     // Navigation: the latest event is shown; Older goes to the other one, Latest back.
@@ -169,6 +177,11 @@ describe('the evidence of an error on the issue page in a real browser (embedded
       detail.locator('nav.event-nav').getByRole('link', { name: 'Download JSON' }).click(),
     ]);
     assert.equal(download.suggestedFilename(), `event-${latest}.json`);
+    // A link made when events were named by their row number lands on that event's own address.
+    const [{ id: rowId }] = await tracker!.db.ds.query(`SELECT id FROM events WHERE event_id = $1`, [older]);
+    await page.goto(`${issuePage}?event=${rowId}`);
+    assert.equal(new URL(page.url()).searchParams.get('event'), older);
+    assert.match(await detail.locator('#trace-heading').innerText(), new RegExp(older));
     assertInert('issue page with evidence');
   });
 });

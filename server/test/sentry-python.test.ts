@@ -45,7 +45,7 @@ function runPython(dsn: string): Promise<{ exception: string; version: string }>
 }
 
 const EVENT = `query($id: ID!) { event(id: $id) { id
-  exceptions { type value frames { function lineno inApp context { pre line post } vars { name value } } }
+  exceptions { type value frames { function lineno inApp context { pre line post } preContext contextLine postContext vars { name value } } }
   breadcrumbs { category message level data } } }`;
 
 const skip = pythonSdkMissing();
@@ -88,6 +88,9 @@ for (const mode of MODES) {
         assert.ok(charge, JSON.stringify(e.exceptions[0].frames));
         assert.match(charge.context.line, /raise RuntimeError\("payment failed for %s" % raw\) from err/);
         assert.ok(charge.context.pre.length > 0 && charge.context.post.length > 0);
+        // The same lines under Sentry's own names.
+        assert.equal(charge.contextLine, charge.context.line);
+        assert.deepEqual([charge.preContext, charge.postContext], [charge.context.pre, charge.context.post]);
         const vars = Object.fromEntries(charge.vars.map((v: any) => [v.name, v.value]));
         assert.equal(vars.api_token, '[Filtered]', 'a local variable named like a credential is filtered');
         assert.equal(vars.raw, "'12x'");

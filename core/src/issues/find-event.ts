@@ -27,16 +27,21 @@ export async function findEvent(ds: DataSource, caller: Caller, id: string): Pro
 /**
  * One event of an issue the caller may already read (the caller checked the issue): by its id
  * within the issue's project, so one index probe per partition; null when it is not this issue's.
+ * Links made before events were named by their UUID carry the row number (`?event=7`); those
+ * still find their event, within this issue only, through the `(issue_id, timestamp, id)` index.
  */
 export async function findIssueEvent(
   ds: DataSource,
   issue: { id: string; projectId: string },
   id: string,
 ): Promise<Event | null> {
-  if (!isUuid(id)) return null;
+  const legacyRow = /^[1-9][0-9]{0,17}$/.test(id);
+  if (!legacyRow && !isUuid(id)) return null;
   const rows = await queryRows<EventRow>(
     ds,
-    `SELECT e.* FROM events e WHERE e.project_id = $1 AND e.event_id = $2 AND e.issue_id = $3 LIMIT 1`,
+    legacyRow
+      ? `SELECT e.* FROM events e WHERE e.project_id = $1 AND e.id = $2::bigint AND e.issue_id = $3 LIMIT 1`
+      : `SELECT e.* FROM events e WHERE e.project_id = $1 AND e.event_id = $2 AND e.issue_id = $3 LIMIT 1`,
     [issue.projectId, id.toLowerCase(), issue.id],
   );
   return rows[0] ? eventFromRow(rows[0]) : null;

@@ -67,6 +67,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const picked = pickedId !== null;
   const event = issue.event ?? null;
   const shown = picked ? (event && event.issueId === issue.id ? event : null) : (issue.latestEvent ?? null);
+  // A link from before events were named by UUID (`?event=7`) moves to the event's own address.
+  if (shown && pickedId !== null && pickedId !== shown.id) throw redirect(withParams(url, { event: shown.id }));
   const { latestEvent: _latest, event: _picked, events, ...rest } = issue;
   return {
     issue: rest,

@@ -52,6 +52,17 @@ export class FrameType extends MinifiedFrameType {
   @Field(() => SourceContextType, { nullable: true, description: 'The source lines around `lineno`, when known.' })
   context: SourceContextType | null;
 
+  // The same lines flat, under the names Sentry's frames use, so an integration written against
+  // Sentry's pre_context/context_line/post_context maps field for field.
+  @Field(() => [String], { description: 'Up to 5 source lines before `lineno` (empty when unknown).' })
+  preContext: string[];
+
+  @Field(() => String, { nullable: true, description: 'The source line at `lineno`, when known.' })
+  contextLine: string | null;
+
+  @Field(() => [String], { description: 'Up to 5 source lines after `lineno` (empty when unknown).' })
+  postContext: string[];
+
   @Field(() => [FrameVarType], {
     description: 'Local variables as the SDK sent them (Sentry `vars`), in its order: at most 50, values as text.',
   })
@@ -96,6 +107,9 @@ export function toFrameType(f: SymbolicatedFrame | StackFrame): FrameType {
     inApp: f.inApp,
     minified,
     context: f.context ? { pre: [...f.context.pre], line: f.context.line, post: [...f.context.post] } : null,
+    preContext: f.context ? [...f.context.pre] : [],
+    contextLine: f.context?.line ?? null,
+    postContext: f.context ? [...f.context.post] : [],
     vars: Object.entries(f.vars ?? {}).map(([name, value]) => ({ name, value: String(value) })),
   };
 }
