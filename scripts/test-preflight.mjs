@@ -42,7 +42,9 @@ function aptInstall(...packages) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const run = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env, timeout: 600_000 }).status === 0;
   // The package lists of a fresh image are often empty: update once and try again.
-  return run(['install', '-y', '-qq', ...packages]) || (run(['update', '-qq']) && run(['install', '-y', '-qq', ...packages]));
+  return (
+    run(['install', '-y', '-qq', ...packages]) || (run(['update', '-qq']) && run(['install', '-y', '-qq', ...packages]))
+  );
 }
 
 function postgresVersions() {
@@ -72,19 +74,27 @@ if (!(await reachable(5432))) {
     console.log(`test preflight: starting PostgreSQL ${version}`);
     // restart: a cluster the package's install started is still on its default access rule.
     const action = installed ? 'restart' : 'start';
-    spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', action], { stdio: 'inherit', timeout: 60_000 });
+    spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', action], {
+      stdio: 'inherit',
+      timeout: 60_000,
+    });
   }
-  if (!(await waitFor(5432))) problems.push('PostgreSQL on 127.0.0.1:5432 (trust auth, user postgres): apt-get install postgresql');
+  if (!(await waitFor(5432)))
+    problems.push('PostgreSQL on 127.0.0.1:5432 (trust auth, user postgres): apt-get install postgresql');
 }
 
 if (!(await reachable(6379))) {
   if (!has('redis-server')) aptInstall('redis-server');
   if (has('redis-server')) {
     console.log('test preflight: starting Redis');
-    spawnSync('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], {
-      stdio: 'inherit',
-      timeout: 30_000,
-    });
+    spawnSync(
+      'redis-server',
+      ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'inherit',
+        timeout: 30_000,
+      },
+    );
   }
   if (!(await waitFor(6379))) problems.push('Redis on 127.0.0.1:6379: apt-get install redis-server');
 }
@@ -104,7 +114,8 @@ const pythonHasSentry = () =>
   existsSync('/usr/bin/python3') &&
   spawnSync('/usr/bin/python3', ['-c', 'import sentry_sdk'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
 if (!pythonHasSentry()) aptInstall('python3-sentry-sdk');
-if (!pythonHasSentry()) problems.push("Debian's sentry-python (for the Python SDK test): apt-get install python3-sentry-sdk");
+if (!pythonHasSentry())
+  problems.push("Debian's sentry-python (for the Python SDK test): apt-get install python3-sentry-sdk");
 
 if (problems.length > 0) {
   console.error(`npm test needs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

@@ -114,7 +114,16 @@ for (const kind of ['postgres', 'pglite'] as const) {
           value: 'index',
           stack: null,
           frames: [
-            { function: null, lineno: 1, inApp: false, context: null, preContext: [], contextLine: null, postContext: [], vars: [] },
+            {
+              function: null,
+              lineno: 1,
+              inApp: false,
+              context: null,
+              preContext: [],
+              contextLine: null,
+              postContext: [],
+              vars: [],
+            },
           ],
         },
       ]);

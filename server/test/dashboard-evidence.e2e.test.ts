@@ -147,7 +147,9 @@ describe('the evidence of an error on the issue page in a real browser (embedded
     const components = detail.locator('[aria-labelledby="component-stack-heading"] pre');
     assert.equal(await components.innerText(), '    at PayButton\n    at Checkout\n    at App');
     // axe-core with every section on the page and every fold open, at both widths.
-    await page.evaluate(`document.querySelectorAll('#event-detail details').forEach((d) => d.setAttribute('open', ''))`);
+    await page.evaluate(
+      `document.querySelectorAll('#event-detail details').forEach((d) => d.setAttribute('open', ''))`,
+    );
     for (const viewport of Object.values(VIEWPORTS)) {
       await page.setViewportSize(viewport);
       assert.deepEqual(await axeViolations(page), [], `axe-core at ${viewport.width}px`);
