@@ -3,6 +3,8 @@ export type { IngestDeps } from './http/ingest.plugin';
 export { KeyCache } from './http/key-cache';
 export { IngestCounters } from './http/ingest-counters';
 export { RecentIds } from './http/recent-ids';
+// The edge's per-event work without HTTP: server/bench/ingest-breadcrumbs.bench.ts times its steps.
+export { prepareErrorJob } from './http/error.route';
 export type { KeyCacheOptions } from './http/key-cache';
 export * from './queue';
 export { processBatch } from './worker/process-batch';

@@ -253,6 +253,14 @@ function evidenceValues(): Array<[string, unknown]> {
     { ...crumb, data: objectWithKeys(51) },
     { ...crumb, data: { s: 'x'.repeat(1025) } },
     { ...crumb, type: 'http' },
+    // The edge's allocation-free check of an already stored crumb (breadcrumbs.ts isStored).
+    { category: 'c', message: 'no timestamp' },
+    { timestamp: crumb.timestamp },
+    { timestamp: crumb.timestamp, message: 'no category' },
+    { ...crumb, timestamp: '2024-02-30T00:00:00Z' },
+    { ...crumb, level: undefined, message: undefined },
+    { ...crumb, data: { ['k'.repeat(1025)]: 1 } },
+    { ...crumb, data: {} },
     null,
     'crumb',
   ];

@@ -28,17 +28,21 @@ export function bounded(value: unknown, levels = MAX_DATA_DEPTH, maxText = MAX_D
   }
   const source = value as Record<string, unknown>;
   const keys = Object.keys(source);
-  let changed = keys.length > MAX_DATA_MEMBERS;
-  const out: Record<string, unknown> = {};
   const n = Math.min(keys.length, MAX_DATA_MEMBERS);
+  // The copy is made only once something changes: most data is already bounded, and this runs
+  // for every breadcrumb on the edge's fast path.
+  let out: Record<string, unknown> | undefined = keys.length > MAX_DATA_MEMBERS ? {} : undefined;
   for (let i = 0; i < n; i++) {
     const key = keys[i];
     const k = cutText(key, MAX_DATA_TEXT_CHARS);
     const v = bounded(source[key], levels - 1, maxText);
-    if (k !== key || v !== source[key]) changed = true;
-    out[k] = v;
+    if (out === undefined && (k !== key || v !== source[key])) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]] = source[keys[j]];
+    }
+    if (out !== undefined) out[k] = v;
   }
-  return changed ? out : value;
+  return out ?? value;
 }
 
 /** A plain JSON object (not an array, not null). */
