@@ -117,6 +117,16 @@ if (!pythonHasSentry()) aptInstall('python3-sentry-sdk');
 if (!pythonHasSentry())
   problems.push("Debian's sentry-python (for the Python SDK test): apt-get install python3-sentry-sdk");
 
+// Debian's sentry-ruby and sentry-go (with Go to build the sender): server/test/sentry-ruby-go.test.ts.
+const rubyHasSentry = () =>
+  has('ruby') && spawnSync('ruby', ['-e', 'require "sentry-ruby"'], { stdio: 'ignore', timeout: 30_000 }).status === 0;
+if (!rubyHasSentry()) aptInstall('ruby-sentry-ruby');
+if (!rubyHasSentry()) problems.push("Debian's sentry-ruby: apt-get install ruby-sentry-ruby");
+const goHasSentry = () => has('go') && existsSync('/usr/share/gocode/src/github.com/getsentry/sentry-go');
+if (!goHasSentry()) aptInstall('golang-go', 'golang-github-getsentry-sentry-go-dev');
+if (!goHasSentry())
+  problems.push("Debian's sentry-go: apt-get install golang-go golang-github-getsentry-sentry-go-dev");
+
 if (problems.length > 0) {
   console.error(`npm test needs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   process.exit(1);
