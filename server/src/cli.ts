@@ -16,6 +16,7 @@ import {
   type Config,
   type Database,
 } from '@tracker/core';
+import { backup, BackupError, restore } from './backup';
 import { createQueue } from './create-queue';
 
 const USAGE = `usage: npm run tracker -- <command>
@@ -28,6 +29,8 @@ const USAGE = `usage: npm run tracker -- <command>
   dead-letter:replay <id>|--all    queue dead letters again (once the cause is fixed)
   dead-letter:purge --older-than <days>
                                    delete dead letters whose last failure is older than that
+  backup <file>                    the whole database (embedded: the data folder; stop Tracker first)
+  restore <file> [--force]         into an empty database (--force replaces one), then migrate
 
 Reads the same environment as the server (DATABASE_URL, TRACKER_DATA_DIR, …).`;
 
@@ -113,6 +116,31 @@ const COMMANDS: Record<string, { args: string[] | ((args: string[]) => string | 
   },
 };
 
+/** Outside COMMANDS: they take the data folder's lock themselves, or run PostgreSQL's tools. */
+const FILE_COMMANDS = {
+  backup: (args: string[]) => (args.length === 1 ? undefined : 'backup takes <file>'),
+  restore: (args: string[]) =>
+    args.length === 1 || (args.length === 2 && args[1] === '--force') ? undefined : 'restore takes <file> [--force]',
+};
+
+async function backupCommand(
+  name: 'backup' | 'restore',
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number; out: string }> {
+  try {
+    const config = loadConfig(env);
+    const out =
+      name === 'backup' ? await backup(config, args[0]) : await restore(config, args[0], args[1] === '--force');
+    return { code: 0, out };
+  } catch (err) {
+    if (err instanceof BackupError || err instanceof ConfigError || isAppError(err)) {
+      return { code: 1, out: `error: ${errorMessage(err)}` };
+    }
+    return { code: 1, out: `error: ${(err as Error).stack ?? String(err)}` };
+  }
+}
+
 function isCount(text: string): boolean {
   return /^\d{1,9}$/.test(text);
 }
@@ -123,7 +151,12 @@ export async function runCli(
   env: Record<string, string | undefined> = process.env,
 ): Promise<{ code: number; out: string }> {
   const [name, ...args] = argv;
-  const command = name ? COMMANDS[name] : undefined;
+  const command = name
+    ? (COMMANDS[name] ??
+      (name in FILE_COMMANDS
+        ? { args: FILE_COMMANDS[name as keyof typeof FILE_COMMANDS], run: async () => '' }
+        : undefined))
+    : undefined;
   if (!command) return { code: 2, out: name ? `unknown command "${name}"\n\n${USAGE}` : USAGE };
   const usageError =
     typeof command.args === 'function'
@@ -132,6 +165,7 @@ export async function runCli(
         ? `${name} takes ${command.args.map((a) => `<${a}>`).join(' ') || 'no arguments'}`
         : undefined;
   if (usageError) return { code: 2, out: `${usageError}\n\n${USAGE}` };
+  if (name === 'backup' || name === 'restore') return backupCommand(name, args, env);
   let db: Database | undefined;
   try {
     const config = loadConfig(env);

@@ -41,7 +41,7 @@ const goSkip = missing(() => {
 function runSender(command: string, args: string[], dsn: string): Promise<{ exception: string; version: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), SENTRY_DSN: dsn },
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOME: tmpdir(), SENTRY_DSN: dsn },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -65,6 +65,7 @@ function buildGoSender(dir: string): string {
     cwd: join(__dirname, 'fixtures/sentry-go-sender'),
     env: {
       PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
       HOME: dir,
       GOPATH,
       GO111MODULE: 'off',
