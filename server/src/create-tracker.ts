@@ -10,6 +10,7 @@ import {
   findKeyInfo,
   openDatabase,
   purgeExpired,
+  purgeExpiredChunks,
   pruneAlertRuleState,
   createPartitionsAhead,
   type Clock,
@@ -472,6 +473,9 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
             // Alert state of deleted and long-quiet issues (core/src/alerts/prune-rule-state.ts).
             const pruned = await pruneAlertRuleState(db.ds);
             if (pruned > 0) app.log.info({ pruned }, 'alert rule state pruned');
+            // sentry-cli chunks never assembled (docs/sentry-compatibility.md): kept 24 h.
+            const chunks = await purgeExpiredChunks(db.ds, (options.clock ?? Date.now)());
+            if (chunks > 0) app.log.info({ chunks }, 'unassembled upload chunks purged');
           })
           .catch((err) => app.log.error({ err }, 'retention purge failed'));
       };
