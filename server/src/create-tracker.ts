@@ -26,6 +26,7 @@ import {
   createRedisIngestGate,
   IngestCounters,
   ingestPlugin,
+  sentryApiPlugin,
   RecentIds,
   KeyCache,
   RedisServerWatch,
@@ -346,6 +347,13 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       clock: options.clock,
       // Sentry's SDKs send to `<path of the DSN>/api/<number>/envelope/`.
       publicPathPrefix: new URL(config.publicUrl).pathname.replace(/\/+$/, ''),
+    });
+    // Beside the envelope routes: the part of Sentry's web API that sentry-cli and the bundler
+    // plugins call, on upload tokens (ingest/src/sentry-api/, docs/sentry-compatibility.md).
+    await sentryApiPlugin(app, {
+      ds: db.ds,
+      clock: options.clock,
+      pathPrefix: new URL(config.publicUrl).pathname.replace(/\/+$/, ''),
     });
     fastPath = createIngestFastPath({
       queue,
