@@ -6,6 +6,7 @@ import { MODES, createTestEnv, startTracker, type TestEnv } from './helpers';
 import { assemble, cliTenant, sha1, uploadChunks } from './sentry-cli-harness';
 
 const DEBUG_ID = '1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9';
+const OTHER_ID = '2a2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9';
 const MAP = JSON.stringify({
   version: 3,
   file: 'app.js',
@@ -113,7 +114,10 @@ for (const mode of MODES) {
 
     test('an assemble naming chunks never sent answers not_found with exactly those', async () => {
       const t = await tenantWithAMap();
-      const zip = goodBundle();
+      // Another bundle than the one already assembled (that one would answer ok at once).
+      const zip = bundle({
+        'files/_/_/other.js.map': { type: 'source_map', url: '~/other.js.map', data: strToU8(MAP.replace(DEBUG_ID, OTHER_ID)) },
+      });
       const half = [zip.subarray(0, 50), zip.subarray(50)];
       assert.equal((await uploadChunks(tracker.url, t, [{ name: sha1(half[0]), data: half[0] }])).status, 200);
       const r = await assemble(tracker.url, t, { checksum: sha1(zip), chunks: half.map((h) => sha1(h)) });
@@ -123,6 +127,7 @@ for (const mode of MODES) {
       assert.equal((await uploadChunks(tracker.url, t, [{ name: sha1(half[1]), data: half[1] }])).status, 200);
       const again = await assemble(tracker.url, t, { checksum: sha1(zip), chunks: half.map((h) => sha1(h)) });
       assert.equal(again.body.state, 'ok');
+      assert.equal(await storedMaps(t.project.id), 2, 'its map is stored under its own debug ID');
     });
 
     test("another project's token is refused (403) on the organization and on the bundle's projects", async () => {

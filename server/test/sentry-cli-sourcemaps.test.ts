@@ -38,7 +38,7 @@ for (const mode of MODES) {
 
     before(async () => {
       env = await createTestEnv(mode);
-      tracker = await startTracker(env);
+      tracker = await startTracker(env, { roles: ['ingest', 'worker', 'api', 'web'] });
       browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
     });
     after(async () => {

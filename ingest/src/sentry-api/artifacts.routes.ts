@@ -13,16 +13,11 @@ import {
 import { z } from 'zod';
 import { parseBody } from '../http/parse-body';
 import { acceptMultipart, gunzipPart, readMultipart } from './multipart-parts';
+import { registerReleaseFileRoutes } from './release-files.routes';
+import { parseVersion, versionText } from './version-param';
 import type { SentryApi } from './sentry-api-route';
 
 const ASSEMBLE_BODY_BYTES = 256 * 1024;
-
-const versionText = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(200)
-  .refine((v) => !/[\u0000-\u001f]/.test(v), 'must not contain control characters');
 
 const assembleSchema = z.object({
   checksum: z.string(),
@@ -39,6 +34,7 @@ const assembleSchema = z.object({
  */
 export function registerArtifactRoutes(api: SentryApi): void {
   acceptMultipart(api.scope);
+  registerReleaseFileRoutes(api);
 
   api.route('GET', '/organizations/:org/chunk-upload/', async ({ params }) => ({
     // Relative: sentry-cli resolves it against its own SENTRY_URL, so a proxy's host never leaks in.
@@ -103,10 +99,4 @@ async function assemble(api: SentryApi, token: UploadTokenScope, body: z.output<
     release: version ?? body.version ?? null,
     dist: body.dist ?? null,
   });
-}
-
-export function parseVersion(raw: string | undefined): string {
-  const parsed = versionText.safeParse(raw ?? '');
-  if (!parsed.success) throw new AppError('BAD_USER_INPUT', `version: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return parsed.data;
 }

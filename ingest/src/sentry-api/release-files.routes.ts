@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AppError, isPlainMapFilename, storeSourceMaps, validateSourceMap } from '@tracker/core';
-import { parseVersion } from './artifacts.routes';
+import { parseVersion } from './version-param';
 import { readMultipart } from './multipart-parts';
 import type { SentryApi } from './sentry-api-route';
 

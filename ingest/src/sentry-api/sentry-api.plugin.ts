@@ -1,6 +1,7 @@
 import { AppError, httpStatusFor } from '@tracker/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ingestFailureLog } from '../http/log-throttle';
+import { registerArtifactRoutes } from './artifacts.routes';
 import { registerInfoRoute } from './info.route';
 import { registerReleaseRoutes } from './releases.routes';
 import { createSentryApi, sentryApiPaths, type SentryApiDeps, type SentryApiRoutes } from './sentry-api-route';
@@ -9,7 +10,7 @@ import { createSentryApi, sentryApiPaths, type SentryApiDeps, type SentryApiRout
  * The route files of `/api/0/`. A new file exports a `SentryApiRoutes` function and is added
  * here; its endpoints get the token check, the JSON 404 and the `{"detail"}` errors for free.
  */
-const ROUTE_FILES: SentryApiRoutes[] = [registerInfoRoute, registerReleaseRoutes];
+const ROUTE_FILES: SentryApiRoutes[] = [registerInfoRoute, registerReleaseRoutes, registerArtifactRoutes];
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
