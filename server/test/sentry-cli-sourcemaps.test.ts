@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, createTempDir } from '@tracker/core/testing';
 import { sentryEsbuildPlugin } from '@sentry/esbuild-plugin';
+import { uploadSourceMaps } from '@tracker/next';
 import { chromium, type Browser } from 'playwright-core';
 import type { Tracker } from '../src';
 import { MODES, createTestEnv, gqlOk, startTracker, waitFor, type TestEnv } from './helpers';
@@ -113,6 +114,25 @@ for (const mode of MODES) {
         } finally {
           await context.close().catch(() => undefined);
         }
+      } finally {
+        await site.close();
+      }
+    });
+
+    test('tracker-upload-sourcemaps sends the debug IDs sentry-cli injected: found by ID under another release name', async () => {
+      const t = await cliTenant(tracker.url);
+      const out = join(dir.path, 'ours', 'dist');
+      await buildApp(out);
+      const cli = { url: tracker.url, token: t.uploadToken, org: t.org, project: t.projectSlug, home: dir.path };
+      await runSentryCli(['sourcemaps', 'inject', out], cli);
+      const result = await uploadSourceMaps({ dir: out, release: 'build-77', dsn: t.dsn, authToken: t.uploadToken, logger: null });
+      assert.equal(result.stored, 1);
+      const site = await startAppSite(out);
+      try {
+        // The page runs under a release that has no maps: only the debug ID can find this one.
+        const sent = await throwInBrowser(browser, site.origin, { dsn: t.dsn, release: 'shop@3.0.0' });
+        const { event } = await eventOf(t.project.id, t.token, sent.eventId);
+        assertDeminified(event.frames, 'our uploader');
       } finally {
         await site.close();
       }
