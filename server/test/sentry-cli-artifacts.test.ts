@@ -37,11 +37,12 @@ const goodBundle = () =>
   });
 
 /**
- * Hostile uploads on the sentry-cli path (issue 30): each answered with a clear status or assemble
- * state, and nothing stored before it lost.
+ * sentry-cli's upload endpoints spoken directly (issue 30): the options, the release-bound and
+ * legacy uploads, and hostile uploads, each answered with a clear status or assemble state and
+ * nothing stored before it lost. The real sentry-cli runs in sentry-cli-sourcemaps.test.ts.
  */
 for (const mode of MODES) {
-  describe(`hostile artifact bundle uploads (${mode})`, () => {
+  describe(`sentry-cli's artifact endpoints, hostile uploads included (${mode})`, () => {
     let env: TestEnv;
     let tracker: Tracker;
 
@@ -85,7 +86,7 @@ for (const mode of MODES) {
     test('a zip bomb is refused with an error state, and the map stored before stays', async () => {
       const t = await tenantWithAMap();
       const bomb = bundle({
-        'files/_/_/app.js.map': { type: 'source_map', url: '~/app.js.map', data: new Uint8Array(200 * 1024 * 1024) },
+        'files/_/_/app.js.map': { type: 'source_map', url: '~/app.js.map', data: new Uint8Array(40 * 1024 * 1024) },
       });
       assert.ok(bomb.length < 1024 * 1024, `the bomb is small (${bomb.length} bytes)`);
       assert.equal((await uploadChunks(tracker.url, t, [{ name: sha1(bomb), data: bomb }])).status, 200);
@@ -147,6 +148,55 @@ for (const mode of MODES) {
       assert.equal(a.status, 403);
       assert.equal(await storedMaps(mine.project.id), 1);
       assert.equal(await storedMaps(theirs.project.id), 0);
+    });
+
+    test('a release-bound bundle stores its map by debug ID and by release under the script it serves', async () => {
+      const t = await cliTenant(tracker.url);
+      const zip = bundle({
+        'files/_/_/static/app.3f2a.js': {
+          type: 'minified_source',
+          url: '~/static/app.3f2a.js',
+          headers: { sourcemap: 'maps/app.3f2a.js.map', 'debug-id': OTHER_ID },
+          data: strToU8('throw new Error("x")'),
+        },
+        'files/_/_/maps/app.3f2a.js.map': { type: 'source_map', url: '~/maps/app.3f2a.js.map', data: strToU8(MAP) },
+      });
+      assert.equal((await uploadChunks(tracker.url, t, [{ name: sha1(zip), data: zip }])).status, 200);
+      const r = await fetch(`${tracker.url}/api/0/organizations/${t.org}/releases/${encodeURIComponent('shop@1.0')}/assemble/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.uploadToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ checksum: sha1(zip), chunks: [sha1(zip)] }),
+      });
+      assert.deepEqual(await r.json(), { state: 'ok', missingChunks: [], detail: null });
+      const byRelease = await tracker.db.ds.query('SELECT release, filename FROM source_maps WHERE project_id = $1', [t.project.id]);
+      assert.deepEqual(byRelease, [{ release: 'shop@1.0', filename: 'app.3f2a.js' }]);
+      const byId = await tracker.db.ds.query('SELECT debug_id, filename FROM debug_id_source_maps WHERE project_id = $1', [t.project.id]);
+      assert.deepEqual(byId, [{ debug_id: OTHER_ID, filename: '~/maps/app.3f2a.js.map' }], "the script's debug-id header names the map");
+    });
+
+    test('the legacy release-files upload stores a map (201) and refuses another project (403)', async () => {
+      const t = await cliTenant(tracker.url);
+      const other = await cliTenant(tracker.url, 'Other');
+      const upload = (tenant: typeof t, project: string, name: string, data: string) => {
+        const form = new FormData();
+        form.append('file', new Blob([data]), name.slice(name.lastIndexOf('/') + 1));
+        form.append('name', name);
+        return fetch(`${tracker.url}/api/0/projects/${tenant.org}/${project}/releases/2.0.0/files/`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${tenant.uploadToken}` },
+          body: form,
+        });
+      };
+      const r = await upload(t, t.projectSlug, '~/assets/app.js.map', MAP);
+      assert.equal(r.status, 201);
+      assert.equal((await r.json()).name, '~/assets/app.js.map');
+      assert.equal((await upload(t, t.projectSlug, '~/assets/app.js', 'var a=1;')).status, 201);
+      const bad = await upload(t, t.projectSlug, '~/assets/broken.js.map', '{"version": 3}');
+      assert.equal(bad.status, 400);
+      assert.match((await bad.json()).detail, /broken\.js\.map/);
+      assert.equal((await upload(other, t.projectSlug, '~/x.js.map', MAP)).status, 403);
+      const rows = await tracker.db.ds.query('SELECT release, filename FROM source_maps WHERE project_id = $1', [t.project.id]);
+      assert.deepEqual(rows, [{ release: '2.0.0', filename: 'app.js.map' }]);
     });
 
     test('a path-traversal name in the manifest fails the bundle with a clear state', async () => {
