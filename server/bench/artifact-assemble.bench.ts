@@ -11,7 +11,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTempDir, describeMachine, fmt, loadAverage, machineLine, table, writeDocSection } from '@tracker/core/testing';
+import {
+  createTempDir,
+  describeMachine,
+  fmt,
+  loadAverage,
+  machineLine,
+  table,
+  writeDocSection,
+} from '@tracker/core/testing';
 import { strToU8, zipSync } from 'fflate';
 import { createTestEnv, startTracker, type Mode } from '../test/helpers';
 import { assemble, buildApp, cliTenant, sha1, uploadChunks } from '../test/sentry-cli-harness';
@@ -30,7 +38,11 @@ function makeBundle(map: string, script: string) {
     const text = JSON.stringify({ ...JSON.parse(map), debug_id: debugId });
     files[`files/_/_/app${i}.js.map`] = strToU8(text);
     files[`files/_/_/app${i}.js`] = strToU8(`${script}\n//# debugId=${debugId}`);
-    manifest[`files/_/_/app${i}.js.map`] = { type: 'source_map', url: `~/app${i}.js.map`, headers: { 'debug-id': debugId } };
+    manifest[`files/_/_/app${i}.js.map`] = {
+      type: 'source_map',
+      url: `~/app${i}.js.map`,
+      headers: { 'debug-id': debugId },
+    };
     manifest[`files/_/_/app${i}.js`] = {
       type: 'minified_source',
       url: `~/app${i}.js`,
@@ -47,7 +59,12 @@ async function runMode(mode: Mode, map: string, script: string) {
   const tracker = await startTracker(env, { roles: ['ingest', 'api'] });
   try {
     const t = await cliTenant(tracker.url);
-    const rows = { assemble: [] as number[], assembleCpu: [] as number[], json: [] as number[], jsonCpu: [] as number[] };
+    const rows = {
+      assemble: [] as number[],
+      assembleCpu: [] as number[],
+      json: [] as number[],
+      jsonCpu: [] as number[],
+    };
     let zipBytes = 0;
     let uncompressed = 0;
     for (let round = 0; round < ROUNDS; round++) {
@@ -69,7 +86,10 @@ async function runMode(mode: Mode, map: string, script: string) {
       const j = await fetch(`${tracker.url}/ingest/sourcemaps`, {
         method: 'POST',
         headers: { authorization: `Bearer ${t.uploadToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ release: `json-${round}`, files: maps.map(({ filename, map: m }) => ({ filename, map: m })) }),
+        body: JSON.stringify({
+          release: `json-${round}`,
+          files: maps.map(({ filename, map: m }) => ({ filename, map: m })),
+        }),
       });
       rows.json.push(performance.now() - at);
       used = process.cpuUsage(cpu);
@@ -98,8 +118,22 @@ async function main() {
   const out = results.flatMap((r) => {
     const mb = r.zipBytes / (1024 * 1024);
     return [
-      [r.mode, 'artifact bundle assemble', fmt(r.zipBytes), fmt(median(r.assemble), 1), fmt(Math.max(...r.assemble), 1), fmt(median(r.assembleCpu) / mb)],
-      [r.mode, 'baseline: /ingest/sourcemaps, same maps as JSON', fmt(r.uncompressed), fmt(median(r.json), 1), fmt(Math.max(...r.json), 1), fmt(median(r.jsonCpu) / mb)],
+      [
+        r.mode,
+        'artifact bundle assemble',
+        fmt(r.zipBytes),
+        fmt(median(r.assemble), 1),
+        fmt(Math.max(...r.assemble), 1),
+        fmt(median(r.assembleCpu) / mb),
+      ],
+      [
+        r.mode,
+        'baseline: /ingest/sourcemaps, same maps as JSON',
+        fmt(r.uncompressed),
+        fmt(median(r.json), 1),
+        fmt(Math.max(...r.json), 1),
+        fmt(median(r.jsonCpu) / mb),
+      ],
     ];
   });
   const markdown = `### sentry-cli artifact bundles: assemble of a 1 MB bundle (issue 30: < 2 s)

@@ -18,7 +18,9 @@ const MAP = JSON.stringify({
 });
 
 /** A bundle as sentry-cli writes it: `manifest.json` and the files it lists. */
-function bundle(files: Record<string, { type: string; url: string; headers?: Record<string, string>; data: Uint8Array }>) {
+function bundle(
+  files: Record<string, { type: string; url: string; headers?: Record<string, string>; data: Uint8Array }>,
+) {
   const manifest = {
     files: Object.fromEntries(
       Object.entries(files).map(([path, f]) => [path, { type: f.type, url: f.url, headers: f.headers ?? {} }]),
@@ -33,7 +35,12 @@ function bundle(files: Record<string, { type: string; url: string; headers?: Rec
 
 const goodBundle = () =>
   bundle({
-    'files/_/_/app.js.map': { type: 'source_map', url: '~/app.js.map', headers: { 'debug-id': DEBUG_ID }, data: strToU8(MAP) },
+    'files/_/_/app.js.map': {
+      type: 'source_map',
+      url: '~/app.js.map',
+      headers: { 'debug-id': DEBUG_ID },
+      data: strToU8(MAP),
+    },
   });
 
 /**
@@ -56,7 +63,11 @@ for (const mode of MODES) {
     });
 
     const storedMaps = async (projectId: string) =>
-      Number((await tracker.db.ds.query('SELECT count(*) AS n FROM debug_id_source_maps WHERE project_id = $1', [projectId]))[0].n);
+      Number(
+        (
+          await tracker.db.ds.query('SELECT count(*) AS n FROM debug_id_source_maps WHERE project_id = $1', [projectId])
+        )[0].n,
+      );
 
     /** Uploads a good bundle first, so each refusal can be shown to lose nothing. */
     async function tenantWithAMap() {
@@ -78,7 +89,8 @@ for (const mode of MODES) {
       const body = await r.json();
       assert.equal(body.hashAlgorithm, 'sha1');
       assert.deepEqual(body.compression, ['gzip']);
-      for (const k of ['chunkSize', 'chunksPerRequest', 'maxRequestSize', 'concurrency']) assert.equal(typeof body[k], 'number', k);
+      for (const k of ['chunkSize', 'chunksPerRequest', 'maxRequestSize', 'concurrency'])
+        assert.equal(typeof body[k], 'number', k);
       for (const a of ['artifact_bundles', 'release_files', 'sources']) assert.ok(body.accept.includes(a), a);
       assert.equal(body.url, `/organizations/${t.org}/chunk-upload/`);
     });
@@ -108,8 +120,15 @@ for (const mode of MODES) {
       ]);
       assert.equal(r.status, 400);
       assert.match((await r.json()).detail, /sha1/);
-      const a = await assemble(tracker.url, t, { checksum: sha1(Buffer.concat([good, data])), chunks: [sha1(good), wrong] });
-      assert.deepEqual(a.body, { state: 'not_found', missingChunks: [sha1(good), wrong], detail: null }, 'the request stored nothing');
+      const a = await assemble(tracker.url, t, {
+        checksum: sha1(Buffer.concat([good, data])),
+        chunks: [sha1(good), wrong],
+      });
+      assert.deepEqual(
+        a.body,
+        { state: 'not_found', missingChunks: [sha1(good), wrong], detail: null },
+        'the request stored nothing',
+      );
       assert.equal(await storedMaps(t.project.id), 1);
     });
 
@@ -117,7 +136,11 @@ for (const mode of MODES) {
       const t = await tenantWithAMap();
       // Another bundle than the one already assembled (that one would answer ok at once).
       const zip = bundle({
-        'files/_/_/other.js.map': { type: 'source_map', url: '~/other.js.map', data: strToU8(MAP.replace(DEBUG_ID, OTHER_ID)) },
+        'files/_/_/other.js.map': {
+          type: 'source_map',
+          url: '~/other.js.map',
+          data: strToU8(MAP.replace(DEBUG_ID, OTHER_ID)),
+        },
       });
       const half = [zip.subarray(0, 50), zip.subarray(50)];
       assert.equal((await uploadChunks(tracker.url, t, [{ name: sha1(half[0]), data: half[0] }])).status, 200);
@@ -162,16 +185,28 @@ for (const mode of MODES) {
         'files/_/_/maps/app.3f2a.js.map': { type: 'source_map', url: '~/maps/app.3f2a.js.map', data: strToU8(MAP) },
       });
       assert.equal((await uploadChunks(tracker.url, t, [{ name: sha1(zip), data: zip }])).status, 200);
-      const r = await fetch(`${tracker.url}/api/0/organizations/${t.org}/releases/${encodeURIComponent('shop@1.0')}/assemble/`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${t.uploadToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ checksum: sha1(zip), chunks: [sha1(zip)] }),
-      });
+      const r = await fetch(
+        `${tracker.url}/api/0/organizations/${t.org}/releases/${encodeURIComponent('shop@1.0')}/assemble/`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${t.uploadToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ checksum: sha1(zip), chunks: [sha1(zip)] }),
+        },
+      );
       assert.deepEqual(await r.json(), { state: 'ok', missingChunks: [], detail: null });
-      const byRelease = await tracker.db.ds.query('SELECT release, filename FROM source_maps WHERE project_id = $1', [t.project.id]);
+      const byRelease = await tracker.db.ds.query('SELECT release, filename FROM source_maps WHERE project_id = $1', [
+        t.project.id,
+      ]);
       assert.deepEqual(byRelease, [{ release: 'shop@1.0', filename: 'app.3f2a.js' }]);
-      const byId = await tracker.db.ds.query('SELECT debug_id, filename FROM debug_id_source_maps WHERE project_id = $1', [t.project.id]);
-      assert.deepEqual(byId, [{ debug_id: OTHER_ID, filename: '~/maps/app.3f2a.js.map' }], "the script's debug-id header names the map");
+      const byId = await tracker.db.ds.query(
+        'SELECT debug_id, filename FROM debug_id_source_maps WHERE project_id = $1',
+        [t.project.id],
+      );
+      assert.deepEqual(
+        byId,
+        [{ debug_id: OTHER_ID, filename: '~/maps/app.3f2a.js.map' }],
+        "the script's debug-id header names the map",
+      );
     });
 
     test('the legacy release-files upload stores a map (201) and refuses another project (403)', async () => {
@@ -195,7 +230,9 @@ for (const mode of MODES) {
       assert.equal(bad.status, 400);
       assert.match((await bad.json()).detail, /broken\.js\.map/);
       assert.equal((await upload(other, t.projectSlug, '~/x.js.map', MAP)).status, 403);
-      const rows = await tracker.db.ds.query('SELECT release, filename FROM source_maps WHERE project_id = $1', [t.project.id]);
+      const rows = await tracker.db.ds.query('SELECT release, filename FROM source_maps WHERE project_id = $1', [
+        t.project.id,
+      ]);
       assert.deepEqual(rows, [{ release: '2.0.0', filename: 'app.js.map' }]);
     });
 

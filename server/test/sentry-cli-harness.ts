@@ -29,7 +29,13 @@ export async function cliTenant(baseUrl: string, name = 'Web') {
     )
   ).createUploadToken.token as string;
   const number = new URL(account.dsn).pathname.split('/').filter(Boolean).pop()!;
-  return { ...account, uploadToken: token, org: account.organization.slug as string, projectSlug: name.toLowerCase(), number };
+  return {
+    ...account,
+    uploadToken: token,
+    org: account.organization.slug as string,
+    projectSlug: name.toLowerCase(),
+    number,
+  };
 }
 
 /** Builds the app minified with source maps into `outdir` (`app.js`, `app.js.map`). */

@@ -65,7 +65,10 @@ for (const mode of MODES) {
       assert.match(top.filename, /checkout\.ts$/, `${where}: the original file`);
       assert.equal(top.lineno, THROW_LINE, `${where}: the original line`);
       assert.match(top.context.line, /throw new TypeError\(`card declined/, `${where}: the source line`);
-      assert.ok(top.context.pre.some((l: string) => /function validateCard/.test(l)), `${where}: lines before`);
+      assert.ok(
+        top.context.pre.some((l: string) => /function validateCard/.test(l)),
+        `${where}: lines before`,
+      );
       assert.ok(top.minified, `${where}: the minified frame is kept`);
       assert.equal(caller.function, 'chargeCard', `${where}: its caller`);
       assert.equal(caller.lineno, CALLER_LINES.chargeCard);
@@ -109,7 +112,11 @@ for (const mode of MODES) {
           const text = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
           assert.match(text, /validateCard/, 'the original function on the page');
           assert.match(text, /checkout\.ts/, 'the original file on the page');
-          assert.match(text, /throw new TypeError\(`card declined for \$\{cents\} cents`\)/, 'the source line on the page');
+          assert.match(
+            text,
+            /throw new TypeError\(`card declined for \$\{cents\} cents`\)/,
+            'the source line on the page',
+          );
           assert.match(text, /chargeCard/);
         } finally {
           await context.close().catch(() => undefined);
@@ -125,7 +132,13 @@ for (const mode of MODES) {
       await buildApp(out);
       const cli = { url: tracker.url, token: t.uploadToken, org: t.org, project: t.projectSlug, home: dir.path };
       await runSentryCli(['sourcemaps', 'inject', out], cli);
-      const result = await uploadSourceMaps({ dir: out, release: 'build-77', dsn: t.dsn, authToken: t.uploadToken, logger: null });
+      const result = await uploadSourceMaps({
+        dir: out,
+        release: 'build-77',
+        dsn: t.dsn,
+        authToken: t.uploadToken,
+        logger: null,
+      });
       assert.equal(result.stored, 1);
       const site = await startAppSite(out);
       try {

@@ -63,7 +63,12 @@ export async function assembleArtifactBundle(ds: DataSource, input: AssembleInpu
   const missing = await findMissingChunks(ds, input.organizationId, chunks);
   if (missing.length > 0) return { state: 'not_found', missingChunks: missing, detail: null };
   const bytes = await concatenateChunks(ds, input.organizationId, chunks);
-  if (bytes === null) return { state: 'not_found', missingChunks: await findMissingChunks(ds, input.organizationId, chunks), detail: null };
+  if (bytes === null)
+    return {
+      state: 'not_found',
+      missingChunks: await findMissingChunks(ds, input.organizationId, chunks),
+      detail: null,
+    };
   if (bytes.length > MAX_BUNDLE_BYTES) return failed(`the bundle is larger than ${MAX_BUNDLE_BYTES / 1024 / 1024} MB`);
   const actual = sha1Hex(bytes);
   if (actual !== checksum) return failed(`the chunks join into a file with sha1 ${actual}, not ${checksum}`);
@@ -110,12 +115,15 @@ function prepareMaps(files: BundleFile[], release: string | null) {
   for (const map of maps) {
     const parsed = validateSourceMap(map.url || map.path, map.content);
     const mapBase = basename(map.url || map.path);
-    const sources = minified.filter((m) => m.headers.sourcemap !== undefined && basename(m.headers.sourcemap) === mapBase);
+    const sources = minified.filter(
+      (m) => m.headers.sourcemap !== undefined && basename(m.headers.sourcemap) === mapBase,
+    );
     const debugId =
       normalizeDebugId(map.headers['debug-id']) ??
       sources.map((m) => normalizeDebugId(m.headers['debug-id'])).find((d) => d !== null) ??
       debugIdOfMap(parsed);
-    if (debugId !== null) byDebugId.set(debugId, { debugId, filename: (map.url || map.path).slice(0, 1024), map: map.content });
+    if (debugId !== null)
+      byDebugId.set(debugId, { debugId, filename: (map.url || map.path).slice(0, 1024), map: map.content });
     if (release === null) continue;
     const names = sources.length > 0 ? sources.map((m) => basename(m.url || m.path)) : [mapBase];
     for (const name of names) if (isPlainMapFilename(name)) byName.set(name, { filename: name, map: map.content });

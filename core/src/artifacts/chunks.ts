@@ -35,12 +35,23 @@ export function sha1Hex(data: Uint8Array): string {
 export async function storeChunks(ds: DataSource, organizationId: string, chunks: UploadedChunk[]): Promise<number> {
   for (const chunk of chunks) {
     const name = chunk.checksum.toLowerCase();
-    if (!isSha1Hex(name)) throw new AppError('BAD_USER_INPUT', `chunk "${chunk.checksum.slice(0, 60)}": the part's file name must be its sha1 (40 hex digits)`);
+    if (!isSha1Hex(name))
+      throw new AppError(
+        'BAD_USER_INPUT',
+        `chunk "${chunk.checksum.slice(0, 60)}": the part's file name must be its sha1 (40 hex digits)`,
+      );
     if (chunk.data.length > CHUNK_SIZE_BYTES) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `chunk ${name}: ${chunk.data.length} bytes, larger than the chunk size ${CHUNK_SIZE_BYTES}`);
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `chunk ${name}: ${chunk.data.length} bytes, larger than the chunk size ${CHUNK_SIZE_BYTES}`,
+      );
     }
     const actual = sha1Hex(chunk.data);
-    if (actual !== name) throw new AppError('BAD_USER_INPUT', `chunk ${name}: its content has sha1 ${actual}; nothing of this request was stored`);
+    if (actual !== name)
+      throw new AppError(
+        'BAD_USER_INPUT',
+        `chunk ${name}: its content has sha1 ${actual}; nothing of this request was stored`,
+      );
   }
   const unique = new Map(chunks.map((c) => [c.checksum.toLowerCase(), c.data]));
   if (unique.size === 0) return 0;
@@ -55,10 +66,16 @@ export async function storeChunks(ds: DataSource, organizationId: string, chunks
     );
     const newBytes = [...unique.values()].reduce((sum, d) => sum + d.length, 0);
     if (Number(pending.n) + unique.size > MAX_PENDING_CHUNKS_PER_ORG) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `the organization holds ${pending.n} unassembled chunks; at most ${MAX_PENDING_CHUNKS_PER_ORG} (assemble them, or wait 24 h)`);
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `the organization holds ${pending.n} unassembled chunks; at most ${MAX_PENDING_CHUNKS_PER_ORG} (assemble them, or wait 24 h)`,
+      );
     }
     if (Number(pending.bytes ?? 0) + newBytes > MAX_PENDING_CHUNK_BYTES_PER_ORG) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `the organization's unassembled chunks would exceed ${MAX_PENDING_CHUNK_BYTES_PER_ORG / 1024 / 1024} MB (assemble them, or wait 24 h)`);
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `the organization's unassembled chunks would exceed ${MAX_PENDING_CHUNK_BYTES_PER_ORG / 1024 / 1024} MB (assemble them, or wait 24 h)`,
+      );
     }
     const rows = await queryRows<{ checksum: string }>(
       em,
@@ -85,7 +102,11 @@ export async function findMissingChunks(ds: DataSource, organizationId: string, 
 }
 
 /** The chunks' bytes concatenated in the order named; null when one is missing. */
-export async function concatenateChunks(ds: DataSource, organizationId: string, checksums: string[]): Promise<Buffer | null> {
+export async function concatenateChunks(
+  ds: DataSource,
+  organizationId: string,
+  checksums: string[],
+): Promise<Buffer | null> {
   const rows = await queryRows<{ checksum: string; data: Buffer }>(
     ds,
     'SELECT checksum, data FROM artifact_chunks WHERE organization_id = $1 AND checksum = ANY($2::text[])',

@@ -29,7 +29,11 @@ export async function storeDebugIdMaps(
   return maps.length;
 }
 
-export async function loadSourceMapByDebugId(ds: DataSource, projectId: string, debugId: string): Promise<string | null> {
+export async function loadSourceMapByDebugId(
+  ds: DataSource,
+  projectId: string,
+  debugId: string,
+): Promise<string | null> {
   const rows = await queryRows<{ map: string }>(
     ds,
     'SELECT map FROM debug_id_source_maps WHERE project_id = $1 AND debug_id = $2',
@@ -51,5 +55,9 @@ export async function findDebugIdMapTimes(
          ON m.project_id = k.project_id AND m.debug_id = k.debug_id`,
     [pairs.map((p) => p.projectId), pairs.map((p) => p.debugId)],
   );
-  return rows.map((r) => ({ projectId: r.project_id, debugId: r.debug_id, uploadedAt: new Date(r.uploaded_at).getTime() }));
+  return rows.map((r) => ({
+    projectId: r.project_id,
+    debugId: r.debug_id,
+    uploadedAt: new Date(r.uploaded_at).getTime(),
+  }));
 }

@@ -87,8 +87,12 @@ export function unpackArtifactBundle(bytes: Uint8Array, wantedTypes: ReadonlySet
   const manifest = parseManifest(inflate(bytes, new Set(['manifest.json'])).get('manifest.json')!);
   const wantedPaths = new Set<string>();
   for (const [path, info] of Object.entries(manifest.files)) {
-    if (isUnsafeBundlePath(path)) throw new BundleError(`bundle refused: unsafe file name ${JSON.stringify(path.slice(0, 200))} in manifest.json`);
-    if (!entries.has(path)) throw new BundleError(`bundle refused: manifest.json names ${JSON.stringify(path.slice(0, 200))}, which the zip lacks`);
+    if (isUnsafeBundlePath(path))
+      throw new BundleError(`bundle refused: unsafe file name ${JSON.stringify(path.slice(0, 200))} in manifest.json`);
+    if (!entries.has(path))
+      throw new BundleError(
+        `bundle refused: manifest.json names ${JSON.stringify(path.slice(0, 200))}, which the zip lacks`,
+      );
     if (wantedTypes.has(info.type)) wantedPaths.add(path);
   }
   const contents = inflate(bytes, wantedPaths);
@@ -129,7 +133,10 @@ function parseManifest(text: string): Manifest {
   const rawFiles = isRecord(raw) && isRecord(raw.files) ? raw.files : null;
   if (rawFiles === null) throw new BundleError('bundle refused: manifest.json has no "files" object');
   for (const [path, entry] of Object.entries(rawFiles)) {
-    if (!isRecord(entry)) throw new BundleError(`bundle refused: manifest.json entry ${JSON.stringify(path.slice(0, 200))} is not an object`);
+    if (!isRecord(entry))
+      throw new BundleError(
+        `bundle refused: manifest.json entry ${JSON.stringify(path.slice(0, 200))} is not an object`,
+      );
     const headers: Record<string, string> = {};
     if (isRecord(entry.headers)) {
       for (const [k, v] of Object.entries(entry.headers)) if (typeof v === 'string') headers[k.toLowerCase()] = v;

@@ -21,7 +21,8 @@ export function limitDebugImages(list: unknown[]): DebugImage[] {
     if (typeof item !== 'object' || item === null) continue;
     const { codeFile, debugId } = item as Record<string, unknown>;
     const id = normalizeDebugId(debugId);
-    if (typeof codeFile !== 'string' || codeFile.length === 0 || codeFile.length > MAX_CODE_FILE_CHARS || id === null) continue;
+    if (typeof codeFile !== 'string' || codeFile.length === 0 || codeFile.length > MAX_CODE_FILE_CHARS || id === null)
+      continue;
     out.push({ codeFile, debugId: id });
   }
   return out;

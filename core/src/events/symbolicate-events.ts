@@ -86,7 +86,8 @@ export class EventSymbolicator {
     const hasMaps = new Set<string>();
     if (events.length === 0) return hasMaps;
     const pairs = new Map<string, { projectId: string; release: string }>();
-    for (const e of events) pairs.set(`${e.projectId}\u0000${e.release}`, { projectId: e.projectId, release: e.release! });
+    for (const e of events)
+      pairs.set(`${e.projectId}\u0000${e.release}`, { projectId: e.projectId, release: e.release! });
     const maps = await queryRows<{ project_id: string; release: string; filename: string; uploaded_at: Date }>(
       this.ds,
       `SELECT m.project_id, m.release, m.filename, m.uploaded_at
@@ -117,7 +118,8 @@ export class EventSymbolicator {
   private async refreshDebugIds(events: PreparedEvent[]): Promise<Set<string>> {
     const pairs = new Map<string, { projectId: string; debugId: string }>();
     for (const e of events)
-      for (const i of e.debugImages ?? []) pairs.set(`${e.projectId}\u0000${i.debugId}`, { projectId: e.projectId, debugId: i.debugId });
+      for (const i of e.debugImages ?? [])
+        pairs.set(`${e.projectId}\u0000${i.debugId}`, { projectId: e.projectId, debugId: i.debugId });
     const found = new Set<string>();
     if (pairs.size === 0) return found;
     for (const m of await findDebugIdMapTimes(this.ds, [...pairs.values()])) {

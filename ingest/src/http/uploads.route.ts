@@ -47,7 +47,9 @@ const sourcemapsSchema = z.object({
       // What `sentry-cli sourcemaps inject` wrote into the script (decision 044): also stored by it.
       debugId: z
         .string()
-        .transform((id, ctx) => normalizeDebugId(id) ?? (ctx.addIssue({ code: 'custom', message: 'must be a UUID' }), z.NEVER))
+        .transform(
+          (id, ctx) => normalizeDebugId(id) ?? (ctx.addIssue({ code: 'custom', message: 'must be a UUID' }), z.NEVER),
+        )
         .optional(),
     }),
   ),

@@ -22,7 +22,10 @@ const ASSEMBLE_BODY_BYTES = 256 * 1024;
 const assembleSchema = z.object({
   checksum: z.string(),
   chunks: z.array(z.string()).max(1_000),
-  projects: z.array(z.union([z.string(), z.number()])).max(100).optional(),
+  projects: z
+    .array(z.union([z.string(), z.number()]))
+    .max(100)
+    .optional(),
   version: versionText.nullish(),
   dist: z.string().max(64).nullish(),
 });
@@ -57,7 +60,10 @@ export function registerArtifactRoutes(api: SentryApi): void {
     async ({ request, token }) => {
       const body = await readMultipart(request.body, request.headers['content-type']);
       if (body.files.length > CHUNKS_PER_REQUEST) {
-        throw new AppError('PAYLOAD_TOO_LARGE', `at most ${CHUNKS_PER_REQUEST} chunks per request (got ${body.files.length})`);
+        throw new AppError(
+          'PAYLOAD_TOO_LARGE',
+          `at most ${CHUNKS_PER_REQUEST} chunks per request (got ${body.files.length})`,
+        );
       }
       const chunks = body.files.map((part) => {
         if (part.field !== 'file' && part.field !== 'file_gzip') {
@@ -89,7 +95,12 @@ export function registerArtifactRoutes(api: SentryApi): void {
 }
 
 /** The bundle's projects must be the token's (403 otherwise, before anything is read). */
-async function assemble(api: SentryApi, token: UploadTokenScope, body: z.output<typeof assembleSchema>, version: string | null) {
+async function assemble(
+  api: SentryApi,
+  token: UploadTokenScope,
+  body: z.output<typeof assembleSchema>,
+  version: string | null,
+) {
   requireTokenPath(token, { projects: body.projects ?? [] });
   return assembleArtifactBundle(api.deps.ds, {
     organizationId: token.organization.id,

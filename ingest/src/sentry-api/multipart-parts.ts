@@ -51,7 +51,10 @@ export function gunzipPart(part: FilePart, maxBytes: number): Buffer {
     return gunzipSync(part.data, { maxOutputLength: maxBytes });
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new AppError('PAYLOAD_TOO_LARGE', `part "${part.filename.slice(0, 60)}": larger than ${maxBytes} bytes once inflated`);
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `part "${part.filename.slice(0, 60)}": larger than ${maxBytes} bytes once inflated`,
+      );
     }
     throw new AppError('BAD_USER_INPUT', `part "${part.filename.slice(0, 60)}": not valid gzip`);
   }

@@ -30,9 +30,14 @@ export function registerReleaseFileRoutes(api: SentryApi): void {
       const text = file.data.toString('utf8');
       const isMap = base.endsWith('.map') || /^\s*\{/.test(text.slice(0, 64));
       if (isMap) {
-        if (!isPlainMapFilename(base)) throw new AppError('BAD_USER_INPUT', `name: "${name.slice(0, 200)}" has no usable file name`);
+        if (!isPlainMapFilename(base))
+          throw new AppError('BAD_USER_INPUT', `name: "${name.slice(0, 200)}" has no usable file name`);
         validateSourceMap(base, text);
-        await storeSourceMaps(api.deps.ds, { projectId: token.project.id, release: version, files: [{ filename: base, map: text }] });
+        await storeSourceMaps(api.deps.ds, {
+          projectId: token.project.id,
+          release: version,
+          files: [{ filename: base, map: text }],
+        });
       }
       reply.code(201);
       return {

@@ -125,11 +125,16 @@ test('uploadSourceMaps: the debug ID that sentry-cli sourcemaps inject wrote goe
     'out/app.js': `throw new Error("x");\n//# debugId=${id}\n//# sourceMappingURL=app.js.map\n`,
     'out/app.js.map': sourceMap('app.js'),
     // No script names this one, but the map carries its own ID (as the bundler plugins write it).
-    'out/worker.js.map': JSON.stringify({ ...JSON.parse(sourceMap('worker.js')), debug_id: '0b7c1a52-1b8f-4e2a-9d35-6c1f2e3a4b5c' }),
+    'out/worker.js.map': JSON.stringify({
+      ...JSON.parse(sourceMap('worker.js')),
+      debug_id: '0b7c1a52-1b8f-4e2a-9d35-6c1f2e3a4b5c',
+    }),
     'out/plain.js.map': sourceMap('plain.js'),
   });
   await uploadSourceMaps({ dir: t.path('out'), release: 'r', dsn: dsn(), authToken: 'etu_t', logger: null });
-  const files = receiver.uploads.flatMap((u) => u.body.files).sort((a: any, b: any) => a.filename.localeCompare(b.filename));
+  const files = receiver.uploads
+    .flatMap((u) => u.body.files)
+    .sort((a: any, b: any) => a.filename.localeCompare(b.filename));
   assert.deepEqual(
     files.map((f: any) => [f.filename, f.debugId]),
     [

@@ -9,7 +9,8 @@ const SCRIPT_SUFFIXES = ['.js', '.mjs', '.cjs'];
 const TAIL_BYTES = 4096;
 const MAP_COMMENT = /\/\/[#@][ \t]*sourceMappingURL=([^\s'"]+)\s*$/;
 /** What `sentry-cli sourcemaps inject` (and Sentry's bundler plugins) write above that comment. */
-const DEBUG_ID_COMMENT = /^\/\/# debugId=([0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12})\s*$/m;
+const DEBUG_ID_COMMENT =
+  /^\/\/# debugId=([0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12})\s*$/m;
 
 /** Every file under `dir` whose name ends with one of `suffixes`, recursively, sorted. Links are not followed. */
 async function findFiles(dir: string, suffixes: string[]): Promise<string[]> {
@@ -59,7 +60,11 @@ async function readTail(path: string): Promise<string> {
  * it); a map no script points at keeps its own basename. Inline `data:` maps are ignored.
  * When `debugIds` is given, it receives each map's debug ID from the script pointing at it.
  */
-export async function findUploadNames(dir: string, maps: string[], debugIds?: Map<string, string>): Promise<Map<string, string[]>> {
+export async function findUploadNames(
+  dir: string,
+  maps: string[],
+  debugIds?: Map<string, string>,
+): Promise<Map<string, string[]>> {
   const known = new Set(maps);
   const names = new Map<string, string[]>();
   for (const script of await findFiles(dir, SCRIPT_SUFFIXES)) {

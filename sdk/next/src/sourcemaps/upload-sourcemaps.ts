@@ -253,7 +253,9 @@ export async function uploadSourceMaps(options: UploadSourceMapsOptions = {}): P
     const files: { filename: string; map: string; debugId?: string }[] = [];
     for (const file of batch) {
       const map = await readFile(file.path, 'utf8');
-      files.push(file.debugId ? { filename: file.filename, map, debugId: file.debugId } : { filename: file.filename, map });
+      files.push(
+        file.debugId ? { filename: file.filename, map, debugId: file.debugId } : { filename: file.filename, map },
+      );
     }
     const body = JSON.stringify({ release, files });
     const bytes = Buffer.byteLength(body);
