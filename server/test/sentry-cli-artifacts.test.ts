@@ -86,7 +86,7 @@ for (const mode of MODES) {
         headers: { authorization: `Bearer ${t.uploadToken}` },
       });
       assert.equal(r.status, 200);
-      const body = await r.json();
+      const body = (await r.json()) as any;
       assert.equal(body.hashAlgorithm, 'sha1');
       assert.deepEqual(body.compression, ['gzip']);
       for (const k of ['chunkSize', 'chunksPerRequest', 'maxRequestSize', 'concurrency'])
@@ -119,7 +119,7 @@ for (const mode of MODES) {
         { name: wrong, data },
       ]);
       assert.equal(r.status, 400);
-      assert.match((await r.json()).detail, /sha1/);
+      assert.match(((await r.json()) as any).detail, /sha1/);
       const a = await assemble(tracker.url, t, {
         checksum: sha1(Buffer.concat([good, data])),
         chunks: [sha1(good), wrong],
@@ -161,7 +161,7 @@ for (const mode of MODES) {
         headers: { authorization: `Bearer ${theirs.uploadToken}` },
       });
       assert.equal(r.status, 403);
-      assert.match((await r.json()).detail, /organization/);
+      assert.match(((await r.json()) as any).detail, /organization/);
       const zip = goodBundle();
       const a = await assemble(
         tracker.url,
@@ -224,11 +224,11 @@ for (const mode of MODES) {
       };
       const r = await upload(t, t.projectSlug, '~/assets/app.js.map', MAP);
       assert.equal(r.status, 201);
-      assert.equal((await r.json()).name, '~/assets/app.js.map');
+      assert.equal(((await r.json()) as any).name, '~/assets/app.js.map');
       assert.equal((await upload(t, t.projectSlug, '~/assets/app.js', 'var a=1;')).status, 201);
       const bad = await upload(t, t.projectSlug, '~/assets/broken.js.map', '{"version": 3}');
       assert.equal(bad.status, 400);
-      assert.match((await bad.json()).detail, /broken\.js\.map/);
+      assert.match(((await bad.json()) as any).detail, /broken\.js\.map/);
       assert.equal((await upload(other, t.projectSlug, '~/x.js.map', MAP)).status, 403);
       const rows = await tracker.db.ds.query('SELECT release, filename FROM source_maps WHERE project_id = $1', [
         t.project.id,

@@ -69,6 +69,7 @@ export function runSentryCli(
       [SENTRY_CLI, ...args],
       {
         env: {
+          NODE_ENV: 'test',
           PATH: process.env.PATH ?? '',
           HOME: env.home,
           SENTRY_URL: env.url,
