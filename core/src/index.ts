@@ -21,6 +21,7 @@ export * from './operator';
 export * from './plans';
 export * from './lifecycle';
 export * from './releases';
+export * from './artifacts';
 export * from './billing';
 export * from './retention';
 export * from './partitions';

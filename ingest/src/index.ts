@@ -1,4 +1,5 @@
 export { ingestPlugin, MAX_EVENT_BYTES } from './http/ingest.plugin';
+export * from './sentry-api';
 export type { IngestDeps } from './http/ingest.plugin';
 export { KeyCache } from './http/key-cache';
 export { IngestCounters } from './http/ingest-counters';

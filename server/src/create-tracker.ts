@@ -10,6 +10,7 @@ import {
   findKeyInfo,
   openDatabase,
   purgeExpired,
+  purgeExpiredChunks,
   pruneAlertRuleState,
   createPartitionsAhead,
   type Clock,
@@ -25,6 +26,7 @@ import {
   createRedisIngestGate,
   IngestCounters,
   ingestPlugin,
+  sentryApiPlugin,
   RecentIds,
   KeyCache,
   RedisServerWatch,
@@ -346,6 +348,13 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       // Sentry's SDKs send to `<path of the DSN>/api/<number>/envelope/`.
       publicPathPrefix: new URL(config.publicUrl).pathname.replace(/\/+$/, ''),
     });
+    // Beside the envelope routes: the part of Sentry's web API that sentry-cli and the bundler
+    // plugins call, on upload tokens (ingest/src/sentry-api/, docs/sentry-compatibility.md).
+    await sentryApiPlugin(app, {
+      ds: db.ds,
+      clock: options.clock,
+      pathPrefix: new URL(config.publicUrl).pathname.replace(/\/+$/, ''),
+    });
     fastPath = createIngestFastPath({
       queue,
       keys,
@@ -472,6 +481,9 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
             // Alert state of deleted and long-quiet issues (core/src/alerts/prune-rule-state.ts).
             const pruned = await pruneAlertRuleState(db.ds);
             if (pruned > 0) app.log.info({ pruned }, 'alert rule state pruned');
+            // sentry-cli chunks never assembled (docs/sentry-compatibility.md): kept 24 h.
+            const chunks = await purgeExpiredChunks(db.ds, (options.clock ?? Date.now)());
+            if (chunks > 0) app.log.info({ chunks }, 'unassembled upload chunks purged');
           })
           .catch((err) => app.log.error({ err }, 'retention purge failed'));
       };

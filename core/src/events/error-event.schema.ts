@@ -7,6 +7,7 @@ import { limitContextLines } from './evidence/context-lines';
 import { limitFrames, MAX_STRUCTURED_FRAMES } from './evidence/frames';
 import { requestOf } from './evidence/request';
 import type { StackFrame } from '../stacktrace/stack-frame';
+import { limitDebugImages, type DebugImage } from './debug-images';
 
 export { MAX_TAGS };
 
@@ -93,8 +94,10 @@ export const framesSchema = list().transform(limitFrames);
 export const queuedErrorEventSchema = errorEventSchema.extend({
   frames: opt(framesSchema),
   causes: opt(list().transform((c) => limitCauses(c, true))),
+  // Sentry's `debug_meta.images` of type `sourcemap` (decision 044); bad entries are dropped.
+  debugImages: opt(list().transform(limitDebugImages)),
 });
-export type QueuedErrorEvent = ErrorEvent & { frames?: StackFrame[]; causes?: Cause[] };
+export type QueuedErrorEvent = ErrorEvent & { frames?: StackFrame[]; causes?: Cause[]; debugImages?: DebugImage[] };
 
 /** The first problem, naming the field: `type: must not be empty`. */
 export function describeZodError(error: z.ZodError): string {

@@ -56,3 +56,4 @@ export {
 } from './normalize';
 export { limitTags } from './wire-fields';
 export * from './evidence';
+export { createDebugIdLookup, limitDebugImages, MAX_DEBUG_IMAGES, type DebugImage } from './debug-images';

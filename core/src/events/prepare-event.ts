@@ -3,6 +3,7 @@ import { parseStack } from '../stacktrace';
 import type { StackFrame } from '../stacktrace/stack-frame';
 import type { Level } from '../entities';
 import type { ErrorJob } from './job';
+import type { DebugImage } from './debug-images';
 import { deriveTags, withDerivedTags } from './derive-tags';
 import { clampTimestamp } from './normalize';
 import { attachContextLines, type Breadcrumb, type EventRequest, type StoredCause } from './evidence';
@@ -40,6 +41,8 @@ export interface PreparedEvent {
   /** Oldest first, the newest 100. */
   breadcrumbs: Breadcrumb[] | null;
   request: EventRequest | null;
+  /** Bundles with debug IDs (Sentry's `debug_meta`): their maps come before the release's. */
+  debugImages: DebugImage[] | null;
   timestamp: Date;
   receivedAt: Date;
 }
@@ -85,6 +88,7 @@ export function prepareEvent(job: ErrorJob): PreparedEvent {
     causes: causes.length > 0 ? causes : null,
     breadcrumbs: e.breadcrumbs !== undefined && e.breadcrumbs.length > 0 ? e.breadcrumbs : null,
     request: e.request ?? null,
+    debugImages: e.debugImages !== undefined && e.debugImages.length > 0 ? e.debugImages : null,
     timestamp: time.at,
     receivedAt,
   };

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../db/query-rows';
 
 export interface SourceMapFile {
@@ -7,21 +7,23 @@ export interface SourceMapFile {
   map: string;
 }
 
-/** Stores a batch in one transaction; a file of the same name in the same release is replaced. */
+/**
+ * Stores a batch in one statement (so all or none); a file of the same name in the same release
+ * is replaced. Takes a transaction's manager too: an artifact bundle stores these beside its
+ * debug-ID maps and its own record, all in one transaction.
+ */
 export async function storeSourceMaps(
-  ds: DataSource,
+  on: DataSource | EntityManager,
   input: { projectId: string; release: string; files: SourceMapFile[] },
 ): Promise<number> {
   if (input.files.length === 0) return 0;
-  await ds.transaction(async (em) => {
-    await em.query(
-      `INSERT INTO source_maps (project_id, release, filename, map, size_bytes, uploaded_at)
-       SELECT $1, $2, f.filename, f.map, octet_length(f.map), now() FROM unnest($3::text[], $4::text[]) AS f(filename, map)
-       ON CONFLICT (project_id, release, filename)
-         DO UPDATE SET map = excluded.map, size_bytes = excluded.size_bytes, uploaded_at = excluded.uploaded_at`,
-      [input.projectId, input.release, input.files.map((f) => f.filename), input.files.map((f) => f.map)],
-    );
-  });
+  await on.query(
+    `INSERT INTO source_maps (project_id, release, filename, map, size_bytes, uploaded_at)
+     SELECT $1, $2, f.filename, f.map, octet_length(f.map), now() FROM unnest($3::text[], $4::text[]) AS f(filename, map)
+     ON CONFLICT (project_id, release, filename)
+       DO UPDATE SET map = excluded.map, size_bytes = excluded.size_bytes, uploaded_at = excluded.uploaded_at`,
+    [input.projectId, input.release, input.files.map((f) => f.filename), input.files.map((f) => f.map)],
+  );
   return input.files.length;
 }
 

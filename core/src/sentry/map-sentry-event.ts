@@ -1,4 +1,5 @@
 import { DEFAULT_FINGERPRINT_ENTRY } from '../grouping/fingerprint';
+import { debugImagesOf } from './debug-meta';
 import { isInAppFilename } from '../stacktrace';
 import type { StackFrame } from '../stacktrace/stack-frame';
 import {
@@ -79,6 +80,9 @@ export function mapSentryEvent(event: JsonObject, headerEventId?: unknown): Json
   if (context) out.context = context;
   const causes = causesOf(exceptions);
   if (causes.length > 0) out.causes = causes;
+  // Debug IDs of the bundles (decision 044): the worker finds maps by them before the release.
+  const debugImages = debugImagesOf(event.debug_meta);
+  if (debugImages.length > 0) out.debugImages = debugImages;
   const breadcrumbs = breadcrumbsOf(event.breadcrumbs);
   if (breadcrumbs.length > 0) out.breadcrumbs = breadcrumbs;
   const mappedRequest = requestOf(request);

@@ -12,6 +12,7 @@ export {
 } from './validate';
 export {
   CONTEXT_BYTES,
+  DEBUG_ID_RELEASE,
   LINE_BYTES,
   SEGMENT_BYTES,
   Symbolicator,

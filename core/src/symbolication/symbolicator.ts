@@ -184,18 +184,20 @@ export class Symbolicator {
   /**
    * Symbolicates a stack (innermost first, as `parseStack` returns it). Frames without a map, or
    * whose position the map does not cover, come back unchanged; so does every frame when
-   * `release` is empty.
+   * `release` is empty and no frame has a debug ID. `debugIdOf` names the debug ID of a frame's
+   * file when its map is to be found by ID (key `DEBUG_ID_RELEASE`) rather than by release.
    */
   symbolicate(
     projectId: string,
     release: string | null | undefined,
     frames: readonly StackFrame[],
+    debugIdOf?: (filename: string) => string | null,
   ): Promise<SymbolicatedFrame[]> {
     // Not `async`: a stack whose maps are all cached (the usual case) is answered without
     // awaiting anything, and the promise machinery per call is the cheapest it can be.
     try {
       const count = frames.length;
-      if (!release || count === 0) return Promise.resolve(frames.slice());
+      if ((!release && debugIdOf === undefined) || count === 0) return Promise.resolve(frames.slice());
 
       // The map each frame uses (an index into `names`, -1 for none); distinct basenames are
       // looked up once per call, and consecutive frames of one file (the usual case) share the work.
@@ -212,7 +214,10 @@ export class Symbolicator {
         }
         if (frame.filename !== lastFilename) {
           lastFilename = frame.filename;
-          const base = this.basename(frame.filename);
+          // A file with a debug ID takes the map uploaded under it (`DEBUG_ID_RELEASE` below);
+          // the caller passes only IDs that have a map, so the release's map stays the fallback.
+          const debugId = debugIdOf?.(frame.filename) ?? null;
+          const base = debugId !== null ? DEBUG_ID_MARK + debugId : release ? this.basename(frame.filename) : null;
           lastIndex = base === null ? -1 : names.indexOf(base);
           if (base !== null && lastIndex === -1) lastIndex = names.push(base) - 1;
         }
@@ -223,12 +228,15 @@ export class Symbolicator {
       const maps: Array<LoadedMap | null> = [];
       let pending: Array<Promise<void>> | null = null;
       for (let n = 0; n < names.length; n++) {
-        const key = this.key(projectId, release, names[n]);
+        const byId = names[n].startsWith(DEBUG_ID_MARK);
+        const mapRelease = byId ? DEBUG_ID_RELEASE : release!;
+        const filename = byId ? names[n].slice(DEBUG_ID_MARK.length) : names[n];
+        const key = this.key(projectId, mapRelease, filename);
         const cached = this.getCached(key);
         maps.push(cached === undefined ? null : cached);
         if (cached === undefined) {
           (pending ??= []).push(
-            this.load(key, { projectId, release, filename: names[n] }).then((entry) => {
+            this.load(key, { projectId, release: mapRelease, filename }).then((entry) => {
               maps[n] = entry.map;
             }),
           );
@@ -599,6 +607,14 @@ function toTraceInput(map: DecodedRegularMap | DecodedIndexMap): object {
 
 /** Line terminators as JavaScript counts them. */
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/;
+
+/**
+ * The `release` of a `SourceMapKey` that asks for a map by debug ID (`filename` is then the ID):
+ * no release name can hold a control character, so it never meets a real one.
+ */
+export const DEBUG_ID_RELEASE = '\u0001debug-id';
+/** Marks a lookup name as a debug ID inside `symbolicate`. */
+const DEBUG_ID_MARK = '\u0001';
 
 function cacheKey(projectId: string, release: string, filename: string): string {
   return `${projectId}\u0000${release}\u0000${filename}`;

@@ -3,8 +3,11 @@ import {
   authenticateUploadToken,
   registerRelease,
   requireReleaseHealth,
+  normalizeDebugId,
+  storeDebugIdMaps,
   storeSourceMaps,
   validateSourceMap,
+  type DebugIdMap,
   type SourceMapFile,
 } from '@tracker/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -37,7 +40,19 @@ const versionField = z
 const sourcemapsSchema = z.object({
   release: versionField,
   // `map` as JSON text (what the uploader sends) or as the parsed object.
-  files: z.array(z.object({ filename: bareFilename, map: z.union([z.string(), z.record(z.string(), z.unknown())]) })),
+  files: z.array(
+    z.object({
+      filename: bareFilename,
+      map: z.union([z.string(), z.record(z.string(), z.unknown())]),
+      // What `sentry-cli sourcemaps inject` wrote into the script (decision 044): also stored by it.
+      debugId: z
+        .string()
+        .transform(
+          (id, ctx) => normalizeDebugId(id) ?? (ctx.addIssue({ code: 'custom', message: 'must be a UUID' }), z.NEVER),
+        )
+        .optional(),
+    }),
+  ),
 });
 
 const releaseSchema = z.object({
@@ -69,6 +84,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: { ds: DataSourc
       const body = parseBody(sourcemapsSchema, request.body);
       if (body.files.length === 0) throw new AppError('BAD_USER_INPUT', 'files: must contain at least one source map');
       const seen = new Set<string>();
+      const byDebugId = new Map<string, DebugIdMap>();
       const files: SourceMapFile[] = body.files.map((f, i) => {
         if (seen.has(f.filename))
           throw new AppError('BAD_USER_INPUT', `files[${i}].filename: "${f.filename}" appears twice`);
@@ -76,9 +92,13 @@ export function registerUploadRoutes(app: FastifyInstance, deps: { ds: DataSourc
         const text = typeof f.map === 'string' ? f.map : JSON.stringify(f.map);
         // Every map is checked before any is stored: a batch is stored whole or not at all.
         validateSourceMap(f.filename, text);
+        if (f.debugId !== undefined) byDebugId.set(f.debugId, { debugId: f.debugId, filename: f.filename, map: text });
         return { filename: f.filename, map: text };
       });
-      const stored = await storeSourceMaps(deps.ds, { projectId, release: body.release, files });
+      const stored = await deps.ds.transaction(async (em) => {
+        await storeDebugIdMaps(em, projectId, [...byDebugId.values()]);
+        return storeSourceMaps(em, { projectId, release: body.release, files });
+      });
       return reply.code(200).send({ release: body.release, stored });
     },
   );

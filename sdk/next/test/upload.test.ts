@@ -119,6 +119,32 @@ test("uploadSourceMaps: a map named apart from its chunk (Turbopack) goes up und
   assert.equal(t.read('out/static/chunks/0cz1d0mv5g_q7.js'), chunkText, 'the script is not changed');
 });
 
+test('uploadSourceMaps: the debug ID that sentry-cli sourcemaps inject wrote goes up with its map', async () => {
+  const id = '5C4229A9-4EE8-4472-88F5-EE2CFAD08408';
+  const t = tree({
+    'out/app.js': `throw new Error("x");\n//# debugId=${id}\n//# sourceMappingURL=app.js.map\n`,
+    'out/app.js.map': sourceMap('app.js'),
+    // No script names this one, but the map carries its own ID (as the bundler plugins write it).
+    'out/worker.js.map': JSON.stringify({
+      ...JSON.parse(sourceMap('worker.js')),
+      debug_id: '0b7c1a52-1b8f-4e2a-9d35-6c1f2e3a4b5c',
+    }),
+    'out/plain.js.map': sourceMap('plain.js'),
+  });
+  await uploadSourceMaps({ dir: t.path('out'), release: 'r', dsn: dsn(), authToken: 'etu_t', logger: null });
+  const files = receiver.uploads
+    .flatMap((u) => u.body.files)
+    .sort((a: any, b: any) => a.filename.localeCompare(b.filename));
+  assert.deepEqual(
+    files.map((f: any) => [f.filename, f.debugId]),
+    [
+      ['app.js.map', id.toLowerCase()],
+      ['plain.js.map', undefined],
+      ['worker.js.map', '0b7c1a52-1b8f-4e2a-9d35-6c1f2e3a4b5c'],
+    ],
+  );
+});
+
 test('uploadSourceMaps: the skip path reports what is missing in the result', async () => {
   const t = tree(chunk('out', 'a'));
   const result = await uploadSourceMaps({ dir: t.path('out'), env: { TRACKER_DSN: dsn() }, logger: null });

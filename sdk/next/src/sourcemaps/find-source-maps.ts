@@ -8,6 +8,9 @@ const SCRIPT_SUFFIXES = ['.js', '.mjs', '.cjs'];
 /** The comment is the file's last line; a few KB from the end always hold it. */
 const TAIL_BYTES = 4096;
 const MAP_COMMENT = /\/\/[#@][ \t]*sourceMappingURL=([^\s'"]+)\s*$/;
+/** What `sentry-cli sourcemaps inject` (and Sentry's bundler plugins) write above that comment. */
+const DEBUG_ID_COMMENT =
+  /^\/\/# debugId=([0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12})\s*$/m;
 
 /** Every file under `dir` whose name ends with one of `suffixes`, recursively, sorted. Links are not followed. */
 async function findFiles(dir: string, suffixes: string[]): Promise<string[]> {
@@ -55,12 +58,18 @@ async function readTail(path: string): Promise<string> {
  * `//# sourceMappingURL=1-3l1u1ko108j.js.map`). So each script under `dir` is read for that
  * comment, and a map a script points at is named after the script (once per script pointing at
  * it); a map no script points at keeps its own basename. Inline `data:` maps are ignored.
+ * When `debugIds` is given, it receives each map's debug ID from the script pointing at it.
  */
-export async function findUploadNames(dir: string, maps: string[]): Promise<Map<string, string[]>> {
+export async function findUploadNames(
+  dir: string,
+  maps: string[],
+  debugIds?: Map<string, string>,
+): Promise<Map<string, string[]>> {
   const known = new Set(maps);
   const names = new Map<string, string[]>();
   for (const script of await findFiles(dir, SCRIPT_SUFFIXES)) {
-    const match = MAP_COMMENT.exec(await readTail(script));
+    const tail = await readTail(script);
+    const match = MAP_COMMENT.exec(tail);
     if (!match || match[1].startsWith('data:')) continue;
     let target: string;
     try {
@@ -69,10 +78,20 @@ export async function findUploadNames(dir: string, maps: string[]): Promise<Map<
       continue; // a malformed %-escape: not a map we can match
     }
     if (!known.has(target)) continue;
+    // The script's debug ID (`//# debugId=`) goes with its map: the server then finds the map
+    // by the ID Sentry's SDKs send, whatever the release (decision 044).
+    const debugId = DEBUG_ID_COMMENT.exec(tail);
+    if (debugId && debugIds && !debugIds.has(target)) debugIds.set(target, debugId[1].toLowerCase());
     const list = names.get(target) ?? [];
     list.push(basename(script) + '.map');
     names.set(target, list);
   }
   for (const map of maps) if (!names.has(map)) names.set(map, [basename(map)]);
   return names;
+}
+
+/** A map's own debug ID (`debug_id`, or `debugId` as newer tools write it), when it has one. */
+export function debugIdOfMap(map: { debug_id?: unknown; debugId?: unknown }): string | undefined {
+  const id = typeof map.debug_id == 'string' ? map.debug_id : typeof map.debugId == 'string' ? map.debugId : '';
+  return /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(id) ? id.toLowerCase() : undefined;
 }

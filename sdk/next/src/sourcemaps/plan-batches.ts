@@ -3,6 +3,8 @@ export interface PlannedFile {
   filename: string;
   path: string;
   entryBytes: number;
+  /** The debug ID of the script the map belongs to (`//# debugId=`), sent beside it. */
+  debugId?: string;
 }
 
 /** The bytes of `{"release":…,"files":[]}`: a body's size is this + entries + commas. */

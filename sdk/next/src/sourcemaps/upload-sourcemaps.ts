@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { basename, relative, resolve } from 'node:path';
 import { SDK_VERSION } from '../version';
 import { UploadSourceMapsError } from './errors';
-import { findSourceMaps, findUploadNames } from './find-source-maps';
+import { debugIdOfMap, findSourceMaps, findUploadNames } from './find-source-maps';
 import { bodyOverheadBytes, planBatches, type PlannedFile } from './plan-batches';
 import { postBatch } from './post-batch';
 import { dsnOrigin, resolveSettings, type Env } from './resolve-settings';
@@ -115,7 +115,8 @@ interface ReadMap extends PlannedFile {
  * different contents and `INVALID_MAP` for a file that is not a map, both before anything is sent.
  */
 async function planFiles(paths: string[], dir: string, release: string, maxBytes: number) {
-  const uploadNames = await findUploadNames(dir, paths);
+  const debugIds = new Map<string, string>();
+  const uploadNames = await findUploadNames(dir, paths, debugIds);
   const byName = new Map<string, ReadMap[]>();
   const invalid: string[] = [];
   for (const path of paths) {
@@ -131,10 +132,11 @@ async function planFiles(paths: string[], dir: string, release: string, maxBytes
       continue;
     }
     const hash = createHash('sha256').update(text).digest('hex');
+    const debugId = debugIds.get(path) ?? debugIdOfMap(map);
     for (const filename of uploadNames.get(path) ?? [basename(path)]) {
-      const entryBytes = Buffer.byteLength(JSON.stringify({ filename, map: text }));
+      const entryBytes = Buffer.byteLength(JSON.stringify({ filename, map: text, ...(debugId ? { debugId } : {}) }));
       const list = byName.get(filename) ?? [];
-      list.push({ filename, path, entryBytes, hash });
+      list.push({ filename, path, entryBytes, hash, ...(debugId ? { debugId } : {}) });
       byName.set(filename, list);
     }
   }
@@ -248,8 +250,13 @@ export async function uploadSourceMaps(options: UploadSourceMapsOptions = {}): P
     `uploading ${plural(fitting.length, 'source map')} for release ${release} (from ${settings.releaseSource}) to ${url} in ${plural(batches.length, 'request')}`,
   );
   for (const [index, batch] of batches.entries()) {
-    const files: { filename: string; map: string }[] = [];
-    for (const file of batch) files.push({ filename: file.filename, map: await readFile(file.path, 'utf8') });
+    const files: { filename: string; map: string; debugId?: string }[] = [];
+    for (const file of batch) {
+      const map = await readFile(file.path, 'utf8');
+      files.push(
+        file.debugId ? { filename: file.filename, map, debugId: file.debugId } : { filename: file.filename, map },
+      );
+    }
     const body = JSON.stringify({ release, files });
     const bytes = Buffer.byteLength(body);
     // Planned from the same contents; only a map rewritten meanwhile could break the limit.
