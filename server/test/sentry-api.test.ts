@@ -1,44 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setOrganizationPlan } from '@tracker/core';
 import type { Tracker } from '../src';
-import { createTestEnv, gqlOk, MODES, signUpWithProject, startTracker, type TestEnv } from './helpers';
-
-const CREATE_TOKEN = `mutation($p: ID!, $n: String!) { createUploadToken(projectId: $p, name: $n) { token } }`;
-
-/** A request to Sentry's API as sentry-cli makes it; the body parsed when it is JSON. */
-export async function sentryApi(
-  url: string,
-  method: string,
-  path: string,
-  token: string | undefined,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; type: string; body: any; text: string }> {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...headers,
-    },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const type = res.headers.get('content-type') ?? '';
-  let parsed: unknown = null;
-  if (type.startsWith('application/json') && text) parsed = JSON.parse(text);
-  return { status: res.status, type, body: parsed, text };
-}
-
-/** A signed-up account on Pro with an upload token for its project. */
-export async function accountWithUploadToken(tracker: Tracker, name = 'Web App') {
-  const account = await signUpWithProject(tracker.url, name);
-  await setOrganizationPlan(tracker.db.ds, account.organization.slug, 'pro');
-  const created = await gqlOk(tracker.url, CREATE_TOKEN, { p: account.project.id, n: 'CI' }, account.token);
-  const [{ number }] = await tracker.db.ds.query('SELECT number FROM projects WHERE id = $1', [account.project.id]);
-  return { ...account, uploadToken: created.createUploadToken.token as string, projectNumber: Number(number) };
-}
+import { createTestEnv, MODES, startTracker, type TestEnv } from './helpers';
+import { accountWithUploadToken, sentryApi } from './sentry-api-helpers';
 
 for (const mode of MODES) {
   describe(`Sentry's API under /api/0/: tokens, paths and errors (${mode})`, () => {
