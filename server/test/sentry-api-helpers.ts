@@ -43,7 +43,6 @@ export async function accountWithUploadToken(tracker: Tracker, name = 'Web App')
 
 /** The real sentry-cli binary that `@sentry/cli` installs (its platform package). */
 export function sentryCliPath(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { SentryCli } = require('@sentry/cli') as { SentryCli: { getPath(): string } };
   return SentryCli.getPath();
 }
@@ -51,7 +50,8 @@ export function sentryCliPath(): string {
 /**
  * Runs sentry-cli against `url` with the token, org and project in its environment. HOME is a
  * throwaway folder (no `~/.sentryclirc` is read), no `.env` is loaded, the update check is off
- * and proxies are cleared: it talks to the test server only.
+ * and every other destination goes to a proxy on a closed loopback port: it can talk to the test
+ * server only (sentry-cli 3 has no telemetry; its update check is the one call it would make).
  */
 export function runSentryCli(
   args: string[],
@@ -68,7 +68,10 @@ export function runSentryCli(
     SENTRY_LOAD_DOTENV: '0',
     SENTRY_NO_PROGRESS_BAR: '1',
     SENTRY_LOG_LEVEL: 'warn',
-    NO_PROXY: '*',
+    HTTP_PROXY: 'http://127.0.0.1:9',
+    HTTPS_PROXY: 'http://127.0.0.1:9',
+    ALL_PROXY: 'http://127.0.0.1:9',
+    NO_PROXY: '127.0.0.1,localhost',
     GIT_CONFIG_NOSYSTEM: '1',
   };
   return new Promise((resolve, reject) => {
