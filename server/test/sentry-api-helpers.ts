@@ -32,10 +32,10 @@ export async function sentryApi(
   return { status: res.status, type, body: parsed, text };
 }
 
-/** A signed-up account on Pro with an upload token for its project. */
-export async function accountWithUploadToken(tracker: Tracker, name = 'Web App') {
+/** A signed-up account (on Pro unless said) with an upload token for its project. */
+export async function accountWithUploadToken(tracker: Tracker, name = 'Web App', plan: 'free' | 'pro' = 'pro') {
   const account = await signUpWithProject(tracker.url, name);
-  await setOrganizationPlan(tracker.db.ds, account.organization.slug, 'pro');
+  if (plan !== 'free') await setOrganizationPlan(tracker.db.ds, account.organization.slug, plan);
   const created = await gqlOk(tracker.url, CREATE_TOKEN, { p: account.project.id, n: 'CI' }, account.token);
   const [{ number }] = await tracker.db.ds.query('SELECT number FROM projects WHERE id = $1', [account.project.id]);
   return { ...account, uploadToken: created.createUploadToken.token as string, projectNumber: Number(number) };
