@@ -259,3 +259,39 @@ for (const mode of MODES) {
     });
   });
 }
+
+describe("Sentry's API under the public URL's path prefix (embedded)", () => {
+  let env: TestEnv;
+  let tracker: Tracker;
+
+  before(async () => {
+    env = await createTestEnv('embedded');
+    tracker = await startTracker(env, {
+      roles: ['ingest', 'api', 'web'],
+      publicUrl: 'https://errors.example.com/tracker',
+    });
+  });
+  after(async () => {
+    await tracker?.close();
+    await env?.cleanup();
+  });
+
+  test('answers under /tracker/api/0/ as under /api/0/, JSON 404 included', async () => {
+    const a = await accountWithUploadToken(tracker);
+    for (const prefix of ['', '/tracker']) {
+      const info = await sentryApi(tracker.url, 'GET', `${prefix}/api/0/`, a.uploadToken);
+      assert.equal(info.status, 200, `${prefix}: ${info.text}`);
+      const created = await sentryApi(
+        tracker.url,
+        'POST',
+        `${prefix}/api/0/organizations/${a.organization.slug}/releases/`,
+        a.uploadToken,
+        { version: `p${prefix.length}@1`, projects: ['web-app'] },
+      );
+      assert.equal(created.status, 201, created.text);
+      const missing = await sentryApi(tracker.url, 'GET', `${prefix}/api/0/nothing/here/`, a.uploadToken);
+      assert.equal(missing.status, 404);
+      assert.match(missing.type, /^application\/json/);
+    }
+  });
+});

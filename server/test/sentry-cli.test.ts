@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTempDir } from '@tracker/core/testing';
 import type { Tracker } from '../src';
 import { createTestEnv, gqlOk, MODES, sendError, startTracker, waitFor, type TestEnv } from './helpers';
-import { accountWithUploadToken, makeGitRepo, runSentryCli } from './sentry-api-helpers';
+import { accountWithUploadToken, makeGitRepo, runSentryCli, sentryApi } from './sentry-api-helpers';
 
 const RELEASE_QUERY = `query($p: ID!) { releases(projectId: $p) { version environment dateReleased
   commits { id repository authorName authorEmail message timestamp files } } }`;
@@ -154,6 +154,55 @@ for (const mode of MODES) {
         assert.ok(page.includes(shown), `the issue page shows "${shown}"`);
       }
       assert.ok(!page.includes('Docs: notes'), 'the commit that changed no frame file is not a suspect');
+    });
+
+    test("a later release's commits do not become suspects of an issue that first appeared earlier", async () => {
+      const created = await cli(['releases', 'new', 'shop@1.5.0']);
+      assert.equal(created.code, 0, created.stdout + created.stderr);
+      const put = await sentryApi(
+        tracker.url,
+        'PUT',
+        `/api/0/organizations/${a.organization.slug}/releases/shop@1.5.0/`,
+        a.uploadToken,
+        {
+          commits: [
+            {
+              id: 'f00dfeed',
+              repository: 'shop',
+              author_name: 'Later Author',
+              author_email: 'later@example.com',
+              message: 'Cart: a later change',
+              timestamp: '2026-11-25T10:00:00+00:00',
+              patch_set: [{ path: 'src/checkout/cart.ts', type: 'M' }],
+            },
+          ],
+        },
+      );
+      assert.equal(put.status, 200, put.text);
+      const sent = await sendError(tracker.url, a.key, {
+        message: 'Reduce of empty array with no initial value',
+        type: 'TypeError',
+        environment: 'production',
+        release: 'shop@1.5.0',
+        stack:
+          'TypeError: Reduce of empty array with no initial value\n' +
+          '    at Array.reduce (<anonymous>)\n' +
+          '    at total (/srv/shop/src/checkout/cart.ts:1:48)\n' +
+          '    at render (/srv/shop/node_modules/ui/index.js:3:1)',
+      });
+      assert.equal(sent.status, 202);
+      const issueId = await waitFor('the event', async () => {
+        const [row] = await tracker.db.ds.query('SELECT issue_id FROM events WHERE event_id = $1', [sent.body.id]);
+        return row?.issue_id as string | undefined;
+      });
+      const data = await gqlOk(tracker.url, SUSPECTS_QUERY, { id: issueId }, a.token);
+      assert.deepEqual(
+        data.issue.suspectCommits.map((s: { release: string; commit: { id: string } }) => [s.release, s.commit.id]),
+        [
+          ['shop@1.4.0', shas[1]],
+          ['shop@1.4.0', shas[0]],
+        ],
+      );
     });
   });
 }

@@ -51,7 +51,7 @@ export async function findSuspectCommits(
   for (const commit of commits) {
     const files = commit.files.filter((file) => {
       const path = sourcePathOf(file);
-      return path !== '' && [...paths].some((p) => sameFileBySuffix(p, path));
+      return path !== '' && [...paths].some((p) => isSameSourceFile(p, path));
     });
     if (files.length > 0) suspects.push({ commit, release: first.release, files });
     if (suspects.length === MAX_SUSPECT_COMMITS) break;
@@ -74,8 +74,9 @@ export function sourcePathOf(raw: string): string {
   return p.replace(/^(?:\.{1,2}\/|\/)+/, '').replace(/\/{2,}/g, '/');
 }
 
-/** One path ends with the other on a segment boundary. */
-function sameFileBySuffix(a: string, b: string): boolean {
+/** Two paths reduced by `sourcePathOf` name the same file: one ends with the other on a `/` boundary. */
+export function isSameSourceFile(a: string, b: string): boolean {
+  if (a === '' || b === '') return false;
   if (a === b) return true;
   const [long, short] = a.length > b.length ? [a, b] : [b, a];
   return long.endsWith(`/${short}`);
