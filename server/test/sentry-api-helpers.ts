@@ -75,7 +75,11 @@ export function runSentryCli(
     GIT_CONFIG_NOSYSTEM: '1',
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(sentryCliPath(), args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(sentryCliPath(), args, {
+      cwd: opts.cwd,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -93,7 +97,12 @@ export function makeGitRepo(
   const git = (args: string[], env: Record<string, string> = {}) =>
     execFileSync('git', args, {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, GIT_CONFIG_NOSYSTEM: '1', ...env },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: dir,
+        GIT_CONFIG_NOSYSTEM: '1',
+        ...env,
+      } as NodeJS.ProcessEnv,
       encoding: 'utf8',
     }).trim();
   git(['init', '-q', '-b', 'main']);
