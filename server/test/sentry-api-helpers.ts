@@ -101,8 +101,9 @@ export function makeGitRepo(
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: dir,
         GIT_CONFIG_NOSYSTEM: '1',
+        NODE_ENV: 'test',
         ...env,
-      } as NodeJS.ProcessEnv,
+      },
       encoding: 'utf8',
     }).trim();
   git(['init', '-q', '-b', 'main']);
