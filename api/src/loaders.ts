@@ -7,6 +7,7 @@ import {
   findIssueEnvironments,
   findIssueReleases,
   findReleaseHealth,
+  findReleaseVersionDetails,
   findLatestEvents,
   findPrimaryKeys,
   findUserRefs,
@@ -22,6 +23,7 @@ import {
   Project,
   type ProjectKey,
   type ReleaseHealth,
+  type ReleaseVersionDetails,
   type SeriesPoint,
   type SeriesRange,
 } from '@tracker/core';
@@ -38,6 +40,8 @@ export interface Loaders {
   projectsByOrganization: DataLoader<string, Project[]>;
   organizationsByUser: DataLoader<string, Organization[]>;
   releaseById: DataLoader<string, Release | null>;
+  /** Keyed `releaseVersionKey(projectId, version)`: finalize time and commits from sentry-cli. */
+  releaseVersionDetails: DataLoader<string, ReleaseVersionDetails>;
   /** An issue's releases, most recently seen first. */
   releasesByIssue: DataLoader<string, IssueReleaseSeen[]>;
   /** Key `${hours}:${issueId}`: a page of sparklines is one query per distinct `hours`. */
@@ -95,6 +99,10 @@ export function createLoaders(ds: DataSource, clock: Clock): Loaders {
       const rows = await ds.manager.findBy(Release, { id: In([...ids]) });
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.map((id) => byId.get(id) ?? null);
+    }),
+    releaseVersionDetails: new DataLoader(async (keys) => {
+      const found = await findReleaseVersionDetails(ds, keys);
+      return keys.map((k) => found.get(k) ?? { dateReleased: null, commits: [] });
     }),
     releasesByIssue: new DataLoader(async (ids) => {
       const byIssue = await findIssueReleases(ds, ids);

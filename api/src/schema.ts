@@ -12,6 +12,8 @@ import { ReleaseHealthResolver } from './modules/release/release-health.resolver
 import { OrganizationResolver } from './modules/organization/organization.resolver';
 import { ProjectResolver } from './modules/project/project.resolver';
 import { ReleaseResolver } from './modules/release/release.resolver';
+import { ReleaseVersionResolver } from './modules/release/release-version.resolver';
+import { SuspectCommitsResolver } from './modules/issue/suspect-commits.resolver';
 import { BillingResolver } from './modules/billing/billing.resolver';
 import { PlanResolver } from './modules/plan/plan.resolver';
 import { MemberResolver } from './modules/member/member.resolver';
@@ -34,6 +36,8 @@ export const RESOLVERS = [
   IssueEventResolver,
   SavedSearchResolver,
   ReleaseResolver,
+  ReleaseVersionResolver,
+  SuspectCommitsResolver,
   ReleaseHealthResolver,
   AlertResolver,
   AlertDeliveryResolver,

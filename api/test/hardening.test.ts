@@ -111,14 +111,14 @@ describe('GraphQL hardening (HTTP)', () => {
   });
 
   test(`a query estimated above ${MAX_QUERY_COST} is refused with BAD_USER_INPUT before it runs`, async () => {
-    // Aliases multiply: 30 log pages of 100 rows and 8 fields each ≈ 30 × 901.
+    // Aliases multiply: 35 log pages of 100 rows and 8 fields each = 35 × 901.
     const page = `logs(projectId: $p, first: 100) { nodes { id level message environment release timestamp receivedAt tags } }`;
-    const many = Array.from({ length: 30 }, (_, i) => `a${i}: ${page}`).join('\n');
+    const many = Array.from({ length: 35 }, (_, i) => `a${i}: ${page}`).join('\n');
     const refused = await post(server.url, `query($p: ID!) { ${many} }`, { p: project });
     assert.equal(refused.status, 400);
     assert.equal(refused.body.errors[0].extensions.code, 'BAD_USER_INPUT');
-    assert.match(refused.body.errors[0].message, /^Query cost 27030 exceeds the limit of 25000: ask for fewer rows/);
-    // The cost follows `first`, including from variables: 30 pages of 10 pass.
+    assert.match(refused.body.errors[0].message, /^Query cost 31535 exceeds the limit of 30000: ask for fewer rows/);
+    // The cost follows `first`, including from variables: 35 pages of 10 pass.
     const small = await post(server.url, `query($p: ID!, $n: Int!) { ${many.replaceAll('first: 100', 'first: $n')} }`, {
       p: project,
       n: 10,

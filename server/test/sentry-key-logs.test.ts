@@ -42,7 +42,9 @@ test('no DSN key reaches the log, whether the request is taken or refused', asyn
   const statuses = [
     await post(`/api/${na}/envelope/?sentry_key=${a.key}&sentry_version=7`, event()),
     await post(`/api/${na}/envelope/`, event(), { 'x-sentry-auth': `Sentry sentry_key=${a.key}, sentry_version=7` }),
-    await post(`/api/${na}/store/`, JSON.stringify(errorEvent(sentryEventId())), { authorization: `Sentry sentry_key=${a.key}` }),
+    await post(`/api/${na}/store/`, JSON.stringify(errorEvent(sentryEventId())), {
+      authorization: `Sentry sentry_key=${a.key}`,
+    }),
     await post(`/api/${na}/envelope/`, buildEnvelope({ dsn: a.dsn }, [item('event', errorEvent(sentryEventId()))])),
     // Refusals: keys that disagree, another project's number, a key of nobody, a broken body,
     // a header that is not JSON (its text holds the key), a gzip bomb.

@@ -63,6 +63,21 @@ const release = (id: string, version: string, environment: string, deployedAt: s
   version,
   environment,
   deployedAt,
+  // What sentry-cli added (finalize, set-commits): on 1.0.0 in production only.
+  dateReleased: id === 'r1' ? '2026-01-01T01:00:00Z' : null,
+  commits:
+    id === 'r1'
+      ? [
+          {
+            id: '62aaca3ed186edc7671b4cca0ab6ec53cb7de8b5',
+            repository: 'shop',
+            authorName: XSS_CULPRIT,
+            authorEmail: 'ada@example.com',
+            message: `Cart: ${XSS_TITLE}\n\nsecond line`,
+            timestamp: '2025-12-31T12:00:00Z',
+          },
+        ]
+      : [],
 });
 const releasesOf: Record<string, ReturnType<typeof release>[]> = {
   p1: [
@@ -343,6 +358,20 @@ const hostileIssue: Omit<NonNullable<Api.IssueDetailQuery['issue']>, 'events'> =
   mergedIssueCount: 0,
   alertsMutedUntil: null,
   resolvedInRelease: { version: 'v\u202Egnp.exe', environment: 'production', deployedAt: '2026-01-02T00:00:00Z' },
+  suspectCommits: [
+    {
+      release: '1.0.0',
+      files: ['src/cart.ts'],
+      commit: {
+        id: '62aaca3ed186edc7671b4cca0ab6ec53cb7de8b5',
+        repository: 'shop',
+        authorName: XSS_CULPRIT,
+        authorEmail: 'ada@example.com',
+        message: `Cart: ${XSS_TITLE}\nmore`,
+        timestamp: '2025-12-31T12:00:00Z',
+      },
+    },
+  ],
   releases: [
     {
       version: '1.0.0',
@@ -1196,6 +1225,19 @@ describe('issue page', () => {
     assert.doesNotMatch(html, /Alerts muted until/);
   });
 
+  test('suspect commits: message, author, hash and the matching file of the first release, as text', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/issues/i2', cookie)).text();
+    assertInertMarkup(html);
+    const section = html.split('id="suspect-commits-heading"')[1]?.split('</section>')[0] ?? '';
+    assert.ok(section.includes('Cart: &lt;img src=x onerror=alert(1)&gt;'), section);
+    assert.ok(!section.includes('more'), 'the first line of the message only');
+    assert.ok(section.includes('62aaca3ed186'), 'the short hash');
+    assert.ok(section.includes('&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;'), 'the author as text');
+    assert.ok(section.includes('src/cart.ts'));
+    assert.ok(section.includes('1.0.0'));
+  });
+
   test('the timeline: comments link http(s) URLs only, everything else is text; the picker lists members', async () => {
     const cookie = await signIn();
     const html = await (await get('/projects/p1/issues/i2', cookie)).text();
@@ -1632,6 +1674,18 @@ describe('releases page', () => {
       calls.every((b) => !/\bhealth\b/.test(b.query)),
       `no request for health: ${calls.map((b) => b.operationName).join(', ')}`,
     );
+  });
+
+  test("sentry-cli's finalize time and commits under the version, the commit text inert", async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/releases', cookie)).text();
+    assertInertMarkup(html);
+    const row = text(rowOf(html, '1.0.0'));
+    assert.match(row, /finalized/);
+    assert.match(row, /1 commit</);
+    assert.ok(row.includes('62aaca3ed186</span> Cart: &lt;img src=x onerror=alert(1)&gt;'), row);
+    assert.ok(!row.includes('second line'));
+    assert.doesNotMatch(text(rowOf(html, '&lt;img src=x onerror=alert(1)&gt;')), /finalized|commit/);
   });
 
   test('on Pro: each release with its health against the previous deploy of its environment', async () => {

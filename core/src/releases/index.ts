@@ -5,3 +5,7 @@ export * from './release-health';
 export * from './mark-release';
 export * from './health-sample';
 export * from './token-scope';
+export * from './release-details';
+export * from './release-commits';
+export * from './suspect-commits';
+export * from './release-version-reads';

@@ -30,7 +30,7 @@ const bareFilename = z
     message: 'must be a file name without a path (e.g. "main.3f2a1c.js.map")',
   });
 
-const versionField = z
+export const versionField = z
   .string()
   .trim()
   .min(1, 'must not be empty')

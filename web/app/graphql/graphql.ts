@@ -278,7 +278,7 @@ export type IssueDetailQueryVariables = Exact<{
 }>;
 
 
-export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, alertsMutedUntil: string | null, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, event?: { issueId: string, id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, feedback: Array<{ id: string, message: string, email: string | null, receivedAt: string }> } | null, project: { id: string, members: Array<{ userId: string, email: string }> } | null };
+export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, alertsMutedUntil: string | null, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, suspectCommits: Array<{ release: string, files: Array<string>, commit: { id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null } }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, event?: { issueId: string, id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, feedback: Array<{ id: string, message: string, email: string | null, receivedAt: string }> } | null, project: { id: string, members: Array<{ userId: string, email: string }> } | null };
 
 export type ResolveIssueMutationVariables = Exact<{
   id: string;
@@ -390,6 +390,8 @@ export type ResolveIssuesMutationVariables = Exact<{
 
 
 export type ResolveIssuesMutation = { resolveIssues: Array<{ id: string }> };
+
+export type ReleaseVersionFieldsFragment = { dateReleased: string | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> };
 
 export type ProjectOrganizationQueryVariables = Exact<{
   id: string;
@@ -600,7 +602,7 @@ export type ProjectReleasesQueryVariables = Exact<{
 }>;
 
 
-export type ProjectReleasesQuery = { project: { id: string, organizationId: string } | null, viewer: { id: string, organizations: Array<{ id: string, slug: string, name: string, plan: string }> } | null, plans: Array<{ id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean }>, releases: Array<{ id: string, version: string, environment: string, deployedAt: string }> };
+export type ProjectReleasesQuery = { project: { id: string, organizationId: string } | null, viewer: { id: string, organizations: Array<{ id: string, slug: string, name: string, plan: string }> } | null, plans: Array<{ id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean }>, releases: Array<{ id: string, version: string, environment: string, deployedAt: string, dateReleased: string | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> }> };
 
 export type ProjectReleaseHealthQueryVariables = Exact<{
   projectId: string;
@@ -608,7 +610,7 @@ export type ProjectReleaseHealthQueryVariables = Exact<{
 }>;
 
 
-export type ProjectReleaseHealthQuery = { releases: Array<{ id: string, version: string, environment: string, deployedAt: string, health: { issuesIntroduced: number, regressions: number, usersSeen: number, crashedUsers: number, crashFreeUsers: number | null, windowEvents: number, enoughData: boolean, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null } | null }> };
+export type ProjectReleaseHealthQuery = { releases: Array<{ id: string, version: string, environment: string, deployedAt: string, dateReleased: string | null, health: { issuesIntroduced: number, regressions: number, usersSeen: number, crashedUsers: number, crashFreeUsers: number | null, windowEvents: number, enoughData: boolean, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null } | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> }> };
 
 export type MarkReleaseMutationVariables = Exact<{
   projectId: string;
@@ -812,6 +814,19 @@ export const EventDetailFieldsFragmentDoc = new TypedDocumentString(`
     value
   }
 }`, {"fragmentName":"EventDetailFields"}) as unknown as TypedDocumentString<EventDetailFieldsFragment, unknown>;
+export const ReleaseVersionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ReleaseVersionFields on Release {
+  dateReleased
+  commits {
+    id
+    repository
+    authorName
+    authorEmail
+    message
+    timestamp
+  }
+}
+    `, {"fragmentName":"ReleaseVersionFields"}) as unknown as TypedDocumentString<ReleaseVersionFieldsFragment, unknown>;
 export const PlanFieldsFragmentDoc = new TypedDocumentString(`
     fragment PlanFields on PlanInfo {
   id
@@ -1020,6 +1035,18 @@ export const IssueDetailDocument = new TypedDocumentString(`
       firstSeen
       lastSeen
       eventCount
+    }
+    suspectCommits {
+      release
+      files
+      commit {
+        id
+        repository
+        authorName
+        authorEmail
+        message
+        timestamp
+      }
     }
     tags {
       key
@@ -1661,9 +1688,21 @@ export const ProjectReleasesDocument = new TypedDocumentString(`
     version
     environment
     deployedAt
+    ...ReleaseVersionFields
   }
 }
-    fragment PlanFields on PlanInfo {
+    fragment ReleaseVersionFields on Release {
+  dateReleased
+  commits {
+    id
+    repository
+    authorName
+    authorEmail
+    message
+    timestamp
+  }
+}
+fragment PlanFields on PlanInfo {
   id
   name
   eventsPerMonth
@@ -1678,6 +1717,7 @@ export const ProjectReleaseHealthDocument = new TypedDocumentString(`
     version
     environment
     deployedAt
+    ...ReleaseVersionFields
     health {
       issuesIntroduced
       regressions
@@ -1696,7 +1736,17 @@ export const ProjectReleaseHealthDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ProjectReleaseHealthQuery, ProjectReleaseHealthQueryVariables>;
+    fragment ReleaseVersionFields on Release {
+  dateReleased
+  commits {
+    id
+    repository
+    authorName
+    authorEmail
+    message
+    timestamp
+  }
+}`) as unknown as TypedDocumentString<ProjectReleaseHealthQuery, ProjectReleaseHealthQueryVariables>;
 export const MarkReleaseDocument = new TypedDocumentString(`
     mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {
   markRelease(projectId: $projectId, version: $version, environment: $environment) {

@@ -11,6 +11,7 @@ import { AutoRefresh } from '../components/auto-refresh';
 import { IssueFeedback } from '../features/issue/issue-feedback';
 import { IssueHeader } from '../features/issue/issue-header';
 import { IssueReleases } from '../features/issue/issue-releases';
+import { SuspectCommits } from '../features/issue/suspect-commits';
 import { IssueStats } from '../features/issue/issue-stats';
 import { IssueActivity } from '../features/issue/issue-activity';
 import { IssueAssignee } from '../features/issue/issue-assignee';
@@ -183,6 +184,7 @@ export default function IssuePage() {
 
       <IssueActivity activity={issue.activity} now={now} busy={busy} />
 
+      <SuspectCommits suspects={issue.suspectCommits} now={now} />
       <IssueReleases releases={issue.releases} now={now} />
       <IssueFeedback feedback={issue.feedback} now={now} />
     </article>

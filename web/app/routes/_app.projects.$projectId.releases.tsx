@@ -12,6 +12,8 @@ import { useProjectAndOrg } from '../lib/project-org';
 import type { ReleaseHealth } from '../lib/release-health';
 import { visibleText } from '../lib/visible-text';
 import { graphql } from '../graphql';
+import type { ReleaseVersionFieldsFragment } from '../graphql/graphql';
+import { ReleaseVersionDetails } from '../features/releases/release-commits';
 
 const RELEASES_SHOWN = 200;
 
@@ -43,6 +45,7 @@ const RELEASES_QUERY = graphql(`
       version
       environment
       deployedAt
+      ...ReleaseVersionFields
     }
   }
 `);
@@ -54,6 +57,7 @@ const RELEASE_HEALTH_QUERY = graphql(`
       version
       environment
       deployedAt
+      ...ReleaseVersionFields
       health {
         issuesIntroduced
         regressions
@@ -85,7 +89,12 @@ const MARK_RELEASE = graphql(`
   }
 `);
 
-type Release = { id: string; version: string; environment: string; deployedAt: string };
+type Release = {
+  id: string;
+  version: string;
+  environment: string;
+  deployedAt: string;
+} & Partial<ReleaseVersionFieldsFragment>;
 type ReleaseRow = Release & { health?: ReleaseHealth | null };
 
 export const meta: MetaFunction = () => [{ title: 'Releases · Tracker' }];
@@ -235,6 +244,7 @@ export default function ReleasesPage() {
                         {r.health && r.health.previousVersion === null && (
                           <span className="health-previous">first in {visibleText(environment)}</span>
                         )}
+                        <ReleaseVersionDetails release={r} />
                       </th>
                       <td>
                         <RelativeTime iso={r.deployedAt} now={now} />

@@ -170,6 +170,18 @@ export const ISSUE_QUERY = graphql(`
         lastSeen
         eventCount
       }
+      suspectCommits {
+        release
+        files
+        commit {
+          id
+          repository
+          authorName
+          authorEmail
+          message
+          timestamp
+        }
+      }
       tags {
         key
         count
