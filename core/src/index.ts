@@ -23,6 +23,7 @@ export * from './lifecycle';
 export * from './releases';
 export * from './billing';
 export * from './retention';
+export * from './sessions';
 export * from './partitions';
 export * from './quotas';
 export * from './vitals';

@@ -24,6 +24,7 @@ import { DiscardedEventLedger1797000000000 } from './1797000000000-discarded-eve
 import { IssueSearchStatistics1797100000000 } from './1797100000000-issue-search-statistics';
 import { GroupingHints1797250000000 } from './1797250000000-grouping-hints';
 import { EventEvidence1797290000000 } from './1797290000000-event-evidence';
+import { ReleaseSessions1797320000000 } from './1797320000000-release-sessions';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   IssueSearchStatistics1797100000000,
   GroupingHints1797250000000,
   EventEvidence1797290000000,
+  ReleaseSessions1797320000000,
 ];
