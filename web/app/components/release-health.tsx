@@ -18,7 +18,6 @@ function FigureCell({ figure, detail, basis }: { figure: HealthFigure; detail?: 
     <td className="num health-cell">
       <span className="health-value">{figure.value}</span>
       {detail && <span className="health-previous">{detail}</span>}
-      {basis && <span className="health-basis">{basis}</span>}
       {figure.change !== null && (
         <span className={`health-change${figure.direction ? ` change-${figure.direction}` : ''}`}>
           {figure.change}
@@ -26,6 +25,7 @@ function FigureCell({ figure, detail, basis }: { figure: HealthFigure; detail?: 
         </span>
       )}
       {figure.previous !== null && <span className="health-previous">{figure.previous}</span>}
+      {basis && <span className="health-basis">{basis}</span>}
     </td>
   );
 }
