@@ -16,6 +16,7 @@ import {
   mapSentrySession,
   MAX_AGGREGATE_BUCKETS,
   persistSessions,
+  purgeSessionStates,
   sessionUserHash,
   type PreparedSession,
 } from '../src/sessions';
@@ -180,6 +181,20 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.equal(health.crashFreeSessions, null);
     });
 
+    test('states older than five days are purged; a late update of such a session is then ignored', async () => {
+      const sid = randomUUID();
+      await persist(prepared([update(sid, true, 'ok', 0, 'late', 'shop@5')]));
+      const count = async () =>
+        (await db.ds.query(`SELECT count(*)::int AS n FROM session_states WHERE sid = $1`, [sid.replaceAll('-', '')]))[0].n;
+      assert.equal(await purgeSessionStates(db.ds, new Date(Date.now() + 4 * 86_400_000)), 0);
+      assert.equal(await count(), 1);
+      assert.ok((await purgeSessionStates(db.ds, new Date(Date.now() + 6 * 86_400_000), 2)) >= 1);
+      assert.equal(await count(), 0);
+      const late = await persist(prepared([update(sid, false, 'crashed', 0, 'late', 'shop@5')]));
+      assert.deepEqual(late, { started: 0, ended: 0, ignored: 1, statements: 1 });
+      assert.deepEqual((await healthOf('shop@5')).sessions, { started: 1, exited: 0, errored: 0, crashed: 0, abnormal: 0 });
+    });
+
     test('a 10,000-session aggregate is two statements, and counted exactly', async () => {
       const aggregates = Array.from({ length: 100 }, (_, i) => ({
         started: '2026-11-27T20:12:00.000Z',
@@ -196,8 +211,11 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.equal(health.crashFreeSessions, 1 - 200 / 10_000);
       assert.equal(health.usersSeen, 10);
       assert.equal(health.crashFreeUsers, 0);
-      const [{ n }] = await db.ds.query(`SELECT count(*)::int AS n FROM session_states WHERE project_id = $1`, [projectId]);
-      assert.equal(n, 10, 'aggregates keep no per-session state (the 10 rows are the single sessions above)');
+      const [{ n }] = await db.ds.query(
+        `SELECT count(*)::int AS n FROM session_states WHERE project_id = $1 AND release = 'shop@4'`,
+        [projectId],
+      );
+      assert.equal(n, 0, 'aggregates keep no per-session state');
     });
   });
 }

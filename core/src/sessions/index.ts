@@ -8,3 +8,4 @@ export {
   type SessionBody,
   type SessionUpdate,
 } from './session.schema';
+export { purgeSessionStates, SESSION_STATE_DAYS } from './purge-session-states';
