@@ -56,7 +56,10 @@ function issueCase(release: string): unknown[] {
 
 describe('Sentry session items as session jobs', () => {
   test('an update keeps what release health counts; the did leaves only as a hash', () => {
-    const body = mapSentrySession(update('C51C636D-81AC-4F58-AD8F-E5BAB8BE69BE', true, 'crashed', 1, 'dee', 'r@1'), 'session');
+    const body = mapSentrySession(
+      update('C51C636D-81AC-4F58-AD8F-E5BAB8BE69BE', true, 'crashed', 1, 'dee', 'r@1'),
+      'session',
+    );
     assert.deepEqual(body, {
       kind: 'update',
       sid: 'c51c636d81ac4f58ad8fe5bab8be69be',
@@ -105,7 +108,10 @@ describe('Sentry session items as session jobs', () => {
       [{ aggregates: [{ exited: 1.5 }], attrs: { release: 'r' } }, 'sessions', /aggregates\[0\]\.exited/],
       [{ aggregates: [{ crashed: 1e12 }], attrs: { release: 'r' } }, 'sessions', /aggregates\[0\]\.crashed/],
       [
-        { aggregates: Array.from({ length: MAX_AGGREGATE_BUCKETS + 1 }, () => ({ exited: 1 })), attrs: { release: 'r' } },
+        {
+          aggregates: Array.from({ length: MAX_AGGREGATE_BUCKETS + 1 }, () => ({ exited: 1 })),
+          attrs: { release: 'r' },
+        },
         'sessions',
         /more than 1000 entries/,
       ],
@@ -185,14 +191,22 @@ for (const kind of ['postgres', 'pglite'] as const) {
       const sid = randomUUID();
       await persist(prepared([update(sid, true, 'ok', 0, 'late', 'shop@5')]));
       const count = async () =>
-        (await db.ds.query(`SELECT count(*)::int AS n FROM session_states WHERE sid = $1`, [sid.replaceAll('-', '')]))[0].n;
+        (
+          await db.ds.query(`SELECT count(*)::int AS n FROM session_states WHERE sid = $1`, [sid.replaceAll('-', '')])
+        )[0].n;
       assert.equal(await purgeSessionStates(db.ds, new Date(Date.now() + 4 * 86_400_000)), 0);
       assert.equal(await count(), 1);
       assert.ok((await purgeSessionStates(db.ds, new Date(Date.now() + 6 * 86_400_000), 2)) >= 1);
       assert.equal(await count(), 0);
       const late = await persist(prepared([update(sid, false, 'crashed', 0, 'late', 'shop@5')]));
       assert.deepEqual(late, { started: 0, ended: 0, ignored: 1, statements: 1 });
-      assert.deepEqual((await healthOf('shop@5')).sessions, { started: 1, exited: 0, errored: 0, crashed: 0, abnormal: 0 });
+      assert.deepEqual((await healthOf('shop@5')).sessions, {
+        started: 1,
+        exited: 0,
+        errored: 0,
+        crashed: 0,
+        abnormal: 0,
+      });
     });
 
     test('a 10,000-session aggregate is two statements, and counted exactly', async () => {
@@ -204,7 +218,9 @@ for (const kind of ['postgres', 'pglite'] as const) {
         crashed: i < 10 ? 2 : 1,
         abnormal: i < 10 ? 0 : 1,
       }));
-      const result = await persist(prepared([{ aggregates, attrs: { release: 'shop@4', environment: 'sdk-test' } }], 'sessions'));
+      const result = await persist(
+        prepared([{ aggregates, attrs: { release: 'shop@4', environment: 'sdk-test' } }], 'sessions'),
+      );
       assert.deepEqual(result, { started: 10_000, ended: 10_000, ignored: 0, statements: 2 });
       const health = await healthOf('shop@4');
       assert.deepEqual(health.sessions, { started: 10_000, exited: 9_600, errored: 200, crashed: 110, abnormal: 90 });

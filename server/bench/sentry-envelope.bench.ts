@@ -254,7 +254,9 @@ async function main(): Promise<void> {
   console.log(
     `median session envelope   ${fmt(sessionDoor.rps)} req/s  p50 ${sessionDoor.p50} ms  p99 ${sessionDoor.p99} ms`,
   );
-  console.log(`CPU µs/request: ingest-error ${own.cpu.toFixed(0)}, envelope ${envelopeDoor.cpu.toFixed(0)}, session ${sessionDoor.cpu.toFixed(0)}`);
+  console.log(
+    `CPU µs/request: ingest-error ${own.cpu.toFixed(0)}, envelope ${envelopeDoor.cpu.toFixed(0)}, session ${sessionDoor.cpu.toFixed(0)}`,
+  );
   console.log(
     `ratio envelope / ingest-error ${ratio.toFixed(2)}, session envelope / ingest-error ${sessionRatio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${met ? 'MET' : 'MISSED'}`,
   );
@@ -275,8 +277,20 @@ ${table(
   ['door', 'req/s (median)', 'p50 ms', 'p99 ms', 'CPU µs / request (median)'],
   [
     ['`POST /ingest/error` (own fast path)', fmt(own.rps), own.p50, own.p99, own.cpu.toFixed(0)],
-    ['`POST /api/<number>/envelope/` (Sentry event)', fmt(envelopeDoor.rps), envelopeDoor.p50, envelopeDoor.p99, envelopeDoor.cpu.toFixed(0)],
-    ['`POST /api/<number>/envelope/` (Sentry session)', fmt(sessionDoor.rps), sessionDoor.p50, sessionDoor.p99, sessionDoor.cpu.toFixed(0)],
+    [
+      '`POST /api/<number>/envelope/` (Sentry event)',
+      fmt(envelopeDoor.rps),
+      envelopeDoor.p50,
+      envelopeDoor.p99,
+      envelopeDoor.cpu.toFixed(0),
+    ],
+    [
+      '`POST /api/<number>/envelope/` (Sentry session)',
+      fmt(sessionDoor.rps),
+      sessionDoor.p50,
+      sessionDoor.p99,
+      sessionDoor.cpu.toFixed(0),
+    ],
   ],
 )}
 
@@ -285,7 +299,17 @@ ${table(
 Every run:
 
 ${table(
-  ['round', 'door', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs / req', '2xx (measured)', 'non-2xx / errors', 'queued (incl. warm-up)'],
+  [
+    'round',
+    'door',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'CPU µs / req',
+    '2xx (measured)',
+    'non-2xx / errors',
+    'queued (incl. warm-up)',
+  ],
   results.map((r) => [
     r.round,
     r.door,

@@ -367,7 +367,10 @@ for (const mode of MODES) {
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.deepEqual(r.body, { id });
       await storedEvent(uuidOf(id));
-      const onlyDropped = await send([item('client_report', { discarded_events: [] }), item('check_in', { check_in_id: 'c' })]);
+      const onlyDropped = await send([
+        item('client_report', { discarded_events: [] }),
+        item('check_in', { check_in_id: 'c' }),
+      ]);
       assert.equal(onlyDropped.status, 200);
       assert.deepEqual(onlyDropped.body, {});
     });

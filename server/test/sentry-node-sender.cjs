@@ -141,7 +141,9 @@ async function run() {
         try {
           chargeCard(7);
         } catch (err) {
-          sent.crash = Sentry.captureException(err, { data: { mechanism: { type: 'onuncaughtexception', handled: false } } });
+          sent.crash = Sentry.captureException(err, {
+            data: { mechanism: { type: 'onuncaughtexception', handled: false } },
+          });
         }
       }
       // The error marks the session once it is processed: wait for that before ending it.

@@ -72,7 +72,8 @@ for (const mode of MODES) {
         headers: { 'content-type': 'application/x-sentry-envelope' },
         body,
       });
-    const envelope = (...items: ReturnType<typeof item>[]) => buildEnvelope({ sent_at: new Date().toISOString() }, items);
+    const envelope = (...items: ReturnType<typeof item>[]) =>
+      buildEnvelope({ sent_at: new Date().toISOString() }, items);
 
     test("@sentry/node 11, the issue's case: crash-free figures are the sessions' (4/5 sessions, 3/4 users)", async () => {
       await q(MARK, { v: 'shop-api@11.0.0' });
@@ -119,10 +120,14 @@ for (const mode of MODES) {
         ),
       );
       assert.equal(res.status, 200, await res.text());
-      const health = await waitFor('web@1.0.0 users', async () => {
-        const h = await healthOf('web@1.0.0');
-        return h?.usersSeen === 1 && h;
-      }, TIMEOUT_MS);
+      const health = await waitFor(
+        'web@1.0.0 users',
+        async () => {
+          const h = await healthOf('web@1.0.0');
+          return h?.usersSeen === 1 && h;
+        },
+        TIMEOUT_MS,
+      );
       assert.deepEqual(health, {
         basis: 'EVENTS',
         sessions: null,
@@ -168,7 +173,9 @@ for (const mode of MODES) {
         crashed: i % 2,
         abnormal: 1 - (i % 2),
       }));
-      const res = await post(envelope(item('sessions', { aggregates, attrs: { release: 'burst@1', environment: 'sdk-test' } })));
+      const res = await post(
+        envelope(item('sessions', { aggregates, attrs: { release: 'burst@1', environment: 'sdk-test' } })),
+      );
       assert.equal(res.status, 200, await res.text());
       const health = await sessionsOf('burst@1', 10_000);
       assert.deepEqual(health.sessions, { started: 10_000, exited: 9_800, errored: 100, crashed: 50, abnormal: 50 });
@@ -214,10 +221,16 @@ for (const mode of MODES) {
         assert.equal(body.error.code, 'BAD_USER_INPUT');
         assert.match(body.error.message, message);
       }
-      const tooMany = { aggregates: Array.from({ length: 1_001 }, () => ({ exited: 1 })), attrs: { release: 'hostile@1' } };
+      const tooMany = {
+        aggregates: Array.from({ length: 1_001 }, () => ({ exited: 1 })),
+        attrs: { release: 'hostile@1' },
+      };
       const alone = await post(envelope(item('sessions', tooMany)));
       assert.equal(alone.status, 400);
-      assert.match(((await alone.json()) as any).error.message, /item 1 \(sessions\): aggregates has more than 1000 entries/);
+      assert.match(
+        ((await alone.json()) as any).error.message,
+        /item 1 \(sessions\): aggregates has more than 1000 entries/,
+      );
 
       // Beside an event: the event is taken (200 with its id) and stored; the bad items alone are dropped.
       const eventId = sentryEventId();

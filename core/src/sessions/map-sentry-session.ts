@@ -80,7 +80,13 @@ function aggregateOf(p: JsonObject, release: string, environment: string): Sessi
     if (!isObject(raw)) throw bad(`aggregates[${i}] must be an object`);
     const did = textOf(raw.did);
     const key = did ? sessionUserHash(did) : '';
-    const bucket = byUser.get(key) ?? { ...(did ? { userHash: key } : {}), exited: 0, errored: 0, crashed: 0, abnormal: 0 };
+    const bucket = byUser.get(key) ?? {
+      ...(did ? { userHash: key } : {}),
+      exited: 0,
+      errored: 0,
+      crashed: 0,
+      abnormal: 0,
+    };
     for (const name of COUNTS) {
       const n = raw[name] ?? 0;
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_BUCKET_SESSIONS) {

@@ -1,5 +1,13 @@
 import type { EntityManager } from 'typeorm';
-import { addCounters, addUsers, saveStates, startAndLoad, type CounterRow, type Final, type UserRow } from './session-rows';
+import {
+  addCounters,
+  addUsers,
+  saveStates,
+  startAndLoad,
+  type CounterRow,
+  type Final,
+  type UserRow,
+} from './session-rows';
 import type { SessionAggregate, SessionUpdate } from './session.schema';
 
 /** A session job's body with its project, as the worker prepares it. */
@@ -42,7 +50,13 @@ export async function persistSessions(em: EntityManager, batch: PreparedSession[
     }
     return c;
   };
-  const user = (projectId: string, release: string, environment: string, hash: string | undefined, crashed: boolean) => {
+  const user = (
+    projectId: string,
+    release: string,
+    environment: string,
+    hash: string | undefined,
+    crashed: boolean,
+  ) => {
     if (!hash) return;
     const key = `${projectId}\0${release}\0${environment}\0${hash}`;
     const u = users.get(key);

@@ -54,7 +54,12 @@ export async function startAndLoad(
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[])
        ON CONFLICT (project_id, sid) DO NOTHING
        RETURNING project_id, sid`,
-      [inits.map((u) => u.projectId), inits.map((u) => u.sid), inits.map((u) => u.release), inits.map((u) => u.environment)],
+      [
+        inits.map((u) => u.projectId),
+        inits.map((u) => u.sid),
+        inits.map((u) => u.release),
+        inits.map((u) => u.environment),
+      ],
     );
     result.statements++;
     for (const r of rows) started.add(`${r.project_id}\0${r.sid}`);
@@ -110,11 +115,17 @@ export async function saveStates(
 }
 
 /** One upsert adding the batch's counts to each (project, release, environment) row. */
-export async function addCounters(em: EntityManager, rows: CounterRow[], result: { statements: number }): Promise<void> {
+export async function addCounters(
+  em: EntityManager,
+  rows: CounterRow[],
+  result: { statements: number },
+): Promise<void> {
   const counted = rows.filter((r) => r.started + r.exited + r.errored + r.crashed + r.abnormal > 0);
   if (counted.length === 0) return;
   // Sorted: two workers adding to the same rows take their locks in the same order.
-  counted.sort((a, b) => cmp(a.projectId, b.projectId) || cmp(a.release, b.release) || cmp(a.environment, b.environment));
+  counted.sort(
+    (a, b) => cmp(a.projectId, b.projectId) || cmp(a.release, b.release) || cmp(a.environment, b.environment),
+  );
   const col = (f: (r: CounterRow) => unknown) => counted.map(f);
   await em.query(
     `INSERT INTO release_sessions AS t (project_id, release, environment, started, exited, errored, crashed, abnormal)
@@ -142,7 +153,10 @@ export async function addUsers(em: EntityManager, rows: UserRow[], result: { sta
   if (rows.length === 0) return;
   rows.sort(
     (a, b) =>
-      cmp(a.projectId, b.projectId) || cmp(a.release, b.release) || cmp(a.environment, b.environment) || cmp(a.hash, b.hash),
+      cmp(a.projectId, b.projectId) ||
+      cmp(a.release, b.release) ||
+      cmp(a.environment, b.environment) ||
+      cmp(a.hash, b.hash),
   );
   await em.query(
     `INSERT INTO release_session_users AS t (project_id, release, environment, user_hash, crashed)
