@@ -177,6 +177,18 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.equal(health.crashFreeUsers, 3 / 4);
     });
 
+    test("a crash sent without the did its init carried is still that user's", async () => {
+      const sid = randomUUID();
+      const { did: _, ...crash } = update(sid, false, 'crashed', 1, '', 'shop@6');
+      await persist(prepared([update(sid, true, 'ok', 0, 'fay', 'shop@6')]));
+      await persist(prepared([crash]));
+      const health = await healthOf('shop@6');
+      assert.deepEqual(health.sessions, { started: 1, exited: 0, errored: 0, crashed: 1, abnormal: 0 });
+      assert.equal(health.usersSeen, 1);
+      assert.equal(health.crashedUsers, 1);
+      assert.equal(health.crashFreeUsers, 0);
+    });
+
     test('an update of a session whose init was never seen is ignored', async () => {
       const sid = randomUUID();
       const result = await persist(prepared([update(sid, false, 'crashed', 1, 'eve', 'shop@3')]));

@@ -44,6 +44,7 @@ export class ReleaseSessions1797320000000 implements MigrationInterface {
         environment text NOT NULL,
         status text NOT NULL DEFAULT 'ok',
         errored boolean NOT NULL DEFAULT false,
+        user_hash text,
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (project_id, sid)
       )`);

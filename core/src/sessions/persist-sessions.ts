@@ -98,6 +98,10 @@ export async function persistSessions(em: EntityManager, batch: PreparedSession[
         state.errored = true;
         state.changed = true;
       }
+      if (u.userHash && !state.userHash) {
+        state.userHash = u.userHash;
+        state.changed = true;
+      }
       const final = finalOf(u.status, state.errored);
       if (final) {
         state.status = final;
@@ -105,7 +109,8 @@ export async function persistSessions(em: EntityManager, batch: PreparedSession[
         counter(u.projectId, state.release, state.environment)[final]++;
         result.ended++;
       }
-      user(u.projectId, state.release, state.environment, u.userHash, final === 'crashed' || final === 'abnormal');
+      const hash = u.userHash ?? state.userHash ?? undefined;
+      user(u.projectId, state.release, state.environment, hash, final === 'crashed' || final === 'abnormal');
     }
     await saveStates(em, states, result);
   }

@@ -11,6 +11,8 @@ export interface SessionState {
   environment: string;
   status: 'ok' | Final;
   errored: boolean;
+  /** The user's hash from the session's first update that named one: a later crash without a `did` is still theirs. */
+  userHash: string | null;
   changed: boolean;
 }
 
@@ -50,8 +52,8 @@ export async function startAndLoad(
   if (inits.length > 0) {
     const rows = await queryRows<{ project_id: string; sid: string }>(
       em,
-      `INSERT INTO session_states (project_id, sid, release, environment)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[])
+      `INSERT INTO session_states (project_id, sid, release, environment, user_hash)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[])
        ON CONFLICT (project_id, sid) DO NOTHING
        RETURNING project_id, sid`,
       [
@@ -59,6 +61,7 @@ export async function startAndLoad(
         inits.map((u) => u.sid),
         inits.map((u) => u.release),
         inits.map((u) => u.environment),
+        inits.map((u) => u.userHash ?? null),
       ],
     );
     result.statements++;
@@ -71,10 +74,11 @@ export async function startAndLoad(
     environment: string;
     status: SessionState['status'];
     errored: boolean;
+    user_hash: string | null;
   }>(
     em,
     // Sorted, so two workers lock the sessions they share in the same order.
-    `SELECT project_id, sid, release, environment, status, errored FROM session_states
+    `SELECT project_id, sid, release, environment, status, errored, user_hash FROM session_states
       WHERE (project_id, sid) IN (SELECT * FROM unnest($1::uuid[], $2::text[]))
       ORDER BY project_id, sid FOR UPDATE`,
     [updates.map((u) => u.projectId), updates.map((u) => u.sid)],
@@ -87,6 +91,7 @@ export async function startAndLoad(
       environment: r.environment,
       status: r.status,
       errored: r.errored,
+      userHash: r.user_hash,
       changed: false,
     });
   }
@@ -101,14 +106,15 @@ export async function saveStates(
   const changed = [...states].filter(([, s]) => s.changed);
   if (changed.length === 0) return;
   await em.query(
-    `UPDATE session_states s SET status = u.status, errored = u.errored, updated_at = now()
-       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[]) AS u(project_id, sid, status, errored)
+    `UPDATE session_states s SET status = u.status, errored = u.errored, user_hash = u.user_hash, updated_at = now()
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::text[]) AS u(project_id, sid, status, errored, user_hash)
       WHERE s.project_id = u.project_id AND s.sid = u.sid`,
     [
       changed.map(([k]) => k.split('\0')[0]),
       changed.map(([k]) => k.split('\0')[1]),
       changed.map(([, s]) => s.status),
       changed.map(([, s]) => s.errored),
+      changed.map(([, s]) => s.userHash),
     ],
   );
   result.statements++;
