@@ -24,6 +24,7 @@ export * from './releases';
 export * from './artifacts';
 export * from './billing';
 export * from './retention';
+export * from './sessions';
 export * from './partitions';
 export * from './quotas';
 export * from './vitals';

@@ -1,7 +1,9 @@
 /**
  * Sentry envelope accept rate: requests/s of `POST /api/<number>/envelope/` with a typical ~3 KB
  * envelope, against Tracker's own fast path `POST /ingest/error` with the equivalent event, in
- * the same run, same process kind, same connections (issue 17; target ≥ 0.5).
+ * the same run, same process kind, same connections (issue 17; target ≥ 0.5); and since issue 30
+ * an envelope holding one `session` item (the real @sentry/node 11's, scenario `sessions`), same
+ * target ≥ 0.5. CPU µs per accepted request of each door: the target process's own counters.
  *
  * The envelope is made once per run by the real @sentry/node 11 (test/sentry-node-sender.cjs,
  * scenario `bench`: one TypeError with user and tags) sending to a loopback capture server; the
@@ -44,11 +46,14 @@ const SDK_MAJOR = 11;
 /** Stands for the event id in both bodies; replaced per request. */
 const ID_MARK = '__EVENT_ID__';
 
-type Door = 'ingest-error' | 'sentry-envelope';
-const DOORS: Door[] = ['ingest-error', 'sentry-envelope'];
+type Door = 'ingest-error' | 'sentry-envelope' | 'sentry-session';
+const DOORS: Door[] = ['ingest-error', 'sentry-envelope', 'sentry-session'];
 
-/** What @sentry/node sent for one error: the envelope, the path it used and its content type. */
-async function captureSentryEnvelope(): Promise<{ body: Buffer; path: string; contentType: string }> {
+/** What @sentry/node sent (an error, or sessions): the envelope, the path it used and its content type. */
+async function captureSentryEnvelope(
+  scenario: 'bench' | 'sessions' = 'bench',
+  itemType = 'event',
+): Promise<{ body: Buffer; path: string; contentType: string }> {
   const captured: Array<{ body: Buffer; path: string; contentType: string }> = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -64,13 +69,13 @@ async function captureSentryEnvelope(): Promise<{ body: Buffer; path: string; co
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const port = (server.address() as AddressInfo).port;
-    await runNodeScenario(SDK_MAJOR, 'bench', `http://et_${'0'.repeat(32)}@127.0.0.1:${port}/1`);
+    await runNodeScenario(SDK_MAJOR, scenario, `http://et_${'0'.repeat(32)}@127.0.0.1:${port}/1`);
   } finally {
     server.closeAllConnections();
     server.close();
   }
-  const found = captured.find((c) => parseEnvelope(c.body).items.some((i) => i.header.type === 'event'));
-  if (!found) throw new Error(`@sentry/node sent no event envelope (${captured.length} requests)`);
+  const found = captured.find((c) => parseEnvelope(c.body).items.some((i) => i.header.type === itemType));
+  if (!found) throw new Error(`@sentry/node sent no ${itemType} envelope (${captured.length} requests)`);
   return found;
 }
 
@@ -106,6 +111,8 @@ interface RunResult {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU (user + system) of the target process per 2xx of the measured run, µs. */
+  cpuMicros: number;
   ok: number;
   non2xx: number;
   errors: number;
@@ -126,7 +133,17 @@ async function main(): Promise<void> {
   // The envelope as sent, its event id (header and payload) turned into the mark.
   const envelopeParts = envelopeText.split(sentryId);
   const ingestParts = JSON.stringify(equivalentIngestEvent(sentryEvent)).split(ID_MARK);
-  const bodies: Record<Door, string[]> = { 'ingest-error': ingestParts, 'sentry-envelope': envelopeParts };
+  // A session envelope as @sentry/node 11 sends it (one `session` item, init), its sid the mark:
+  // every request starts a new session, as many processes of an app would.
+  const sessionSent = await captureSentryEnvelope('sessions', 'session');
+  const sessionEnvelope = parseEnvelope(sessionSent.body);
+  const sid: string = JSON.parse(sessionEnvelope.items[0].payload.toString('utf8')).sid;
+  const sessionParts = sessionSent.body.toString('utf8').split(sid);
+  const bodies: Record<Door, string[]> = {
+    'ingest-error': ingestParts,
+    'sentry-envelope': envelopeParts,
+    'sentry-session': sessionParts,
+  };
   const bytes = (door: Door) => Buffer.byteLength(bodies[door].join(randomUUID().replace(/-/g, '')));
   const sdkVersion = sentryVersion('node', SDK_MAJOR);
   console.log(`sentry-envelope: ${machineLine(machine)}; load average ${loadAtStart}`);
@@ -142,14 +159,15 @@ async function main(): Promise<void> {
   try {
     const load = (url: string, door: Door, p: { key: string; number: string }, seconds: number) => {
       const parts = bodies[door];
-      const sentryPath = sentry.path
+      const sent = door === 'sentry-session' ? sessionSent : sentry;
+      const sentryPath = sent.path
         .replace(/^\/api\/\d+\//, `/api/${p.number}/`)
         .replace(/sentry_key=[^&]*/, `sentry_key=${p.key}`);
       const request =
         door === 'ingest-error'
           ? { path: '/ingest/error', headers: { 'content-type': 'application/json', authorization: `DSN ${p.key}` } }
           : // As the SDK sent it: @sentry/node sends no Content-Type.
-            { path: sentryPath, headers: sentry.contentType ? { 'content-type': sentry.contentType } : {} };
+            { path: sentryPath, headers: sent.contentType ? { 'content-type': sent.contentType } : {} };
       const freshId = door === 'ingest-error' ? () => randomUUID() : () => randomUUID().replace(/-/g, '');
       return autocannon({
         url,
@@ -174,9 +192,13 @@ async function main(): Promise<void> {
         const target = await startTarget('tracker', childEnv);
         let warm: autocannon.Result;
         let run: autocannon.Result;
+        let cpuBefore = 0;
+        let cpuAfter = 0;
         try {
           warm = await load(target.url, door, p, WARMUP_S);
+          cpuBefore = await target.cpu();
           run = await load(target.url, door, p, DURATION_S);
+          cpuAfter = await target.cpu();
         } finally {
           await target.stop();
         }
@@ -188,6 +210,7 @@ async function main(): Promise<void> {
           rps: run.requests.average,
           p50: run.latency.p50,
           p99: run.latency.p99,
+          cpuMicros: run['2xx'] > 0 ? (cpuAfter - cpuBefore) / run['2xx'] : NaN,
           ok: run['2xx'],
           non2xx: run.non2xx + warm.non2xx,
           errors: run.errors + run.timeouts + warm.errors + warm.timeouts,
@@ -201,7 +224,7 @@ async function main(): Promise<void> {
           problems.push(`round ${round} ${door}: ${r.non2xx} non-2xx, ${r.errors} errors/timeouts`);
         results.push(r);
         console.log(
-          `round ${round} ${door.padEnd(16)} ${fmt(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  2xx ${r.ok}  queued ${streamLength} (incl. warm-up)`,
+          `round ${round} ${door.padEnd(16)} ${fmt(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  CPU ${r.cpuMicros.toFixed(0)} µs/req  2xx ${r.ok}  queued ${streamLength} (incl. warm-up)`,
         );
       }
     }
@@ -211,17 +234,32 @@ async function main(): Promise<void> {
 
   const summary = (door: Door) => {
     const of = results.filter((r) => r.door === door);
-    return { rps: median(of.map((r) => r.rps)), p50: median(of.map((r) => r.p50)), p99: median(of.map((r) => r.p99)) };
+    return {
+      rps: median(of.map((r) => r.rps)),
+      p50: median(of.map((r) => r.p50)),
+      p99: median(of.map((r) => r.p99)),
+      cpu: median(of.map((r) => r.cpuMicros)),
+    };
   };
   const own = summary('ingest-error');
   const envelopeDoor = summary('sentry-envelope');
+  const sessionDoor = summary('sentry-session');
   const ratio = envelopeDoor.rps / own.rps;
-  const met = ratio >= TARGET_RATIO && problems.length === 0;
+  const sessionRatio = sessionDoor.rps / own.rps;
+  const met = ratio >= TARGET_RATIO && sessionRatio >= TARGET_RATIO && problems.length === 0;
   console.log(`\nmedian /ingest/error      ${fmt(own.rps)} req/s  p50 ${own.p50} ms  p99 ${own.p99} ms`);
   console.log(
     `median /api/N/envelope/   ${fmt(envelopeDoor.rps)} req/s  p50 ${envelopeDoor.p50} ms  p99 ${envelopeDoor.p99} ms`,
   );
-  console.log(`ratio envelope / ingest-error ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${met ? 'MET' : 'MISSED'}`);
+  console.log(
+    `median session envelope   ${fmt(sessionDoor.rps)} req/s  p50 ${sessionDoor.p50} ms  p99 ${sessionDoor.p99} ms`,
+  );
+  console.log(
+    `CPU µs/request: ingest-error ${own.cpu.toFixed(0)}, envelope ${envelopeDoor.cpu.toFixed(0)}, session ${sessionDoor.cpu.toFixed(0)}`,
+  );
+  console.log(
+    `ratio envelope / ingest-error ${ratio.toFixed(2)}, session envelope / ingest-error ${sessionRatio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${met ? 'MET' : 'MISSED'}`,
+  );
   for (const p of problems) console.log(`PROBLEM: ${p}`);
 
   if (!envFlag('BENCH_NO_DOC')) {
@@ -232,29 +270,53 @@ async function main(): Promise<void> {
 - **Date**: ${started.toISOString()}
 - **Machine**: ${machineLine(machine)}; 1-minute load average ${loadAtStart} at the start, ${loadAverage()} at the end${Math.max(loadAtStart, loadAverage()) > machine.nproc ? ' (**other work was competing for the cores: absolute figures are depressed**)' : ''}
 - **Command**: \`npm run bench\` at the root, which runs (in \`server/\`) \`TSX_TSCONFIG_PATH=../tsconfig.json node --conditions=@tracker/source --import tsx bench/sentry-envelope.bench.ts\` (\`npm run bench:sentry -w @tracker/server\` alone). ${FROM_SOURCE ? '**The target ran the TypeScript sources through tsx (TRACKER_BENCH_SOURCE=1).**' : 'The target runs the built packages (`dist/`), as `npm start` does.'}
-- **Bodies**: a ${fmt(bytes('sentry-envelope'))}-byte envelope (items: ${envelope.items.map((i) => i.header.type).join(', ')}) serialised by the real \`@sentry/node\` ${sdkVersion} for one caught \`TypeError\` with user and tags (default integrations but Modules and ContextLines, which add the installed-package list and source lines), sent as the SDK sends it (${sentry.contentType ? `\`Content-Type: ${sentry.contentType}\`` : 'no `Content-Type`'}, key in the \`sentry_key\` query parameter); and the equivalent ${fmt(bytes('ingest-error'))}-byte JSON event to \`POST /ingest/error\` (same message, type, frames as V8 stack text, tags, user, contexts, release, SDK). Both get a fresh event id per request (spliced in by autocannon's \`setupRequest\`, the same work on both sides).
+- **Bodies**: a ${fmt(bytes('sentry-session'))}-byte session envelope (one \`session\` item with \`init: true\`, a fresh sid per request) as the real \`@sentry/node\` ${sdkVersion} sent it for \`Sentry.startSession()\` … \`endSession()\` (issue 30); a ${fmt(bytes('sentry-envelope'))}-byte envelope (items: ${envelope.items.map((i) => i.header.type).join(', ')}) serialised by the real \`@sentry/node\` ${sdkVersion} for one caught \`TypeError\` with user and tags (default integrations but Modules and ContextLines, which add the installed-package list and source lines), sent as the SDK sends it (${sentry.contentType ? `\`Content-Type: ${sentry.contentType}\`` : 'no `Content-Type`'}, key in the \`sentry_key\` query parameter); and the equivalent ${fmt(bytes('ingest-error'))}-byte JSON event to \`POST /ingest/error\` (same message, type, frames as V8 stack text, tags, user, contexts, release, SDK). Both get a fresh event id per request (spliced in by autocannon's \`setupRequest\`, the same work on both sides).
 - **Load**: autocannon, ${CONNECTIONS} connections, per run ${WARMUP_S} s warm-up then ${DURATION_S} s measured; ${ROUNDS} rounds alternating A B B A …; medians over rounds. **Target**: Tracker's ingest role alone (\`createTracker\`, \`roles: ['ingest']\`, PostgreSQL + Redis, \`NODE_ENV=production\`), a fresh forked process and a fresh business-plan project per run, quota checks on; no worker, so the stream length after each run must cover every 2xx (${problems.length === 0 ? 'it did' : 'FAILED, see below'}).
 
 ${table(
-  ['door', 'req/s (median)', 'p50 ms', 'p99 ms'],
+  ['door', 'req/s (median)', 'p50 ms', 'p99 ms', 'CPU µs / request (median)'],
   [
-    ['`POST /ingest/error` (own fast path)', fmt(own.rps), own.p50, own.p99],
-    ['`POST /api/<number>/envelope/` (Sentry)', fmt(envelopeDoor.rps), envelopeDoor.p50, envelopeDoor.p99],
+    ['`POST /ingest/error` (own fast path)', fmt(own.rps), own.p50, own.p99, own.cpu.toFixed(0)],
+    [
+      '`POST /api/<number>/envelope/` (Sentry event)',
+      fmt(envelopeDoor.rps),
+      envelopeDoor.p50,
+      envelopeDoor.p99,
+      envelopeDoor.cpu.toFixed(0),
+    ],
+    [
+      '`POST /api/<number>/envelope/` (Sentry session)',
+      fmt(sessionDoor.rps),
+      sessionDoor.p50,
+      sessionDoor.p99,
+      sessionDoor.cpu.toFixed(0),
+    ],
   ],
 )}
 
-**Ratio envelope / own fast path: ${ratio.toFixed(2)}** (target ≥ ${TARGET_RATIO}: ${met ? 'met' : 'missed'}).
+**Ratio envelope / own fast path: ${ratio.toFixed(2)}; session envelope / own fast path: ${sessionRatio.toFixed(2)}** (target ≥ ${TARGET_RATIO} for both: ${met ? 'met' : 'missed'}). CPU µs per request: user + system time of the target process over the measured run (its \`process.cpuUsage()\`), divided by the run's 2xx; it counts no waiting for a core, so it moves least when other work shares the machine.
 
 Every run:
 
 ${table(
-  ['round', 'door', 'req/s', 'p50 ms', 'p99 ms', '2xx (measured)', 'non-2xx / errors', 'queued (incl. warm-up)'],
+  [
+    'round',
+    'door',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'CPU µs / req',
+    '2xx (measured)',
+    'non-2xx / errors',
+    'queued (incl. warm-up)',
+  ],
   results.map((r) => [
     r.round,
     r.door,
     fmt(r.rps),
     r.p50,
     r.p99,
+    r.cpuMicros.toFixed(0),
     fmt(r.ok),
     `${r.non2xx} / ${r.errors}`,
     fmt(r.streamLength),

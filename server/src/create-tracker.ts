@@ -476,7 +476,10 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       const purge = () => {
         purging = purgeExpired(db.ds)
           .then(async (r) => {
-            if (r.events + r.logs + r.vitals + r.comments + r.activity + r.discardedEvents > 0 || r.analyzeMs !== null)
+            if (
+              r.events + r.logs + r.vitals + r.comments + r.activity + r.discardedEvents + r.sessionStates > 0 ||
+              r.analyzeMs !== null
+            )
               app.log.info(r, 'retention purge');
             // Alert state of deleted and long-quiet issues (core/src/alerts/prune-rule-state.ts).
             const pruned = await pruneAlertRuleState(db.ds);

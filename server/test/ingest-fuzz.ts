@@ -562,7 +562,7 @@ const sentryEventBody = shaped({
 /** An envelope with one event item among items Tracker reads past, lengths given or not. */
 function envelopeOf(eventText: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc
-    .tuple(eventText, fc.boolean(), fc.subarray(['session', 'client_report', 'attachment']), fc.boolean())
+    .tuple(eventText, fc.boolean(), fc.subarray(['profile', 'client_report', 'attachment']), fc.boolean())
     .map(([event, withLength, others, dsnHeader]) => {
       const bytes = Buffer.byteLength(event);
       const items = others.map((t) => `{"type":"${t}","length":2}\n{}`);

@@ -351,9 +351,10 @@ for (const mode of MODES) {
       assert.equal(by.get('from otel')?.context.shard, 7);
     });
 
-    test('sessions, client reports, transactions, attachments and unknown items are read past; the envelope answers 200', async () => {
+    test('client reports, transactions, attachments and unknown items are read past; the envelope answers 200', async () => {
       const id = sentryEventId();
       const r = await send([
+        // Sessions are kept since issue 30 (sentry-sessions.test.ts): a broken one is dropped alone.
         item('session', { sid: 'x', status: 'ok' }),
         item('client_report', { timestamp: Date.now() / 1000, discarded_events: [] }),
         item('transaction', { type: 'transaction', spans: [] }),
@@ -366,7 +367,10 @@ for (const mode of MODES) {
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.deepEqual(r.body, { id });
       await storedEvent(uuidOf(id));
-      const onlyDropped = await send([item('session', { sid: 'x' }), item('check_in', { check_in_id: 'c' })]);
+      const onlyDropped = await send([
+        item('client_report', { discarded_events: [] }),
+        item('check_in', { check_in_id: 'c' }),
+      ]);
       assert.equal(onlyDropped.status, 200);
       assert.deepEqual(onlyDropped.body, {});
     });

@@ -11,7 +11,9 @@
  *   SENTRY_TUNNEL    optional: send every envelope to this URL instead (envelope header `dsn`)
  *   SENTRY_SCENARIO  full | tunnel | log-quota | event-quota | bench (one typical error, for
  *                    bench/sentry-envelope.bench.ts) | evidence (an error with a cause inside an
- *                    HTTP request handler, after a breadcrumb: issue 29)
+ *                    HTTP request handler, after a breadcrumb: issue 29) | sessions (five
+ *                    single sessions of four users, issue 30) | request-sessions (requests to
+ *                    a real HTTP server, which the SDK sends as one `sessions` aggregate)
  */
 'use strict';
 
@@ -32,7 +34,7 @@ const logsOption = major >= 10 ? { enableLogs: true } : major === 9 ? { _experim
 Sentry.init({
   dsn: process.env.SENTRY_DSN,
   tunnel: process.env.SENTRY_TUNNEL || undefined,
-  release: `shop-api@${major}.0.0`,
+  release: scenario === 'request-sessions' ? `shop-api@${major}.0.0-requests` : `shop-api@${major}.0.0`,
   environment: 'sdk-test',
   // No performance data: the test is about errors, messages, feedback and logs.
   tracesSampleRate: undefined,
@@ -42,6 +44,8 @@ Sentry.init({
   ...(scenario === 'bench'
     ? { integrations: (all) => all.filter((i) => i.name !== 'Modules' && i.name !== 'ContextLines') }
     : {}),
+  // The sessions scenario starts its own sessions: without the one the SDK opens for the process.
+  ...(scenario === 'sessions' ? { integrations: (all) => all.filter((i) => i.name !== 'ProcessSession') } : {}),
 });
 
 /** Named functions, so the stored frames can be checked by name. */
@@ -118,6 +122,48 @@ async function run() {
       headers: { cookie: 'sid=abc', 'x-request-note': 'evidence' },
     });
     await response.text();
+    await new Promise((resolve) => server.close(resolve));
+  } else if (scenario === 'sessions') {
+    // Five sessions of four users (ada twice): three end cleanly, one meets a handled error, one
+    // crashes (an unhandled error, as the SDK's uncaught-exception handler reports it).
+    const plan = [
+      ['ada', 'exit'],
+      ['bob', 'exit'],
+      ['cy', 'exit'],
+      ['ada', 'handled'],
+      ['dee', 'crash'],
+    ];
+    for (const [user, end] of plan) {
+      Sentry.setUser({ id: `${user}-${major}` });
+      Sentry.startSession();
+      if (end === 'handled') sent.handled = capturePaymentError();
+      if (end === 'crash') {
+        try {
+          chargeCard(7);
+        } catch (err) {
+          sent.crash = Sentry.captureException(err, {
+            data: { mechanism: { type: 'onuncaughtexception', handled: false } },
+          });
+        }
+      }
+      // The error marks the session once it is processed: wait for that before ending it.
+      await Sentry.flush(5_000);
+      Sentry.endSession();
+    }
+  } else if (scenario === 'request-sessions') {
+    // A real server: the SDK's HTTP integration counts each request as a session and sends them
+    // aggregated (exited and errored per minute) when the client flushes.
+    const http = require('node:http');
+    const server = http.createServer((req, res) => {
+      if (req.url === '/fail') Sentry.captureException(new Error(`request failed (${label})`));
+      res.end('ok');
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address();
+    for (const path of ['/a', '/b', '/c', '/fail']) {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`);
+      await response.text();
+    }
     await new Promise((resolve) => server.close(resolve));
   } else if (scenario === 'tunnel') {
     sent.message = Sentry.captureMessage(`Through the tunnel (${label})`, 'info');

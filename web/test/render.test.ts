@@ -116,8 +116,20 @@ const healthOf: Record<string, Record<string, unknown>> = {
     previousEventsPerHour: 10,
     eventsPerHourRatio: 1.12,
   },
-  // The first release of production: nothing to compare with.
-  r22: { issuesIntroduced: 1, regressions: 2, usersSeen: 100, crashFreeUsers: 0.99, eventsPerHour: 10, ...noPrevious },
+  // The first release of production: nothing to compare with. Its figures come from Sentry
+  // sessions (issue 30): 4 of 5 sessions and 3 of 4 users crash-free.
+  r22: {
+    issuesIntroduced: 1,
+    regressions: 2,
+    basis: 'SESSIONS',
+    crashFreeSessions: 0.8,
+    sessions: { started: 5 },
+    usersSeen: 4,
+    crashedUsers: 1,
+    crashFreeUsers: 0.75,
+    eventsPerHour: 10,
+    ...noPrevious,
+  },
   // Staging: the previous release's name is hostile text; this one's events named no user.
   r25: {
     issuesIntroduced: 0,
@@ -1717,7 +1729,7 @@ describe('releases page', () => {
     assert.deepEqual(cells, [
       '|3||+2 vs 1.4.0 (worse)||was 1|',
       '|0||\u22122 vs 1.4.0 (better)||was 2|',
-      '|95 %||of 40 users||\u22124 pts vs 1.4.0 (worse)||was 99 %|',
+      '|95 %||of 40 users||\u22124 pts vs 1.4.0 (worse)||was 99 %||from error events|',
       '|11.2||+12 % vs 1.4.0 (worse)||was 10|',
     ]);
     assert.match(newest, /class="health-change change-worse">\+2 vs 1\.4\.0/);
@@ -1727,7 +1739,12 @@ describe('releases page', () => {
     const first = text(rowOf(html, '1.4.0'));
     assert.match(first, /<span class="health-previous">first in production<\/span>/);
     assert.doesNotMatch(first, / vs |was |health-change/);
-    assert.match(first, /<span class="health-value">99 %<\/span>/);
+    assert.match(first, /<span class="health-value">75 %<\/span>/);
+    // Its crash-free figures say they come from sessions, with the sessions' own share.
+    assert.match(
+      first,
+      /<span class="health-previous">of 4 users · 80 % of 5 sessions crash-free<\/span><span class="health-basis">from sessions<\/span>/,
+    );
 
     // Staging: a hostile previous version is text; a release whose events named no user says so.
     const staging = text(rowOf(html, '2.0.0'));

@@ -19,7 +19,7 @@ export { feedbackSchema, MAX_FEEDBACK_CHARS } from './feedback.schema';
 export type { FeedbackBody } from './feedback.schema';
 export { findFeedbackForIssues, MAX_FEEDBACK_PER_ISSUE } from './find-feedback';
 export { decodeJob, encodeJob, encodeJobBytes } from './job';
-export type { ErrorJob, FeedbackJob, Job, LogJob, VitalsJob } from './job';
+export type { ErrorJob, FeedbackJob, Job, LogJob, SessionJob, VitalsJob } from './job';
 export { LOG_LEVELS, logSchema, MAX_LOG_MESSAGE_CHARS } from './log.schema';
 export type { LogBody, LogLevel } from './log.schema';
 export { EVENT_COLUMNS, IssuesChangedError, persistEvents } from './persist-events';

@@ -13,6 +13,7 @@ import {
 import { feedbackSchema, type FeedbackBody } from './feedback.schema';
 import { logSchema, type LogBody } from './log.schema';
 import { vitalsSchema, type VitalsBody } from './vitals.schema';
+import { sessionBodySchema, type SessionBody } from '../sessions/session.schema';
 import { isPlainJsonText, normalizeJson } from './normalize';
 import { limitBreadcrumbs } from './evidence/breadcrumbs';
 import { limitCauses } from './evidence/causes';
@@ -54,7 +55,13 @@ export interface FeedbackJob extends JobBase {
   feedback: FeedbackBody & { id: string };
 }
 
-export type Job = ErrorJob | LogJob | VitalsJob | FeedbackJob;
+/** A Sentry session update or aggregate, already reduced to what release health counts (decision 045). */
+export interface SessionJob extends JobBase {
+  kind: 'session';
+  session: SessionBody;
+}
+
+export type Job = ErrorJob | LogJob | VitalsJob | FeedbackJob | SessionJob;
 
 const base = {
   v: z.literal(1),
@@ -67,10 +74,11 @@ const jobSchema = z.discriminatedUnion('kind', [
   z.object({ ...base, kind: z.literal('log'), log: logSchema.extend({ id: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('vitals'), vitals: vitalsSchema.extend({ id: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('feedback'), feedback: feedbackSchema.extend({ id: z.string().uuid() }) }),
+  z.object({ ...base, kind: z.literal('session'), session: sessionBodySchema }),
 ]);
 
 /** The field of each kind that carries its body. */
-const BODY_FIELD = { error: 'event', log: 'log', vitals: 'vitals', feedback: 'feedback' } as const;
+const BODY_FIELD = { error: 'event', log: 'log', vitals: 'vitals', feedback: 'feedback', session: 'session' } as const;
 
 /**
  * The job as queue text: `JSON.stringify(job)`. An edge that already holds the body's JSON

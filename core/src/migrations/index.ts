@@ -26,6 +26,7 @@ import { GroupingHints1797250000000 } from './1797250000000-grouping-hints';
 import { EventEvidence1797290000000 } from './1797290000000-event-evidence';
 import { ReleaseCommits1797300000000 } from './1797300000000-release-commits';
 import { ArtifactBundles1797310000000 } from './1797310000000-artifact-bundles';
+import { ReleaseSessions1797320000000 } from './1797320000000-release-sessions';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   EventEvidence1797290000000,
   ReleaseCommits1797300000000,
   ArtifactBundles1797310000000,
+  ReleaseSessions1797320000000,
 ];

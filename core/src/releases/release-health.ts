@@ -12,11 +12,23 @@ export interface ReleaseHealth {
   issuesIntroduced: number;
   /** Issues this release reopened (docs/releases-and-lifecycle.md regressions, snoozes that ended included). */
   regressions: number;
-  /** Distinct users (user.id, else user.email) named by the release's events. */
+  /**
+   * Where the crash-free figures come from: `sessions` when Sentry SDKs sent sessions for the
+   * release in this environment (decision 045), else `events` (the error events that name users).
+   */
+  basis: 'sessions' | 'events';
+  /** The release's session counters; null when it has none. */
+  sessions: SessionCounts | null;
+  /** 1 − (crashed + abnormal) / started; null without sessions. */
+  crashFreeSessions: number | null;
+  /**
+   * Distinct users: the sessions' `did`s on the sessions basis, else users (user.id, else
+   * user.email) named by the release's events.
+   */
   usersSeen: number;
-  /** Of those, users with at least one `fatal` or unhandled (`handled: false`) event in it. */
+  /** Of those, users with a crashed or abnormal session; on the events basis, with a `fatal` or unhandled event. */
   crashedUsers: number;
-  /** (usersSeen − crashedUsers) / usersSeen; null when no event named a user. */
+  /** (usersSeen − crashedUsers) / usersSeen; null when no session or event named a user. */
   crashFreeUsers: number | null;
   /** From the deploy to the next deploy in the same environment (or now). */
   windowStart: Date;
@@ -34,7 +46,23 @@ export interface ReleaseHealth {
   previousReleaseId: string | null;
 }
 
+/** Sessions of a release in one environment, each counted once by its final state (still open: started only). */
+export interface SessionCounts {
+  started: number;
+  exited: number;
+  errored: number;
+  crashed: number;
+  abnormal: number;
+}
+
 interface Row {
+  s_started: string | null;
+  s_exited: string | null;
+  s_errored: string | null;
+  s_crashed: string | null;
+  s_abnormal: string | null;
+  s_users: string | null;
+  s_crashed_users: string | null;
   id: string;
   prev_id: string | null;
   deployed_at: Date;
@@ -80,6 +108,8 @@ export async function findReleaseHealth(
          WHERE e.project_id = wd.project_id AND e.release = wd.version AND e.environment = wd.environment
            AND e.timestamp >= wd.deployed_at AND e.timestamp < coalesce(wd.next_at, $2::timestamptz)) AS window_events,
        u.users_seen, u.crashed_users,
+       rs.started AS s_started, rs.exited AS s_exited, rs.errored AS s_errored, rs.crashed AS s_crashed,
+       rs.abnormal AS s_abnormal, su.s_users, su.s_crashed_users,
        (SELECT count(*) FROM issue_releases ir
           JOIN issues i ON i.id = ir.issue_id
           JOIN issue_environments ie ON ie.issue_id = ir.issue_id AND ie.environment = ir.environment
@@ -96,21 +126,32 @@ export async function findReleaseHealth(
                  FROM events e
                 WHERE e.project_id = wd.project_id AND e.release = wd.version AND e.environment = wd.environment) x
         WHERE x.uk IS NOT NULL
-     ) u ON true`,
+     ) u ON true
+     LEFT JOIN release_sessions rs
+       ON rs.project_id = wd.project_id AND rs.release = wd.version AND rs.environment = wd.environment
+     LEFT JOIN LATERAL (
+       SELECT count(*) AS s_users, count(*) FILTER (WHERE x.crashed) AS s_crashed_users FROM release_session_users x
+        WHERE x.project_id = wd.project_id AND x.release = wd.version AND x.environment = wd.environment
+     ) su ON true`,
     [releaseIds, now.toISOString()],
   );
   for (const r of rows) {
     const windowStart = new Date(r.deployed_at);
     const windowEnd = new Date(r.window_end);
     const hours = (windowEnd.getTime() - windowStart.getTime()) / HOUR_MS;
-    const usersSeen = Number(r.users_seen ?? 0);
-    const crashedUsers = Number(r.crashed_users ?? 0);
+    const sessions = sessionCountsOf(r);
+    const basis = sessions ? 'sessions' : 'events';
+    const usersSeen = Number((sessions ? r.s_users : r.users_seen) ?? 0);
+    const crashedUsers = Number((sessions ? r.s_crashed_users : r.crashed_users) ?? 0);
     const windowEvents = Number(r.window_events);
     const enoughData = hasEnoughHealthSample({ windowStart, windowEnd, windowEvents }, now);
     out.set(r.id, {
       releaseId: r.id,
       issuesIntroduced: Number(r.introduced),
       regressions: Number(r.regressions),
+      basis,
+      sessions,
+      crashFreeSessions: sessions ? crashFreeShare(sessions) : null,
       usersSeen,
       crashedUsers,
       crashFreeUsers: usersSeen === 0 ? null : (usersSeen - crashedUsers) / usersSeen,
@@ -123,4 +164,21 @@ export async function findReleaseHealth(
     });
   }
   return out;
+}
+
+function sessionCountsOf(r: Row): SessionCounts | null {
+  const started = Number(r.s_started ?? 0);
+  if (started === 0) return null;
+  return {
+    started,
+    exited: Number(r.s_exited ?? 0),
+    errored: Number(r.s_errored ?? 0),
+    crashed: Number(r.s_crashed ?? 0),
+    abnormal: Number(r.s_abnormal ?? 0),
+  };
+}
+
+/** Abnormal ends count as crashes, as in Sentry; never below 0 (an aggregate may end more than it started). */
+function crashFreeShare(s: SessionCounts): number {
+  return Math.max(0, 1 - (s.crashed + s.abnormal) / s.started);
 }

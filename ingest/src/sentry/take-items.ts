@@ -15,6 +15,7 @@ import {
   sentryIdOf,
   type KeyInfo,
   type Clock,
+  type SessionBody,
 } from '@tracker/core';
 import { receivedAtNow } from '../http/received-at';
 import { admitOnce, DISCARDED_ISSUE } from '../http/error.route';
@@ -25,6 +26,7 @@ import type { RecentIds } from '../http/recent-ids';
 import type { QueuePayload } from '../queue';
 import { isCanonicalQueuedErrorEvent } from '../http/error-event.canonical';
 import { parseSentryJson, readSentryJson, type EnvelopeItem } from './parse-envelope';
+import { readSentrySession, takeSession } from './take-sessions';
 
 /** What the items of one request came to. */
 export interface TakenItems {
@@ -63,7 +65,8 @@ const YIELD_EVERY = 50;
 type Candidate =
   | { what: string; kind: 'event'; raw: Record<string, unknown>; plain: boolean }
   | { what: string; kind: 'feedback'; body: unknown }
-  | { what: string; kind: 'log'; record: unknown };
+  | { what: string; kind: 'log'; record: unknown }
+  | { what: string; kind: 'session'; session: SessionBody };
 
 /** The records an envelope's items hold, read (JSON) and mapped onto our bodies. */
 export interface ReadItems {
@@ -73,7 +76,7 @@ export interface ReadItems {
 }
 
 /**
- * Reads the items Tracker keeps (event, feedback, user_report, log, otel_log) into records;
+ * Reads the items Tracker keeps (event, feedback, user_report, log, otel_log, session, sessions) into records;
  * every other item type is read past. Throws 413 over MAX_ENVELOPE_RECORDS records, so the whole
  * envelope is refused before the gate. A bad item is noted and dropped alone.
  */
@@ -101,6 +104,10 @@ export function readSentryItems(items: EnvelopeItem[]): ReadItems {
           for (const record of mapSentryLogs(parseSentryJson(item.payload, what), item.type)) {
             read.candidates.push({ what, kind: 'log', record });
           }
+          break;
+        case 'session':
+        case 'sessions': // release health (decision 045)
+          read.candidates.push({ what, kind: 'session', session: readSentrySession(item, item.type, what) });
           break;
         default:
           break; // read past and dropped (docs/sentry-compatibility.md)
@@ -161,6 +168,9 @@ export async function takeSentryItems(
           taken.payloads.push(encodeJob({ v: 1, kind: 'log', projectId, receivedAt, log: { ...log, id: randomUUID() } }));
           break;
         }
+        case 'session':
+          taken.payloads.push(await takeSession(key, candidate.session, receivedAt, deps.gate));
+          break;
       }
     } catch (err) {
       note(taken, err, candidate.kind === 'log' ? `${candidate.what}: log record` : candidate.what);

@@ -8,6 +8,7 @@ import {
   persistEvents,
   persistFeedback,
   persistLogs,
+  persistSessions,
   persistVitals,
   prepareEvent,
   prepareFeedback,
@@ -20,8 +21,10 @@ import {
   type PreparedEvent,
   type PreparedFeedback,
   type PreparedLog,
+  type PreparedSession,
   type PreparedVitals,
   type RecordsResult,
+  type SessionsResult,
 } from '@tracker/core';
 import type { DataSource } from 'typeorm';
 
@@ -30,6 +33,7 @@ export interface BatchOutcome extends PersistResult {
   logs: LogsResult;
   vitals: RecordsResult;
   feedback: FeedbackResult;
+  sessions: SessionsResult;
   /** Messages that can never be processed (unreadable payload), by index in the input. */
   unreadable: Array<{ index: number; error: string }>;
   /** The late locks met a user action on one of the batch's issues, and the batch was redone (decision 033). */
@@ -42,12 +46,14 @@ export interface PreparedBatch {
   logs: PreparedLog[];
   vitals: PreparedVitals[];
   feedback: PreparedFeedback[];
+  /** Session updates and aggregates: counters, summed per batch (decision 045). */
+  sessions: PreparedSession[];
   /** Payloads that could not be read, by index in the input. */
   unreadable: Array<{ index: number; error: string }>;
 }
 
 export function emptyBatch(): PreparedBatch {
-  return { events: [], logs: [], vitals: [], feedback: [], unreadable: [] };
+  return { events: [], logs: [], vitals: [], feedback: [], sessions: [], unreadable: [] };
 }
 
 /**
@@ -116,6 +122,7 @@ async function persistBatchOnce(ds: DataSource, batch: PreparedBatch, context: B
     const logs = await persistLogs(em, batch.logs, context);
     const vitals = await persistVitals(em, batch.vitals);
     const feedback = await persistFeedback(em, batch.feedback);
+    const sessions = await persistSessions(em, batch.sessions);
     // Error rules and LOG_MATCH rules both write to the outbox; the worker queues them together.
     return {
       ...events,
@@ -123,6 +130,7 @@ async function persistBatchOnce(ds: DataSource, batch: PreparedBatch, context: B
       logs,
       vitals,
       feedback,
+      sessions,
     };
   });
   return { ...result, unreadable: batch.unreadable, relocked: false };
@@ -164,6 +172,9 @@ function addPrepared(batch: PreparedBatch, job: Job): void {
       return;
     case 'feedback':
       batch.feedback.push(prepareFeedback(job));
+      return;
+    case 'session':
+      batch.sessions.push({ ...job.session, projectId: job.projectId });
       return;
   }
 }

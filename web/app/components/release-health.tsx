@@ -3,7 +3,9 @@ import {
   compareCount,
   compareCrashFree,
   compareRate,
+  healthBasisLabel,
   rawHealthFigures,
+  sessionsCrashFree,
   type HealthFigure,
   type ReleaseHealth,
 } from '../lib/release-health';
@@ -11,7 +13,7 @@ import {
 const DIRECTION_WORDS = { better: 'better', worse: 'worse', same: 'unchanged' } as const;
 
 /** One figure, and under it the change since the previous release and that release's figure. */
-function FigureCell({ figure, detail }: { figure: HealthFigure; detail?: string }) {
+function FigureCell({ figure, detail, basis }: { figure: HealthFigure; detail?: string; basis?: string }) {
   return (
     <td className="num health-cell">
       <span className="health-value">{figure.value}</span>
@@ -23,6 +25,7 @@ function FigureCell({ figure, detail }: { figure: HealthFigure; detail?: string 
         </span>
       )}
       {figure.previous !== null && <span className="health-previous">{figure.previous}</span>}
+      {basis && <span className="health-basis">{basis}</span>}
     </td>
   );
 }
@@ -39,12 +42,17 @@ export function ReleaseHealthCells({ health }: { health: ReleaseHealth | null })
       </td>
     ));
   }
+  const basis = healthBasisLabel(health);
   if (!health.enoughData) {
     return (
       <>
-        {rawHealthFigures(health).map((figure, i) => (
-          <FigureCell key={HEALTH_COLUMNS[i]} figure={figure} />
-        ))}
+        {rawHealthFigures(health).map((figure, i) =>
+          i === 2 && health.basis === 'SESSIONS' ? (
+            <FigureCell key={HEALTH_COLUMNS[i]} {...sessionsCrashFree(health, false)} basis={basis} />
+          ) : (
+            <FigureCell key={HEALTH_COLUMNS[i]} figure={figure} basis={i === 2 ? basis : undefined} />
+          ),
+        )}
       </>
     );
   }
@@ -53,14 +61,19 @@ export function ReleaseHealthCells({ health }: { health: ReleaseHealth | null })
     <>
       <FigureCell figure={compareCount(health.issuesIntroduced, health.previousIssuesIntroduced, version)} />
       <FigureCell figure={compareCount(health.regressions, health.previousRegressions, version)} />
-      <FigureCell
-        figure={compareCrashFree(health.crashFreeUsers, health.previousCrashFreeUsers, version)}
-        detail={
-          health.usersSeen
-            ? `of ${formatNumber(health.usersSeen)} ${health.usersSeen === 1 ? 'user' : 'users'}`
-            : 'no users named'
-        }
-      />
+      {health.basis === 'SESSIONS' ? (
+        <FigureCell {...sessionsCrashFree(health, true)} basis={basis} />
+      ) : (
+        <FigureCell
+          figure={compareCrashFree(health.crashFreeUsers, health.previousCrashFreeUsers, version)}
+          detail={
+            health.usersSeen
+              ? `of ${formatNumber(health.usersSeen)} ${health.usersSeen === 1 ? 'user' : 'users'}`
+              : 'no users named'
+          }
+          basis={basis}
+        />
+      )}
       <FigureCell figure={compareRate(health)} />
     </>
   );

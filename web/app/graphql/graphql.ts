@@ -66,6 +66,11 @@ export type ApiScope =
   | 'READ'
   | 'WRITE';
 
+/** SESSIONS: from the sessions Sentry SDKs sent for the release (crash-free sessions and users as they count them). EVENTS: the release has no sessions; crash-free users is derived from the error events that name users. */
+export type HealthBasis =
+  | 'EVENTS'
+  | 'SESSIONS';
+
 export type InvitationStatus =
   | 'ACCEPTED'
   | 'EXPIRED'
@@ -610,7 +615,7 @@ export type ProjectReleaseHealthQueryVariables = Exact<{
 }>;
 
 
-export type ProjectReleaseHealthQuery = { releases: Array<{ id: string, version: string, environment: string, deployedAt: string, dateReleased: string | null, health: { issuesIntroduced: number, regressions: number, usersSeen: number, crashedUsers: number, crashFreeUsers: number | null, windowEvents: number, enoughData: boolean, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null } | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> }> };
+export type ProjectReleaseHealthQuery = { releases: Array<{ id: string, version: string, environment: string, deployedAt: string, dateReleased: string | null, health: { issuesIntroduced: number, regressions: number, basis: HealthBasis, crashFreeSessions: number | null, usersSeen: number, crashedUsers: number, crashFreeUsers: number | null, windowEvents: number, enoughData: boolean, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null, sessions: { started: number } | null } | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> }> };
 
 export type MarkReleaseMutationVariables = Exact<{
   projectId: string;
@@ -1721,6 +1726,11 @@ export const ProjectReleaseHealthDocument = new TypedDocumentString(`
     health {
       issuesIntroduced
       regressions
+      basis
+      crashFreeSessions
+      sessions {
+        started
+      }
       usersSeen
       crashedUsers
       crashFreeUsers

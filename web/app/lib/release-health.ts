@@ -6,6 +6,10 @@ import { formatNumber } from './format';
 // higher crash-free share is better.
 
 export type ReleaseHealth = {
+  /** Where the crash-free figures come from: Sentry sessions, or the error events that name users. */
+  basis?: 'SESSIONS' | 'EVENTS';
+  crashFreeSessions?: number | null;
+  sessions?: { started: number } | null;
   issuesIntroduced: number;
   regressions: number;
   usersSeen: number;
@@ -148,4 +152,27 @@ export function rawHealthFigures(health: ReleaseHealth): HealthFigure[] {
       : plain(`${formatNumber(health.crashedUsers)} crashed`, `of ${formatNumber(health.usersSeen)} ${users}`),
     plain(`${formatNumber(health.windowEvents)} ${health.windowEvents === 1 ? 'event' : 'events'}`, NOT_ENOUGH_DATA),
   ];
+}
+
+/** Said under the crash-free figures: which data they come from (decision 045). */
+export function healthBasisLabel(health: ReleaseHealth): string {
+  return health.basis === 'SESSIONS' ? 'from sessions' : 'from error events';
+}
+
+/**
+ * The crash-free cell on the sessions basis: the users' share, then the sessions' share. Shown
+ * whatever the window's size: these are counts the SDKs made, not a rate read into a short window.
+ */
+export function sessionsCrashFree(health: ReleaseHealth, compare: boolean): { figure: HealthFigure; detail: string } {
+  const version = compare ? health.previousVersion : null;
+  const figure = compareCrashFree(health.crashFreeUsers, health.previousCrashFreeUsers, version);
+  const started = health.sessions?.started ?? 0;
+  const users = health.usersSeen
+    ? `of ${formatNumber(health.usersSeen)} ${health.usersSeen === 1 ? 'user' : 'users'}`
+    : 'no users named';
+  const sessions =
+    health.crashFreeSessions === null || health.crashFreeSessions === undefined
+      ? ''
+      : ` · ${formatShare(health.crashFreeSessions)} of ${formatNumber(started)} ${started === 1 ? 'session' : 'sessions'} crash-free`;
+  return { figure, detail: `${users}${sessions}` };
 }

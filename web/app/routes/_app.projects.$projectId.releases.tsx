@@ -61,6 +61,11 @@ const RELEASE_HEALTH_QUERY = graphql(`
       health {
         issuesIntroduced
         regressions
+        basis
+        crashFreeSessions
+        sessions {
+          started
+        }
         usersSeen
         crashedUsers
         crashFreeUsers

@@ -2,6 +2,7 @@ import { AppError, planOf, releaseHealthPlanNames } from '@tracker/core';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../context';
 import { ReleaseHealthType } from './release-health.type';
+import { HealthBasisEnum } from './release-sessions.type';
 import { ReleaseType } from './release.type';
 
 @Resolver(() => ReleaseType)
@@ -29,6 +30,9 @@ export class ReleaseHealthResolver {
     return {
       issuesIntroduced: health.issuesIntroduced,
       regressions: health.regressions,
+      basis: health.basis === 'sessions' ? HealthBasisEnum.SESSIONS : HealthBasisEnum.EVENTS,
+      sessions: health.sessions,
+      crashFreeSessions: health.crashFreeSessions,
       usersSeen: health.usersSeen,
       crashedUsers: health.crashedUsers,
       crashFreeUsers: health.crashFreeUsers,
@@ -44,6 +48,7 @@ export class ReleaseHealthResolver {
       previousIssuesIntroduced: previous?.issuesIntroduced ?? null,
       previousRegressions: previous?.regressions ?? null,
       previousCrashFreeUsers: previous?.crashFreeUsers ?? null,
+      previousCrashFreeSessions: previous?.crashFreeSessions ?? null,
       previousEventsPerHour: prevRate,
       eventsPerHourRatio:
         health.eventsPerHour !== null && prevRate !== null && prevRate > 0 ? health.eventsPerHour / prevRate : null,

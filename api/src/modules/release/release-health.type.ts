@@ -1,4 +1,5 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { HealthBasisEnum, ReleaseSessionsType } from './release-sessions.type';
 
 @ObjectType('ReleaseHealth', {
   simpleResolvers: true,
@@ -15,23 +16,43 @@ export class ReleaseHealthType {
   })
   regressions: number;
 
+  @Field(() => HealthBasisEnum, {
+    description:
+      'Where crashFreeSessions, usersSeen, crashedUsers and crashFreeUsers come from: SESSIONS when Sentry SDKs sent ' +
+      'sessions for this release in this environment, else EVENTS.',
+  })
+  basis: HealthBasisEnum;
+
+  @Field(() => ReleaseSessionsType, { nullable: true, description: 'The session counters; null on the EVENTS basis.' })
+  sessions: ReleaseSessionsType | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Crash-free sessions: 1 − (crashed + abnormal) / started, from 0 to 1. Null on the EVENTS basis.',
+  })
+  crashFreeSessions: number | null;
+
   @Field(() => Int, {
-    description: 'Distinct users (user.id, else user.email) named by events of this release in this environment.',
+    description:
+      "SESSIONS: distinct users (the sessions' `did`). EVENTS: distinct users (user.id, else user.email) named by " +
+      'events of this release in this environment.',
   })
   usersSeen: number;
 
   @Field(() => Int, {
-    description: 'Of usersSeen, those with at least one `fatal` or unhandled (`handled: false`) event.',
+    description:
+      'Of usersSeen, SESSIONS: those with a crashed or abnormal session; EVENTS: those with at least one `fatal` ' +
+      'or unhandled (`handled: false`) event.',
   })
   crashedUsers: number;
 
   @Field(() => Float, {
     nullable: true,
     description:
-      'Crash-free users: (usersSeen − crashedUsers) / usersSeen, from 0 to 1. Users are known only from the error ' +
-      'events that name them (Tracker records no sessions), so this is the share of affected users whose errors ' +
-      'in this release were all handled and below `fatal`; users who met no error are not counted. Null when no ' +
-      'event of the release named a user.',
+      'Crash-free users: (usersSeen − crashedUsers) / usersSeen, from 0 to 1. On the SESSIONS basis, over every ' +
+      'user whose session carried a `did`. On the EVENTS basis users are known only from the error events that ' +
+      'name them, so this is the share of affected users whose errors in this release were all handled and below ' +
+      '`fatal`; users who met no error are not counted. Null when no session or event named a user.',
   })
   crashFreeUsers: number | null;
 
@@ -77,6 +98,12 @@ export class ReleaseHealthType {
     description: "The previous release's crashFreeUsers; null for the first, or when none of its events named a user.",
   })
   previousCrashFreeUsers: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "The previous release's crashFreeSessions; null for the first, or when it had no sessions.",
+  })
+  previousCrashFreeSessions: number | null;
 
   @Field(() => Float, {
     nullable: true,
