@@ -95,9 +95,14 @@ export function mapSentryEvent(event: JsonObject, headerEventId?: unknown): Json
   return out;
 }
 
-/** `exception.values`, or (very old SDKs) `exception` as the list itself. */
+/**
+ * `exception.values`, or (very old SDKs) `exception` as the list itself, or as one exception
+ * (raven-go's `CaptureError` sends `{type, value, stacktrace}`).
+ */
 function exceptionValues(v: unknown): JsonObject[] {
-  const list = Array.isArray(v) ? v : Array.isArray(objectOf(v)?.values) ? (objectOf(v)!.values as unknown[]) : [];
+  const single = objectOf(v);
+  if (single && !('values' in single) && ('type' in single || 'value' in single)) return [single];
+  const list = Array.isArray(v) ? v : Array.isArray(single?.values) ? (single.values as unknown[]) : [];
   return list.filter(isObject);
 }
 
