@@ -788,6 +788,17 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
       return ok(feedbackAnswer(body.variables));
     case 'AlertRules':
       return ok(alertRulesAnswer(body.variables));
+    case 'UpdateProjectKeyRateLimit': {
+      const limit = body.variables.rateLimitPerSecond as number | null;
+      if (limit !== null && limit > 1_000_000)
+        return fail(
+          'BAD_USER_INPUT',
+          'rateLimitPerSecond: must be a whole number from 1 to 1,000,000, or null for no limit',
+        );
+      return ok<Api.UpdateProjectKeyRateLimitMutation>({
+        updateProjectKey: { id: String(body.variables.keyId), rateLimitPerSecond: limit },
+      });
+    }
     case 'UpdateAlertRule':
       return ok<Api.UpdateAlertRuleMutation>({ updateAlertRule: { id: String(body.variables.id) } });
     case 'TestAlertRule':
@@ -1772,6 +1783,57 @@ describe('settings and billing', () => {
     assert.match(html, /import \* as Sentry from &#x27;@sentry\/browser&#x27;/);
     assert.match(html, /@sentry\/node/);
     assert.match(html, /sentry_sdk\.init\(\s*dsn=&quot;http:\/\/et_key@127\.0\.0\.1:3000\/ingest\/error&quot;/);
+  });
+
+  test("a key's rate limit is shown in a form; saving sends updateProjectKey; empty lifts it; bad input is said", async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/settings', cookie)).text();
+    assert.match(html, />Rate limit \(per second\)</);
+    assert.match(
+      html,
+      /<label for="rate-limit-k1"[^>]*>Rate limit of (<!-- -->)?et_abc(<!-- -->)?, items per second \(empty: no limit\)/,
+    );
+    assert.match(
+      html,
+      /<input id="rate-limit-k1" class="rate-limit-input" name="rateLimitPerSecond" type="number"[^>]*placeholder="no limit" value=""/,
+    );
+    assert.match(html, /<button type="submit" name="intent" value="setKeyRateLimit"[^>]*>Save limit</);
+
+    const calls = () => received.filter((r) => r.body.operationName === 'UpdateProjectKeyRateLimit');
+    const before = calls().length;
+    const set = await postForm(
+      '/projects/p1/settings',
+      { intent: 'setKeyRateLimit', id: 'k1', rateLimitPerSecond: ' 25 ' },
+      cookie,
+    );
+    assert.equal(set.status, 200);
+    assert.match(await set.text(), /The key is limited to 25 items per second\./);
+    assert.deepEqual(calls().at(-1)?.body.variables, { projectId: 'p1', keyId: 'k1', rateLimitPerSecond: 25 });
+
+    const lifted = await postForm(
+      '/projects/p1/settings',
+      { intent: 'setKeyRateLimit', id: 'k1', rateLimitPerSecond: '' },
+      cookie,
+    );
+    assert.match(await lifted.text(), /The key has no rate limit of its own now\./);
+    assert.deepEqual(calls().at(-1)?.body.variables, { projectId: 'p1', keyId: 'k1', rateLimitPerSecond: null });
+
+    const tooHigh = await postForm(
+      '/projects/p1/settings',
+      { intent: 'setKeyRateLimit', id: 'k1', rateLimitPerSecond: '2000000' },
+      cookie,
+    );
+    assert.equal(tooHigh.status, 400);
+    assert.match(await tooHigh.text(), /must be a whole number from 1 to 1,000,000, or null for no limit/);
+
+    const notANumber = await postForm(
+      '/projects/p1/settings',
+      { intent: 'setKeyRateLimit', id: 'k1', rateLimitPerSecond: '2.5' },
+      cookie,
+    );
+    assert.equal(notANumber.status, 400);
+    assert.match(await notANumber.text(), /Rate limit: a whole number of items per second, or empty for no limit\./);
+    assert.equal(calls().length, before + 3, 'the malformed value never reached the API');
   });
 
   test('the setup page shows our snippets and, open beside them, the Sentry SDKs with the same DSN', async () => {

@@ -47,6 +47,7 @@ type Documents = {
     "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.ApiTokensDocument,
     "\n    mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {\n      rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {\n        id\n      }\n    }\n  ": typeof types.RotateProjectKeyDocument,
     "\n    mutation DisableProjectKey($projectId: ID!, $keyId: ID!) {\n      disableProjectKey(projectId: $projectId, keyId: $keyId) {\n        id\n      }\n    }\n  ": typeof types.DisableProjectKeyDocument,
+    "\n    mutation UpdateProjectKeyRateLimit($projectId: ID!, $keyId: ID!, $rateLimitPerSecond: Int) {\n      updateProjectKey(projectId: $projectId, keyId: $keyId, rateLimitPerSecond: $rateLimitPerSecond) {\n        id\n        rateLimitPerSecond\n      }\n    }\n  ": typeof types.UpdateProjectKeyRateLimitDocument,
     "\n    mutation CreateUploadToken($projectId: ID!, $name: String!) {\n      createUploadToken(projectId: $projectId, name: $name) {\n        token\n        uploadToken {\n          name\n        }\n      }\n    }\n  ": typeof types.CreateUploadTokenDocument,
     "\n    mutation RevokeUploadToken($projectId: ID!, $id: ID!) {\n      revokeUploadToken(projectId: $projectId, id: $id) {\n        id\n      }\n    }\n  ": typeof types.RevokeUploadTokenDocument,
     "\n    mutation InviteMember($organizationId: ID!, $email: String!, $role: MemberRole!) {\n      inviteMember(organizationId: $organizationId, email: $email, role: $role) {\n        emailSent\n        link\n        invitation {\n          email\n        }\n      }\n    }\n  ": typeof types.InviteMemberDocument,
@@ -114,6 +115,7 @@ const documents: Documents = {
     "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.ApiTokensDocument,
     "\n    mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {\n      rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {\n        id\n      }\n    }\n  ": types.RotateProjectKeyDocument,
     "\n    mutation DisableProjectKey($projectId: ID!, $keyId: ID!) {\n      disableProjectKey(projectId: $projectId, keyId: $keyId) {\n        id\n      }\n    }\n  ": types.DisableProjectKeyDocument,
+    "\n    mutation UpdateProjectKeyRateLimit($projectId: ID!, $keyId: ID!, $rateLimitPerSecond: Int) {\n      updateProjectKey(projectId: $projectId, keyId: $keyId, rateLimitPerSecond: $rateLimitPerSecond) {\n        id\n        rateLimitPerSecond\n      }\n    }\n  ": types.UpdateProjectKeyRateLimitDocument,
     "\n    mutation CreateUploadToken($projectId: ID!, $name: String!) {\n      createUploadToken(projectId: $projectId, name: $name) {\n        token\n        uploadToken {\n          name\n        }\n      }\n    }\n  ": types.CreateUploadTokenDocument,
     "\n    mutation RevokeUploadToken($projectId: ID!, $id: ID!) {\n      revokeUploadToken(projectId: $projectId, id: $id) {\n        id\n      }\n    }\n  ": types.RevokeUploadTokenDocument,
     "\n    mutation InviteMember($organizationId: ID!, $email: String!, $role: MemberRole!) {\n      inviteMember(organizationId: $organizationId, email: $email, role: $role) {\n        emailSent\n        link\n        invitation {\n          email\n        }\n      }\n    }\n  ": types.InviteMemberDocument,
@@ -277,6 +279,10 @@ export function graphql(source: "\n    mutation RotateProjectKey($projectId: ID!
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n    mutation DisableProjectKey($projectId: ID!, $keyId: ID!) {\n      disableProjectKey(projectId: $projectId, keyId: $keyId) {\n        id\n      }\n    }\n  "): typeof import('./graphql').DisableProjectKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation UpdateProjectKeyRateLimit($projectId: ID!, $keyId: ID!, $rateLimitPerSecond: Int) {\n      updateProjectKey(projectId: $projectId, keyId: $keyId, rateLimitPerSecond: $rateLimitPerSecond) {\n        id\n        rateLimitPerSecond\n      }\n    }\n  "): typeof import('./graphql').UpdateProjectKeyRateLimitDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

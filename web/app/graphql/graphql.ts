@@ -447,6 +447,15 @@ export type DisableProjectKeyMutationVariables = Exact<{
 
 export type DisableProjectKeyMutation = { disableProjectKey: { id: string } };
 
+export type UpdateProjectKeyRateLimitMutationVariables = Exact<{
+  projectId: string;
+  keyId: string;
+  rateLimitPerSecond?: number | null | undefined;
+}>;
+
+
+export type UpdateProjectKeyRateLimitMutation = { updateProjectKey: { id: string, rateLimitPerSecond: number | null } };
+
 export type CreateUploadTokenMutationVariables = Exact<{
   projectId: string;
   name: string;
@@ -1368,6 +1377,18 @@ export const DisableProjectKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DisableProjectKeyMutation, DisableProjectKeyMutationVariables>;
+export const UpdateProjectKeyRateLimitDocument = new TypedDocumentString(`
+    mutation UpdateProjectKeyRateLimit($projectId: ID!, $keyId: ID!, $rateLimitPerSecond: Int) {
+  updateProjectKey(
+    projectId: $projectId
+    keyId: $keyId
+    rateLimitPerSecond: $rateLimitPerSecond
+  ) {
+    id
+    rateLimitPerSecond
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateProjectKeyRateLimitMutation, UpdateProjectKeyRateLimitMutationVariables>;
 export const CreateUploadTokenDocument = new TypedDocumentString(`
     mutation CreateUploadToken($projectId: ID!, $name: String!) {
   createUploadToken(projectId: $projectId, name: $name) {
