@@ -188,6 +188,7 @@ const hostileEvent = (id: string, eventId: string, message: string, user: Record
   id,
   eventId,
   message,
+  logMessage: null as string | null,
   environment: 'production',
   release: '1.0.0',
   timestamp: '2026-01-01T00:00:00Z',
@@ -270,6 +271,8 @@ const eventDetails: Record<string, Api.EventDetailFieldsFragment & { issueId: st
   '104': {
     ...hostileEvent('104', 'e4', XSS_TITLE, { id: 'u-1' }),
     ...eventExtras,
+    // Logged with its exception (Python's logging.exception): shown above the exception's message.
+    logMessage: `charging order ${INJECTION.script} failed`,
     issueId: 'i2',
     url: null,
     release: '2.0.0',
@@ -1434,6 +1437,17 @@ describe('issue page', () => {
       'the toggle keeps the event',
     );
     assertInertMarkup(html);
+  });
+
+  test('an error logged with a message shows the log message above the exception; one without shows none', async () => {
+    const cookie = await signIn();
+    const logged = section(await (await get('/projects/p1/issues/i2?event=104', cookie)).text(), 'trace-heading');
+    const at = logged.indexOf('<p class="event-log-message"><span class="event-log-label">Log message</span>');
+    assert.ok(at > 0, 'the log message is shown');
+    assert.ok(logged.includes('charging order &lt;script&gt;alert(1)&lt;/script&gt; failed'), 'as text');
+    assert.ok(at < logged.indexOf('<p class="event-message">'), "above the exception's own message");
+    const plain = section(await (await get('/projects/p1/issues/i2?event=103', cookie)).text(), 'trace-heading');
+    assert.doesNotMatch(plain, /event-log-message/);
   });
 
   test('the event shows everything the SDK sent: level, handled, type, SDK, fingerprint, tags, every user key, the context as a tree', async () => {

@@ -92,9 +92,11 @@ export const framesSchema = list().transform(limitFrames);
  */
 export const queuedErrorEventSchema = errorEventSchema.extend({
   frames: opt(framesSchema),
+  // The message an exception was logged with (Sentry's `logentry` beside `exception`).
+  logMessage: opt(truncated(MAX_EVENT_MESSAGE_CHARS)),
   causes: opt(list().transform((c) => limitCauses(c, true))),
 });
-export type QueuedErrorEvent = ErrorEvent & { frames?: StackFrame[]; causes?: Cause[] };
+export type QueuedErrorEvent = ErrorEvent & { frames?: StackFrame[]; causes?: Cause[]; logMessage?: string };
 
 /** The first problem, naming the field: `type: must not be empty`. */
 export function describeZodError(error: z.ZodError): string {

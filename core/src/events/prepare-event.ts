@@ -40,6 +40,7 @@ export interface PreparedEvent {
   /** Oldest first, the newest 100. */
   breadcrumbs: Breadcrumb[] | null;
   request: EventRequest | null;
+  logMessage: string | null;
   timestamp: Date;
   receivedAt: Date;
 }
@@ -85,6 +86,7 @@ export function prepareEvent(job: ErrorJob): PreparedEvent {
     causes: causes.length > 0 ? causes : null,
     breadcrumbs: e.breadcrumbs !== undefined && e.breadcrumbs.length > 0 ? e.breadcrumbs : null,
     request: e.request ?? null,
+    logMessage: e.logMessage ?? null,
     timestamp: time.at,
     receivedAt,
   };

@@ -24,6 +24,8 @@ import { DiscardedEventLedger1797000000000 } from './1797000000000-discarded-eve
 import { IssueSearchStatistics1797100000000 } from './1797100000000-issue-search-statistics';
 import { GroupingHints1797250000000 } from './1797250000000-grouping-hints';
 import { EventEvidence1797290000000 } from './1797290000000-event-evidence';
+import { EventLogMessage1797340000000 } from './1797340000000-event-log-message';
+import { FeedbackNameAndUrl1797341000000 } from './1797341000000-feedback-name-and-url';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -53,4 +55,6 @@ export const MIGRATIONS = [
   IssueSearchStatistics1797100000000,
   GroupingHints1797250000000,
   EventEvidence1797290000000,
+  EventLogMessage1797340000000,
+  FeedbackNameAndUrl1797341000000,
 ];

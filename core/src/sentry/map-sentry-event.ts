@@ -59,6 +59,11 @@ export function mapSentryEvent(event: JsonObject, headerEventId?: unknown): Json
     message: value ?? message ?? '',
     environment: textOf(event.environment) ?? 'production',
   };
+  // An exception logged with a message of its own (`logging.exception("charging %s failed",
+  // order)`): the exception stays the title, the log message is kept beside it.
+  if (message !== undefined && textOf(primary?.value) !== undefined && message !== out.message) {
+    out.logMessage = message;
+  }
   const eventId = uuidOfEventId(event.event_id) ?? uuidOfEventId(headerEventId);
   if (eventId) out.eventId = eventId;
   const level = typeof event.level === 'string' ? LEVELS[event.level.toLowerCase()] : undefined;

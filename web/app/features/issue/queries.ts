@@ -31,6 +31,7 @@ graphql(`
     id
     eventId
     message
+    logMessage
     type
     level
     handled
