@@ -408,7 +408,16 @@ const hostileIssue: Omit<NonNullable<Api.IssueDetailQuery['issue']>, 'events'> =
       comment: null,
     },
   ],
-  feedback: [{ id: 'f1', message: '<script>alert(5)</script>', email: null, receivedAt: '2026-01-01T00:00:00Z' }],
+  feedback: [
+    {
+      id: 'f1',
+      message: '<script>alert(5)</script>',
+      email: null,
+      name: 'Bo <b>',
+      url: 'https://shop.example/cart',
+      receivedAt: '2026-01-01T00:00:00Z',
+    },
+  ],
 };
 /** An issue of the same organization's other project, opened under p1's URL. */
 const otherProjectIssue = { ...hostileIssue, id: 'i9', projectId: 'p2', title: 'Secret of project two' };
@@ -547,6 +556,8 @@ function feedbackAnswer(variables: Record<string, unknown>): Api.ProjectFeedback
               id: 'f1',
               message: `It broke ${XSS_CULPRIT}`,
               email: 'bo@example.com',
+              name: 'Bo <b>Smith</b>',
+              url: 'https://shop.example/checkout?step=2',
               eventId: 'e1',
               receivedAt: new Date(Date.now() - 3 * 60_000).toISOString(),
               issue: { id: 'i2', title: XSS_TITLE },
@@ -556,6 +567,8 @@ function feedbackAnswer(variables: Record<string, unknown>): Api.ProjectFeedback
               id: 'f0',
               message: 'No event attached',
               email: null,
+              name: null,
+              url: null,
               eventId: null,
               receivedAt: new Date(Date.now() - 10 * 60_000).toISOString(),
               issue: null,
@@ -1439,6 +1452,15 @@ describe('issue page', () => {
     assertInertMarkup(html);
   });
 
+  test("the issue's feedback shows the writer's name and the page, as text", async () => {
+    const cookie = await signIn();
+    const feedback = section(await (await get('/projects/p1/issues/i2', cookie)).text(), 'feedback-heading');
+    assert.ok(feedback.includes('&lt;script&gt;alert(5)&lt;/script&gt;'));
+    assert.match(feedback, /Bo &lt;b&gt;(<!-- -->)? ·/);
+    assert.match(feedback, / · (<!-- -->)?https:\/\/shop\.example\/cart/);
+    assert.doesNotMatch(feedback, /<b>/);
+  });
+
   test('an error logged with a message shows the log message above the exception; one without shows none', async () => {
     const cookie = await signIn();
     const logged = section(await (await get('/projects/p1/issues/i2?event=104', cookie)).text(), 'trace-heading');
@@ -2124,7 +2146,7 @@ describe('logs page', () => {
 });
 
 describe('feedback page', () => {
-  test('lists message, email, time and the linked issue and event, all as text', async () => {
+  test('lists message, name, email, page, time and the linked issue and event, all as text', async () => {
     const cookie = await signIn();
     const response = await get('/projects/p1/feedback', cookie);
     assert.equal(response.status, 200);
@@ -2132,8 +2154,13 @@ describe('feedback page', () => {
     assert.ok(html.includes('It broke &lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;'));
     assert.doesNotMatch(html, /<script>alert\(2\)/i);
     assert.doesNotMatch(html, /<img/i);
-    assert.match(html, /bo@example\.com/);
-    assert.match(html, /No email/);
+    assert.match(
+      html,
+      /Bo &lt;b&gt;Smith&lt;\/b&gt;(<!-- -->)? <span class="muted">\((<!-- -->)?bo@example\.com(<!-- -->)?\)<\/span>/,
+    );
+    assert.match(html, /No name or email/);
+    // The page the widget was opened on, as a link (http only; a javascript: URL would stay text).
+    assert.match(html, /Written on<\/span> (<!-- -->)?<a[^>]*href="https:\/\/shop\.example\/checkout\?step=2"/);
     assert.match(html, /href="\/projects\/p1\/issues\/i2"[^>]*>&lt;img src=x onerror=alert\(1\)&gt;</);
     assert.doesNotMatch(html, /href="javascript:/i, 'the event URL stays text');
     assert.ok(html.includes('javascript:alert(6)'));

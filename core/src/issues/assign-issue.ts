@@ -139,8 +139,10 @@ export async function findUserRefs(
 ): Promise<Map<string, { id: string; email: string }>> {
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return new Map();
-  const rows = await queryRows<{ id: string; email: string }>(ds, 'SELECT id, email FROM users WHERE id = ANY($1::uuid[])', [
-    valid,
-  ]);
+  const rows = await queryRows<{ id: string; email: string }>(
+    ds,
+    'SELECT id, email FROM users WHERE id = ANY($1::uuid[])',
+    [valid],
+  );
   return new Map(rows.map((r) => [r.id, r]));
 }

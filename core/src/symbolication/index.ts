@@ -1,15 +1,5 @@
-export {
-  MAX_MAP_FILENAME_LENGTH,
-  frameBasename,
-  isPlainMapFilename,
-  normalizeMapFilename,
-} from './filenames';
-export {
-  validateSourceMap,
-  type IndexSourceMapV3,
-  type ParsedSourceMap,
-  type SourceMapV3,
-} from './validate';
+export { MAX_MAP_FILENAME_LENGTH, frameBasename, isPlainMapFilename, normalizeMapFilename } from './filenames';
+export { validateSourceMap, type IndexSourceMapV3, type ParsedSourceMap, type SourceMapV3 } from './validate';
 export {
   CONTEXT_BYTES,
   LINE_BYTES,

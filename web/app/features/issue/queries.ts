@@ -210,6 +210,8 @@ export const ISSUE_QUERY = graphql(`
         id
         message
         email
+        name
+        url
         receivedAt
       }
     }
