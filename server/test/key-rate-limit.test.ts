@@ -92,7 +92,11 @@ for (const mode of MODES) {
         assert.equal(refused.body.error.message, 'rate limit of 3 events per second exceeded for this key');
       }
       assert.deepEqual(await store(), { status: 429, limits: '1::key:rate_limited' });
-      const ours = await sendError(tracker!.url, acct.key, { message: 'ours too', type: 'Error', environment: 'production' });
+      const ours = await sendError(tracker!.url, acct.key, {
+        message: 'ours too',
+        type: 'Error',
+        environment: 'production',
+      });
       assert.equal(ours.status, 429);
       assert.equal(ours.headers.get('retry-after'), '1');
 

@@ -46,7 +46,10 @@ function runSender(file: string, args: string[], dsn: string, extraEnv: Record<s
     execFile(
       file,
       args,
-      { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SENTRY_DSN: dsn, ...extraEnv }, timeout: 90_000 },
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SENTRY_DSN: dsn, ...extraEnv },
+        timeout: 90_000,
+      },
       (err, stdout, stderr) => {
         const last = stdout.trim().split('\n').pop();
         if (err || !last) reject(new Error(`${file} failed: ${err?.message ?? ''} ${stderr.slice(-2_000)}`));
@@ -113,31 +116,39 @@ for (const mode of MODES) {
       return { status: res.status, body: (await res.json()) as any, sentryError: res.headers.get('x-sentry-error') };
     };
 
-    test('raven-ruby with its default settings (base64 + zlib): the exception is stored', { skip: rubySkip, timeout: 120_000 }, async () => {
-      const id = dashed(await runSender('ruby', [join(__dirname, 'raven-ruby-sender.rb')], acct.dsn));
-      const e = await storedEvent(id);
-      assert.equal(e.type, 'ArgumentError');
-      assert.equal(e.message, 'raven-ruby card declined for 42');
-      assert.equal(e.environment, 'staging');
-      assert.equal(e.release, 'raven-ruby@1.0.0');
-      assert.ok(
-        e.exceptions[0].frames.some((f: { function: string | null }) => f.function === 'charge_card'),
-        JSON.stringify(e.exceptions[0].frames),
-      );
-    });
+    test(
+      'raven-ruby with its default settings (base64 + zlib): the exception is stored',
+      { skip: rubySkip, timeout: 120_000 },
+      async () => {
+        const id = dashed(await runSender('ruby', [join(__dirname, 'raven-ruby-sender.rb')], acct.dsn));
+        const e = await storedEvent(id);
+        assert.equal(e.type, 'ArgumentError');
+        assert.equal(e.message, 'raven-ruby card declined for 42');
+        assert.equal(e.environment, 'staging');
+        assert.equal(e.release, 'raven-ruby@1.0.0');
+        assert.ok(
+          e.exceptions[0].frames.some((f: { function: string | null }) => f.function === 'charge_card'),
+          JSON.stringify(e.exceptions[0].frames),
+        );
+      },
+    );
 
-    test('raven-go (a body over 1,000 bytes: base64 + zlib): the error is stored', { skip: goSkip, timeout: 360_000 }, async () => {
-      const id = dashed(await runSender(buildRavenGo(tmp.path), [], acct.dsn));
-      const e = await storedEvent(id);
-      assert.equal(e.type, '*errors.errorString');
-      assert.equal(e.message, 'raven-go card declined for 42');
-      assert.equal(e.environment, 'staging');
-      assert.equal(e.release, 'raven-go@1.0.0');
-      assert.ok(
-        e.exceptions[0].frames.some((f: { function: string | null }) => f.function === 'main'),
-        JSON.stringify(e.exceptions[0].frames),
-      );
-    });
+    test(
+      'raven-go (a body over 1,000 bytes: base64 + zlib): the error is stored',
+      { skip: goSkip, timeout: 360_000 },
+      async () => {
+        const id = dashed(await runSender(buildRavenGo(tmp.path), [], acct.dsn));
+        const e = await storedEvent(id);
+        assert.equal(e.type, '*errors.errorString');
+        assert.equal(e.message, 'raven-go card declined for 42');
+        assert.equal(e.environment, 'staging');
+        assert.equal(e.release, 'raven-go@1.0.0');
+        assert.ok(
+          e.exceptions[0].frames.some((f: { function: string | null }) => f.function === 'main'),
+          JSON.stringify(e.exceptions[0].frames),
+        );
+      },
+    );
 
     test('base64 of zlib, of raw deflate, and plain zlib bodies are read; JSON still is', async () => {
       const ids = Array.from({ length: 5 }, () => randomUUID().replace(/-/g, ''));
@@ -152,7 +163,12 @@ for (const mode of MODES) {
         zlib.deflateRawSync(json(2)).toString('base64'),
         zlib.deflateSync(json(3)),
         // Line-wrapped base64, as some encoders write it.
-        (zlib.deflateSync(json(4)).toString('base64').match(/.{1,76}/g) ?? []).join('\n'),
+        (
+          zlib
+            .deflateSync(json(4))
+            .toString('base64')
+            .match(/.{1,76}/g) ?? []
+        ).join('\n'),
         json(5),
       ];
       for (const [i, body] of bodies.entries()) {
