@@ -41,13 +41,18 @@ function goRavenMissing(): string | false {
 }
 
 /** Runs a sender that prints `{"id": …}` on its last line once the server has answered. */
-function runSender(file: string, args: string[], dsn: string, extraEnv: Record<string, string> = {}): Promise<string> {
+function runSender(file: string, args: string[], dsn: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       file,
       args,
       {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SENTRY_DSN: dsn, ...extraEnv },
+        env: {
+          NODE_ENV: 'production',
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '/tmp',
+          SENTRY_DSN: dsn,
+        },
         timeout: 90_000,
       },
       (err, stdout, stderr) => {
@@ -64,6 +69,7 @@ function buildRavenGo(outDir: string): string {
   const out = join(outDir, 'raven-go-sender');
   execFileSync('go', ['build', '-o', out, join(__dirname, 'raven-go-sender.go')], {
     env: {
+      NODE_ENV: 'production',
       PATH: process.env.PATH ?? '',
       HOME: outDir,
       GO111MODULE: 'off',
