@@ -105,6 +105,15 @@ if (!existsSync(chromium)) {
   if (!existsSync(chromium)) problems.push(`Chromium at ${chromium}: apt-get install chromium (or set CHROMIUM_PATH)`);
 }
 
+// Debian's raven clients (raven-ruby, and raven-go with Go to build it): server/test/raven-clients.test.ts.
+const rubyHasRaven = () =>
+  has('ruby') && spawnSync('ruby', ['-e', 'require "raven"'], { stdio: 'ignore', timeout: 30_000 }).status === 0;
+if (!rubyHasRaven()) aptInstall('ruby-sentry-raven');
+if (!rubyHasRaven()) problems.push("Debian's raven-ruby: apt-get install ruby-sentry-raven");
+const goHasRaven = () => has('go') && existsSync('/usr/share/gocode/src/github.com/getsentry/raven-go');
+if (!goHasRaven()) aptInstall('golang-go', 'golang-github-getsentry-raven-go-dev');
+if (!goHasRaven()) problems.push("Debian's raven-go: apt-get install golang-go golang-github-getsentry-raven-go-dev");
+
 // Debian's Caddy: server/test/behind-caddy.test.ts runs the shipped infra/Caddyfile with TLS.
 if (!has('caddy')) aptInstall('caddy');
 if (!has('caddy')) problems.push('Caddy (for the shipped Caddyfile test): apt-get install caddy');

@@ -221,6 +221,11 @@ const FIELDS: Record<string, Row> = {
   },
   deleteProject: { args: (a) => ({ id: a.project }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   rotateProjectKey: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  updateProjectKey: {
+    args: (a) => ({ projectId: a.project, keyId: a.projectKey, rateLimitPerSecond: 1000 }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
   disableProjectKey: {
     args: (a) => ({ projectId: a.project, keyId: a.projectKey }),
     outsider: 'NOT_FOUND',

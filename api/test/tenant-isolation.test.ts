@@ -177,6 +177,13 @@ const CASES: Record<string, Case> = {
       return { projectId: p.id, keyId: p.keyId };
     },
   },
+  updateProjectKey: {
+    ids: { projectId: 'project', keyId: 'projectKey' },
+    args: async (b, make) => {
+      const p = await make.project(b);
+      return { projectId: p.id, keyId: p.keyId, rateLimitPerSecond: 10 };
+    },
+  },
 
   // Mutation: issues
   resolveIssue: { ids: { id: 'issue' }, args: async (b, make) => ({ id: await make.issue(b) }) },

@@ -93,8 +93,43 @@ describe('mapping Sentry payloads onto our bodies', () => {
     );
     assert.deepEqual(
       mapSentryFeedback({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', comments: 'x', name: 'n' }, 'user_report'),
-      { message: 'x', eventId: '9ec79c33-ec99-42ab-8353-589fcb2e04dc' },
+      { message: 'x', name: 'n', eventId: '9ec79c33-ec99-42ab-8353-589fcb2e04dc' },
     );
+    // The widget's name and page; without them, the event's user and request stand in.
+    assert.deepEqual(
+      mapSentryFeedback(
+        { contexts: { feedback: { message: 'hi', name: 'Ada', url: 'https://shop.example/cart' } } },
+        'feedback',
+      ),
+      { message: 'hi', name: 'Ada', url: 'https://shop.example/cart' },
+    );
+    assert.deepEqual(
+      mapSentryFeedback(
+        {
+          contexts: { feedback: { message: 'hi' } },
+          user: { username: 'ada' },
+          request: { url: 'https://x.example/' },
+        },
+        'feedback',
+      ),
+      { message: 'hi', name: 'ada', url: 'https://x.example/' },
+    );
+  });
+
+  test('an exception logged with a message of its own keeps the log message beside it; a raven-go single exception object is read', () => {
+    const logged = mapSentryEvent({
+      exception: { values: [{ type: 'KeyError', value: "'card'" }] },
+      logentry: { message: 'charging %s failed', params: ['A-1'] },
+    });
+    assert.equal(logged.type, 'KeyError');
+    assert.equal(logged.message, "'card'");
+    assert.equal(logged.logMessage, 'charging A-1 failed');
+    // A message event (no exception) and an exception whose value is the message keep one message.
+    assert.equal(mapSentryEvent({ logentry: { formatted: 'just a message' } }).logMessage, undefined);
+    assert.equal(mapSentryEvent({ exception: [{ type: 'E', value: 'same' }], message: 'same' }).logMessage, undefined);
+    const raven = mapSentryEvent({ message: 'boom', exception: { type: '*errors.errorString', value: 'boom' } });
+    assert.equal(raven.type, '*errors.errorString');
+    assert.equal(raven.message, 'boom');
   });
 
   test('logs: a single record without a container, severity numbers when the level is unknown', () => {

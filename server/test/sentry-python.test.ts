@@ -1,7 +1,8 @@
 /**
  * Debian's python3-sentry-sdk (a real, unmodified Sentry SDK for another language than ours)
  * against Tracker's Sentry endpoints (issue 29): a chained exception (`raise … from …`) with
- * the source lines and local variables the SDK sends by default, and a breadcrumb. What Tracker
+ * the source lines and local variables the SDK sends by default, and a breadcrumb; and (issue 30)
+ * `logging.exception`, whose log message is kept beside the exception. What Tracker
  * stored is checked through GraphQL, on both runtimes. Skipped, saying why, when the package is
  * not installed (`apt-get install -y python3-sentry-sdk`).
  */
@@ -24,9 +25,12 @@ function pythonSdkMissing(): string | false {
   }
 }
 
-function runPython(dsn: string): Promise<{ exception: string; version: string }> {
+function runPython<T = { exception: string; version: string }>(
+  dsn: string,
+  script = 'sentry-python-sender.py',
+): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, [join(__dirname, 'sentry-python-sender.py')], {
+    const child = spawn(PYTHON, [join(__dirname, script)], {
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', SENTRY_DSN: dsn },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -109,5 +113,36 @@ for (const mode of MODES) {
         });
       },
     );
+
+    test('logging.exception: the log message is kept beside the exception', { timeout: 120_000 }, async () => {
+      const acct = await signUpWithProject(tracker!.url, 'Python logging');
+      const sent = await runPython<{ logging: string }>(acct.dsn, 'sentry-python-logging-sender.py');
+      const id = sent.logging.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+      const e = await waitFor(
+        `event ${id}`,
+        async () =>
+          (
+            await gqlOk(
+              tracker!.url,
+              `query($id: ID!) { event(id: $id) { type message logMessage level issueId exceptions { type value }
+                json } }`,
+              { id },
+              acct.token,
+            )
+          ).event,
+        30_000,
+      );
+      // The exception stays the title; the message it was logged with (params filled in) is kept beside it.
+      assert.equal(e.type, 'KeyError');
+      assert.equal(e.message, "'card-A-1001'");
+      assert.equal(e.logMessage, 'charging order A-1001 failed after 3 attempts');
+      assert.equal(e.level, 'ERROR');
+      assert.deepEqual(e.exceptions, [{ type: 'KeyError', value: "'card-A-1001'" }]);
+      assert.equal(e.json.logMessage, e.logMessage);
+      const issue = (
+        await gqlOk(tracker!.url, `query($id: ID!) { issue(id: $id) { title } }`, { id: e.issueId }, acct.token)
+      ).issue;
+      assert.match(issue.title, /^KeyError/);
+    });
   });
 }

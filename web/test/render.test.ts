@@ -215,6 +215,7 @@ const hostileEvent = (id: string, eventId: string, message: string, user: Record
   id,
   eventId,
   message,
+  logMessage: null as string | null,
   environment: 'production',
   release: '1.0.0',
   timestamp: '2026-01-01T00:00:00Z',
@@ -297,6 +298,8 @@ const eventDetails: Record<string, Api.EventDetailFieldsFragment & { issueId: st
   '104': {
     ...hostileEvent('104', 'e4', XSS_TITLE, { id: 'u-1' }),
     ...eventExtras,
+    // Logged with its exception (Python's logging.exception): shown above the exception's message.
+    logMessage: `charging order ${INJECTION.script} failed`,
     issueId: 'i2',
     url: null,
     release: '2.0.0',
@@ -446,7 +449,16 @@ const hostileIssue: Omit<NonNullable<Api.IssueDetailQuery['issue']>, 'events'> =
       comment: null,
     },
   ],
-  feedback: [{ id: 'f1', message: '<script>alert(5)</script>', email: null, receivedAt: '2026-01-01T00:00:00Z' }],
+  feedback: [
+    {
+      id: 'f1',
+      message: '<script>alert(5)</script>',
+      email: null,
+      name: 'Bo <b>',
+      url: 'https://shop.example/cart',
+      receivedAt: '2026-01-01T00:00:00Z',
+    },
+  ],
 };
 /** An issue of the same organization's other project, opened under p1's URL. */
 const otherProjectIssue = { ...hostileIssue, id: 'i9', projectId: 'p2', title: 'Secret of project two' };
@@ -585,6 +597,8 @@ function feedbackAnswer(variables: Record<string, unknown>): Api.ProjectFeedback
               id: 'f1',
               message: `It broke ${XSS_CULPRIT}`,
               email: 'bo@example.com',
+              name: 'Bo <b>Smith</b>',
+              url: 'https://shop.example/checkout?step=2',
               eventId: 'e1',
               receivedAt: new Date(Date.now() - 3 * 60_000).toISOString(),
               issue: { id: 'i2', title: XSS_TITLE },
@@ -594,6 +608,8 @@ function feedbackAnswer(variables: Record<string, unknown>): Api.ProjectFeedback
               id: 'f0',
               message: 'No event attached',
               email: null,
+              name: null,
+              url: null,
               eventId: null,
               receivedAt: new Date(Date.now() - 10 * 60_000).toISOString(),
               issue: null,
@@ -829,6 +845,17 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
       return ok(feedbackAnswer(body.variables));
     case 'AlertRules':
       return ok(alertRulesAnswer(body.variables));
+    case 'UpdateProjectKeyRateLimit': {
+      const limit = body.variables.rateLimitPerSecond as number | null;
+      if (limit !== null && limit > 1_000_000)
+        return fail(
+          'BAD_USER_INPUT',
+          'rateLimitPerSecond: must be a whole number from 1 to 1,000,000, or null for no limit',
+        );
+      return ok<Api.UpdateProjectKeyRateLimitMutation>({
+        updateProjectKey: { id: String(body.variables.keyId), rateLimitPerSecond: limit },
+      });
+    }
     case 'UpdateAlertRule':
       return ok<Api.UpdateAlertRuleMutation>({ updateAlertRule: { id: String(body.variables.id) } });
     case 'TestAlertRule':
@@ -1479,6 +1506,26 @@ describe('issue page', () => {
     assertInertMarkup(html);
   });
 
+  test("the issue's feedback shows the writer's name and the page, as text", async () => {
+    const cookie = await signIn();
+    const feedback = section(await (await get('/projects/p1/issues/i2', cookie)).text(), 'feedback-heading');
+    assert.ok(feedback.includes('&lt;script&gt;alert(5)&lt;/script&gt;'));
+    assert.match(feedback, /Bo &lt;b&gt;(<!-- -->)? ·/);
+    assert.match(feedback, / · (<!-- -->)?https:\/\/shop\.example\/cart/);
+    assert.doesNotMatch(feedback, /<b>/);
+  });
+
+  test('an error logged with a message shows the log message above the exception; one without shows none', async () => {
+    const cookie = await signIn();
+    const logged = section(await (await get('/projects/p1/issues/i2?event=104', cookie)).text(), 'trace-heading');
+    const at = logged.indexOf('<p class="event-log-message"><span class="event-log-label">Log message</span>');
+    assert.ok(at > 0, 'the log message is shown');
+    assert.ok(logged.includes('charging order &lt;script&gt;alert(1)&lt;/script&gt; failed'), 'as text');
+    assert.ok(at < logged.indexOf('<p class="event-message">'), "above the exception's own message");
+    const plain = section(await (await get('/projects/p1/issues/i2?event=103', cookie)).text(), 'trace-heading');
+    assert.doesNotMatch(plain, /event-log-message/);
+  });
+
   test('the event shows everything the SDK sent: level, handled, type, SDK, fingerprint, tags, every user key, the context as a tree', async () => {
     const cookie = await signIn();
     const response = await get('/projects/p1/issues/i2', cookie);
@@ -1845,6 +1892,57 @@ describe('settings and billing', () => {
     assert.match(html, /sentry_sdk\.init\(\s*dsn=&quot;http:\/\/et_key@127\.0\.0\.1:3000\/ingest\/error&quot;/);
   });
 
+  test("a key's rate limit is shown in a form; saving sends updateProjectKey; empty lifts it; bad input is said", async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/settings', cookie)).text();
+    assert.match(html, />Rate limit \(per second\)</);
+    assert.match(
+      html,
+      /<label for="rate-limit-k1"[^>]*>Rate limit of (<!-- -->)?et_abc(<!-- -->)?, items per second \(empty: no limit\)/,
+    );
+    assert.match(
+      html,
+      /<input id="rate-limit-k1" class="rate-limit-input" name="rateLimitPerSecond" type="number"[^>]*placeholder="no limit" value=""/,
+    );
+    assert.match(html, /<button type="submit" name="intent" value="setKeyRateLimit"[^>]*>Save limit</);
+
+    const calls = () => received.filter((r) => r.body.operationName === 'UpdateProjectKeyRateLimit');
+    const before = calls().length;
+    const set = await postForm(
+      '/projects/p1/settings',
+      { intent: 'setKeyRateLimit', id: 'k1', rateLimitPerSecond: ' 25 ' },
+      cookie,
+    );
+    assert.equal(set.status, 200);
+    assert.match(await set.text(), /The key is limited to 25 items per second\./);
+    assert.deepEqual(calls().at(-1)?.body.variables, { projectId: 'p1', keyId: 'k1', rateLimitPerSecond: 25 });
+
+    const lifted = await postForm(
+      '/projects/p1/settings',
+      { intent: 'setKeyRateLimit', id: 'k1', rateLimitPerSecond: '' },
+      cookie,
+    );
+    assert.match(await lifted.text(), /The key has no rate limit of its own now\./);
+    assert.deepEqual(calls().at(-1)?.body.variables, { projectId: 'p1', keyId: 'k1', rateLimitPerSecond: null });
+
+    const tooHigh = await postForm(
+      '/projects/p1/settings',
+      { intent: 'setKeyRateLimit', id: 'k1', rateLimitPerSecond: '2000000' },
+      cookie,
+    );
+    assert.equal(tooHigh.status, 400);
+    assert.match(await tooHigh.text(), /must be a whole number from 1 to 1,000,000, or null for no limit/);
+
+    const notANumber = await postForm(
+      '/projects/p1/settings',
+      { intent: 'setKeyRateLimit', id: 'k1', rateLimitPerSecond: '2.5' },
+      cookie,
+    );
+    assert.equal(notANumber.status, 400);
+    assert.match(await notANumber.text(), /Rate limit: a whole number of items per second, or empty for no limit\./);
+    assert.equal(calls().length, before + 3, 'the malformed value never reached the API');
+  });
+
   test('the setup page shows our snippets and, open beside them, the Sentry SDKs with the same DSN', async () => {
     const cookie = await signIn();
     const response = await get('/projects/p1', cookie);
@@ -2119,7 +2217,7 @@ describe('logs page', () => {
 });
 
 describe('feedback page', () => {
-  test('lists message, email, time and the linked issue and event, all as text', async () => {
+  test('lists message, name, email, page, time and the linked issue and event, all as text', async () => {
     const cookie = await signIn();
     const response = await get('/projects/p1/feedback', cookie);
     assert.equal(response.status, 200);
@@ -2127,8 +2225,13 @@ describe('feedback page', () => {
     assert.ok(html.includes('It broke &lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;'));
     assert.doesNotMatch(html, /<script>alert\(2\)/i);
     assert.doesNotMatch(html, /<img/i);
-    assert.match(html, /bo@example\.com/);
-    assert.match(html, /No email/);
+    assert.match(
+      html,
+      /Bo &lt;b&gt;Smith&lt;\/b&gt;(<!-- -->)? <span class="muted">\((<!-- -->)?bo@example\.com(<!-- -->)?\)<\/span>/,
+    );
+    assert.match(html, /No name or email/);
+    // The page the widget was opened on, as a link (http only; a javascript: URL would stay text).
+    assert.match(html, /Written on<\/span> (<!-- -->)?<a[^>]*href="https:\/\/shop\.example\/checkout\?step=2"/);
     assert.match(html, /href="\/projects\/p1\/issues\/i2"[^>]*>&lt;img src=x onerror=alert\(1\)&gt;</);
     assert.doesNotMatch(html, /href="javascript:/i, 'the event URL stays text');
     assert.ok(html.includes('javascript:alert(6)'));

@@ -30,6 +30,8 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   // what the edge scrubs: turning it off lets personal data be stored
   'updateProjectPrivacy',
   'disableProjectKey',
+  // a key's rate limit: lifting it lets one key use the whole quota
+  'updateProjectKey',
   // issues: deleting one takes its events and feedback with it (merging is triage: `write`)
   'deleteIssue',
   // discarding drops an issue's future events before they are stored (unmerging is triage: `write`)

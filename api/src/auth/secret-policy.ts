@@ -59,6 +59,10 @@ export const REVIEWED_FIELDS: ReadonlyMap<string, string> = new Map([
   ['AlertChannel.email', 'an address to send alerts to, not a credential'],
   ['Event.url', 'the page the error happened on, as the SDK sent it (event data is for triage)'],
   [
+    'Feedback.url',
+    'the page the feedback was written on, as the SDK sent it (sensitive query values scrubbed at ingest)',
+  ],
+  [
     'EventRequest.url',
     'the URL of the request the error happened in; sensitive query parameters filtered at ingest (docs/privacy.md)',
   ],

@@ -37,6 +37,13 @@ export class Event {
   @Column('text')
   message: string;
 
+  /**
+   * The message an error was logged with, beside its exception's own (`logging.exception(…)`,
+   * Sentry's `logentry`); null when the event has none or it says the same.
+   */
+  @Column('text', { name: 'log_message', nullable: true })
+  logMessage: string | null;
+
   @Column('text')
   environment: string;
 

@@ -18,6 +18,14 @@ export class Feedback {
   @Column('text', { nullable: true })
   email: string | null;
 
+  /** The name the writer gave (Sentry's feedback widget asks for it beside the email). */
+  @Column('text', { nullable: true })
+  name: string | null;
+
+  /** The page it was written on (the widget sends the browser's location). */
+  @Column('text', { nullable: true })
+  url: string | null;
+
   @Column('uuid', { name: 'event_id', nullable: true })
   eventId: string | null;
 

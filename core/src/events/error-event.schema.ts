@@ -93,11 +93,18 @@ export const framesSchema = list().transform(limitFrames);
  */
 export const queuedErrorEventSchema = errorEventSchema.extend({
   frames: opt(framesSchema),
+  // The message an exception was logged with (Sentry's `logentry` beside `exception`).
+  logMessage: opt(truncated(MAX_EVENT_MESSAGE_CHARS)),
   causes: opt(list().transform((c) => limitCauses(c, true))),
   // Sentry's `debug_meta.images` of type `sourcemap` (decision 044); bad entries are dropped.
   debugImages: opt(list().transform(limitDebugImages)),
 });
-export type QueuedErrorEvent = ErrorEvent & { frames?: StackFrame[]; causes?: Cause[]; debugImages?: DebugImage[] };
+export type QueuedErrorEvent = ErrorEvent & {
+  frames?: StackFrame[];
+  causes?: Cause[];
+  debugImages?: DebugImage[];
+  logMessage?: string;
+};
 
 /** The first problem, naming the field: `type: must not be empty`. */
 export function describeZodError(error: z.ZodError): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { opt, wireFields } from './wire-fields';
+import { opt, truncated, wireFields } from './wire-fields';
 
 export const MAX_FEEDBACK_CHARS = 8_192;
 
@@ -22,6 +22,10 @@ export const feedbackSchema = z.object({
       .transform((s) => s || undefined),
   ),
   eventId: opt(wireFields.uuid()),
+  /** Who wrote it, as they typed it: cut, never refused. */
+  name: opt(truncated(256).transform((s) => s.trim() || undefined)),
+  /** The page it was written on. */
+  url: opt(truncated(2048).transform((s) => s.trim() || undefined)),
 });
 
 export type FeedbackBody = z.output<typeof feedbackSchema>;

@@ -21,12 +21,14 @@ export async function findFeedbackForIssues(
     id: string;
     message: string;
     email: string | null;
+    name: string | null;
+    url: string | null;
     event_id: string | null;
     issue_id: string;
     received_at: Date;
   }>(
     ds,
-    `SELECT project_id, id, message, email, event_id, issue_id, received_at FROM (
+    `SELECT project_id, id, message, email, name, url, event_id, issue_id, received_at FROM (
        SELECT f.*, row_number() OVER (PARTITION BY f.issue_id ORDER BY f.received_at DESC, f.id DESC) AS n
        FROM feedback f WHERE f.issue_id = ANY($1::uuid[])
      ) ranked
@@ -40,6 +42,8 @@ export async function findFeedbackForIssues(
       id: r.id,
       message: r.message,
       email: r.email,
+      name: r.name,
+      url: r.url,
       eventId: r.event_id,
       issueId: r.issue_id,
       receivedAt: new Date(r.received_at),

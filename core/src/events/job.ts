@@ -226,6 +226,7 @@ function isCanonicalErrorEvent(e: unknown): boolean {
         ok = typeof v === 'string' && UUID.test(v);
         break;
       case 'message':
+      case 'logMessage':
         ok = isText(v, 0, MAX_EVENT_MESSAGE_CHARS);
         break;
       case 'type':

@@ -250,6 +250,7 @@ export const EVENT_COLUMNS: readonly string[] = [
   'causes',
   'breadcrumbs',
   'request',
+  'log_message',
 ];
 
 /**
@@ -339,6 +340,7 @@ function eventParams(
       json(e.causes),
       json(e.breadcrumbs),
       json(e.request),
+      e.logMessage,
     );
   }
   return params;

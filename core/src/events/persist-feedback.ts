@@ -23,10 +23,10 @@ export async function persistFeedback(em: EntityManager, feedback: PreparedFeedb
   if (feedback.length === 0) return { inserted: 0, duplicates: 0, linked: 0 };
   const rows = await queryRows<{ id: string; issue_id: string | null }>(
     em,
-    `INSERT INTO feedback (project_id, id, message, email, event_id, issue_id, received_at)
-     SELECT d.project_id, d.id, d.message, d.email, d.event_id, e.issue_id, d.received_at
-     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::timestamptz[])
-       AS d(project_id, id, message, email, event_id, received_at)
+    `INSERT INTO feedback (project_id, id, message, email, event_id, issue_id, received_at, name, url)
+     SELECT d.project_id, d.id, d.message, d.email, d.event_id, e.issue_id, d.received_at, d.name, d.url
+     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::timestamptz[], $7::text[], $8::text[])
+       AS d(project_id, id, message, email, event_id, received_at, name, url)
      LEFT JOIN events e ON e.project_id = d.project_id AND e.event_id = d.event_id
      ON CONFLICT (project_id, id) DO NOTHING
      RETURNING id, issue_id`,
@@ -37,6 +37,8 @@ export async function persistFeedback(em: EntityManager, feedback: PreparedFeedb
       feedback.map((f) => f.email),
       feedback.map((f) => f.eventId),
       feedback.map((f) => f.receivedAt.toISOString()),
+      feedback.map((f) => f.name ?? null),
+      feedback.map((f) => f.url ?? null),
     ],
   );
   return {

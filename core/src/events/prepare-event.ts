@@ -43,6 +43,7 @@ export interface PreparedEvent {
   request: EventRequest | null;
   /** Bundles with debug IDs (Sentry's `debug_meta`): their maps come before the release's. */
   debugImages: DebugImage[] | null;
+  logMessage: string | null;
   timestamp: Date;
   receivedAt: Date;
 }
@@ -89,6 +90,7 @@ export function prepareEvent(job: ErrorJob): PreparedEvent {
     breadcrumbs: e.breadcrumbs !== undefined && e.breadcrumbs.length > 0 ? e.breadcrumbs : null,
     request: e.request ?? null,
     debugImages: e.debugImages !== undefined && e.debugImages.length > 0 ? e.debugImages : null,
+    logMessage: e.logMessage ?? null,
     timestamp: time.at,
     receivedAt,
   };

@@ -6,6 +6,9 @@ export interface PreparedFeedback {
   id: string;
   message: string;
   email: string | null;
+  /** Who wrote it and on which page; absent (null) from feedback of our own older SDKs. */
+  name?: string | null;
+  url?: string | null;
   eventId: string | null;
   receivedAt: Date;
 }
@@ -17,6 +20,8 @@ export function prepareFeedback(job: FeedbackJob): PreparedFeedback {
     id: f.id,
     message: f.message,
     email: f.email ?? null,
+    name: f.name ?? null,
+    url: f.url ?? null,
     eventId: f.eventId ?? null,
     receivedAt: new Date(job.receivedAt),
   };

@@ -53,13 +53,15 @@ export async function listFeedback(ds: DataSource, caller: Caller, input: ListFe
       id: string;
       message: string;
       email: string | null;
+      name: string | null;
+      url: string | null;
       event_id: string | null;
       issue_id: string | null;
       received_at: Date;
       at_key: string;
     }>(
       ds,
-      `SELECT f.project_id, f.id, f.message, f.email, f.event_id, f.issue_id, f.received_at,
+      `SELECT f.project_id, f.id, f.message, f.email, f.name, f.url, f.event_id, f.issue_id, f.received_at,
          to_char(f.received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at_key
        FROM feedback f WHERE ${where.join(' AND ')}
        ORDER BY f.received_at DESC, f.id DESC LIMIT $${params.length}`,
@@ -78,6 +80,8 @@ export async function listFeedback(ds: DataSource, caller: Caller, input: ListFe
       id: r.id,
       message: r.message,
       email: r.email,
+      name: r.name,
+      url: r.url,
       eventId: r.event_id,
       issueId: r.issue_id,
       receivedAt: new Date(r.received_at),

@@ -100,6 +100,7 @@ export interface EventRow {
   causes: Event['causes'];
   breadcrumbs: Event['breadcrumbs'];
   request: Event['request'];
+  log_message?: string | null;
 }
 
 /** An `events` row as raw SQL returns it (`SELECT e.*`), as the entity. */
@@ -128,6 +129,7 @@ export function eventFromRow(r: EventRow): Event {
     causes: r.causes ?? null,
     breadcrumbs: r.breadcrumbs ?? null,
     request: r.request ?? null,
+    logMessage: r.log_message ?? null,
   });
 }
 

@@ -27,6 +27,8 @@ import { EventEvidence1797290000000 } from './1797290000000-event-evidence';
 import { ReleaseCommits1797300000000 } from './1797300000000-release-commits';
 import { ArtifactBundles1797310000000 } from './1797310000000-artifact-bundles';
 import { ReleaseSessions1797320000000 } from './1797320000000-release-sessions';
+import { EventLogMessage1797340000000 } from './1797340000000-event-log-message';
+import { FeedbackNameAndUrl1797341000000 } from './1797341000000-feedback-name-and-url';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -59,4 +61,6 @@ export const MIGRATIONS = [
   ReleaseCommits1797300000000,
   ArtifactBundles1797310000000,
   ReleaseSessions1797320000000,
+  EventLogMessage1797340000000,
+  FeedbackNameAndUrl1797341000000,
 ];

@@ -71,6 +71,7 @@ export class Scrubber {
       if (v !== event[k]) (out ??= { ...event })[k] = v;
     };
     set('message', this.text(event.message));
+    if (event.logMessage !== undefined) set('logMessage', this.text(event.logMessage));
     if (event.stack !== undefined) set('stack', this.scrubText(event.stack, IP_NOT_URL_HOST));
     if (event.frames !== undefined) set('frames', this.frames(event.frames) as E['frames']);
     if (event.context !== undefined) set('context', this.walk(event.context, 1) as E['context']);
@@ -187,11 +188,16 @@ export class Scrubber {
     return out ?? log;
   }
 
-  /** User feedback: its `message` (the `email` is who wrote it, and kept). */
-  feedback<F extends { message: string }>(feedback: F): F {
+  /**
+   * User feedback: its `message`, and its page `url` as a request's (sensitive query values);
+   * `email` and `name` are who wrote it, and kept.
+   */
+  feedback<F extends { message: string; url?: string }>(feedback: F): F {
     if (!this.active) return feedback;
     const message = this.text(feedback.message);
-    return message === feedback.message ? feedback : { ...feedback, message };
+    const url = feedback.url === undefined ? undefined : this.url(feedback.url);
+    if (message === feedback.message && url === feedback.url) return feedback;
+    return { ...feedback, message, ...(url === undefined ? {} : { url }) };
   }
 
   private user(user: Record<string, unknown>): Record<string, unknown> {

@@ -33,6 +33,7 @@ export interface BreadcrumbLike {
 
 export interface EventLike {
   message: string;
+  logMessage?: string;
   stack?: string;
   /** Structured frames (events from Sentry's SDKs): scrubbed as the `stack` text is. */
   frames?: FrameLike[];

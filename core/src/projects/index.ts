@@ -6,3 +6,4 @@ export type { KeyInfo } from './find-key';
 export { findPrimaryKeys, findProject, isUuid, listProjects } from './find-project';
 export { deleteProject, renameProject, updateProjectPrivacy } from './manage-project';
 export { disableProjectKeyForUser, listProjectKeys, MAX_ENABLED_KEYS, rotateProjectKeyForUser } from './project-keys';
+export { MAX_KEY_RATE_LIMIT_PER_SECOND, updateProjectKeyForUser } from './update-project-key';

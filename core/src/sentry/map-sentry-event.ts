@@ -60,6 +60,11 @@ export function mapSentryEvent(event: JsonObject, headerEventId?: unknown): Json
     message: value ?? message ?? '',
     environment: textOf(event.environment) ?? 'production',
   };
+  // An exception logged with a message of its own (`logging.exception("charging %s failed",
+  // order)`): the exception stays the title, the log message is kept beside it.
+  if (message !== undefined && textOf(primary?.value) !== undefined && message !== out.message) {
+    out.logMessage = message;
+  }
   const eventId = uuidOfEventId(event.event_id) ?? uuidOfEventId(headerEventId);
   if (eventId) out.eventId = eventId;
   const level = typeof event.level === 'string' ? LEVELS[event.level.toLowerCase()] : undefined;
@@ -99,9 +104,14 @@ export function mapSentryEvent(event: JsonObject, headerEventId?: unknown): Json
   return out;
 }
 
-/** `exception.values`, or (very old SDKs) `exception` as the list itself. */
+/**
+ * `exception.values`, or (very old SDKs) `exception` as the list itself, or as one exception
+ * (raven-go's `CaptureError` sends `{type, value, stacktrace}`).
+ */
 function exceptionValues(v: unknown): JsonObject[] {
-  const list = Array.isArray(v) ? v : Array.isArray(objectOf(v)?.values) ? (objectOf(v)!.values as unknown[]) : [];
+  const single = objectOf(v);
+  if (single && !('values' in single) && ('type' in single || 'value' in single)) return [single];
+  const list = Array.isArray(v) ? v : Array.isArray(single?.values) ? (single.values as unknown[]) : [];
   return list.filter(isObject);
 }
 

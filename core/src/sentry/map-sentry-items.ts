@@ -106,22 +106,29 @@ function attributesOf(v: unknown): JsonObject {
  * A `feedback` item (the v8+ `captureFeedback` and the feedback widget: an event whose
  * `contexts.feedback` holds the message) or a `user_report` item (the older
  * `captureUserFeedback`: `{event_id, name, email, comments}`) as the body of our
- * `/ingest/feedback`, linked to the event it is about when it names one. The writer's name has
- * no field of ours and is dropped (the email identifies them).
+ * `/ingest/feedback`, linked to the event it is about when it names one, with the writer's
+ * name and (widget) the page it was written on.
  */
 export function mapSentryFeedback(payload: JsonObject, itemType: 'feedback' | 'user_report'): JsonObject {
   if (itemType === 'user_report') {
     const out: JsonObject = { message: textOf(payload.comments) ?? '' };
     const email = textOf(payload.email);
     if (email) out.email = email;
+    const name = textOf(payload.name);
+    if (name) out.name = name;
     const eventId = uuidOfEventId(payload.event_id);
     if (eventId) out.eventId = eventId;
     return out;
   }
   const feedback = objectOf(objectOf(payload.contexts)?.feedback) ?? {};
   const out: JsonObject = { message: textOf(feedback.message) ?? '' };
-  const email = textOf(feedback.contact_email) ?? textOf(objectOf(payload.user)?.email);
+  const user = objectOf(payload.user);
+  const email = textOf(feedback.contact_email) ?? textOf(user?.email);
   if (email) out.email = email;
+  const name = textOf(feedback.name) ?? textOf(user?.name) ?? textOf(user?.username);
+  if (name) out.name = name;
+  const url = textOf(feedback.url) ?? textOf(objectOf(payload.request)?.url);
+  if (url) out.url = url;
   const eventId = uuidOfEventId(feedback.associated_event_id);
   if (eventId) out.eventId = eventId;
   // The feedback event's own id makes a retried envelope store it once.

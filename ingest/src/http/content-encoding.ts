@@ -146,7 +146,7 @@ function createDecompressor(coding: Coding, first: Buffer): Transform {
 }
 
 /** RFC 1950: compression method 8 with a window of at most 32 KB, and a header check multiple of 31. */
-function isZlibHeader(b: Buffer): boolean {
+export function isZlibHeader(b: Buffer): boolean {
   const cmf = b[0];
   if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7) return false;
   return b.length < 2 || ((cmf << 8) | b[1]) % 31 === 0;

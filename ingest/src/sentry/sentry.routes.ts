@@ -12,6 +12,7 @@ import { ingestFailureLog } from '../http/log-throttle';
 import type { Queue } from '../queue';
 import { MAX_ENVELOPE_BYTES, parseEnvelope, readSentryJson } from './parse-envelope';
 import { sentryRateLimits } from './rate-limits';
+import { decodeStoreBody } from './store-body';
 import { authenticateSentryKey, sentryKeyOf } from './sentry-auth';
 import { readSentryItems, takeEvent, takeSentryItems } from './take-items';
 
@@ -110,7 +111,8 @@ async function envelope(request: FastifyRequest, reply: FastifyReply, deps: Sent
 }
 
 async function store(request: FastifyRequest, reply: FastifyReply, deps: SentryDeps): Promise<FastifyReply> {
-  const { value: raw, plain } = readSentryJson(bodyOf(request), 'body');
+  const text = decodeStoreBody(bodyOf(request), request.routeOptions.bodyLimit ?? MAX_EVENT_BYTES);
+  const { value: raw, plain } = readSentryJson(text, 'body');
   if (!isObject(raw)) throw new AppError('BAD_USER_INPUT', 'body: must be a JSON object (an event)');
   const key = await authenticateSentryKey(
     sentryKeyOf(request, undefined),

@@ -75,6 +75,12 @@ export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
       {event ? (
         <>
           <EventNavigation eventId={event.id} navigation={event.navigation} />
+          {event.logMessage && (
+            // Logged with the exception (Python's logging.exception): what the application said, then what was thrown.
+            <p className="event-log-message">
+              <span className="event-log-label">Log message</span> {visibleText(event.logMessage)}
+            </p>
+          )}
           <p className="event-message">{visibleText(event.message)}</p>
           <dl className="event-meta">
             <div>

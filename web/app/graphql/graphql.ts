@@ -261,7 +261,7 @@ export type DeleteAlertRuleMutation = { deleteAlertRule: boolean };
 
 export type StackFrameFieldsFragment = { filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> };
 
-export type EventDetailFieldsFragment = { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } };
+export type EventDetailFieldsFragment = { id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } };
 
 export type EventJsonQueryVariables = Exact<{
   issueId: string;
@@ -283,7 +283,7 @@ export type IssueDetailQueryVariables = Exact<{
 }>;
 
 
-export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, alertsMutedUntil: string | null, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, suspectCommits: Array<{ release: string, files: Array<string>, commit: { id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null } }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, event?: { issueId: string, id: string, eventId: string, message: string, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, feedback: Array<{ id: string, message: string, email: string | null, receivedAt: string }> } | null, project: { id: string, members: Array<{ userId: string, email: string }> } | null };
+export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, alertsMutedUntil: string | null, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, suspectCommits: Array<{ release: string, files: Array<string>, commit: { id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null } }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, event?: { issueId: string, id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, feedback: Array<{ id: string, message: string, email: string | null, name: string | null, url: string | null, receivedAt: string }> } | null, project: { id: string, members: Array<{ userId: string, email: string }> } | null };
 
 export type ResolveIssueMutationVariables = Exact<{
   id: string;
@@ -454,6 +454,15 @@ export type DisableProjectKeyMutationVariables = Exact<{
 
 export type DisableProjectKeyMutation = { disableProjectKey: { id: string } };
 
+export type UpdateProjectKeyRateLimitMutationVariables = Exact<{
+  projectId: string;
+  keyId: string;
+  rateLimitPerSecond?: number | null | undefined;
+}>;
+
+
+export type UpdateProjectKeyRateLimitMutation = { updateProjectKey: { id: string, rateLimitPerSecond: number | null } };
+
 export type CreateUploadTokenMutationVariables = Exact<{
   projectId: string;
   name: string;
@@ -579,7 +588,7 @@ export type ProjectFeedbackQueryVariables = Exact<{
 }>;
 
 
-export type ProjectFeedbackQuery = { feedback: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, message: string, email: string | null, eventId: string | null, receivedAt: string, issue: { id: string, title: string } | null, event: { eventId: string, release: string | null, environment: string, url: string | null } | null }> } };
+export type ProjectFeedbackQuery = { feedback: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, message: string, email: string | null, name: string | null, url: string | null, eventId: string | null, receivedAt: string, issue: { id: string, title: string } | null, event: { eventId: string, release: string | null, environment: string, url: string | null } | null }> } };
 
 export type ProjectLogsQueryVariables = Exact<{
   projectId: string;
@@ -747,6 +756,7 @@ export const EventDetailFieldsFragmentDoc = new TypedDocumentString(`
   id
   eventId
   message
+  logMessage
   type
   level
   handled
@@ -1091,6 +1101,8 @@ export const IssueDetailDocument = new TypedDocumentString(`
       id
       message
       email
+      name
+      url
       receivedAt
     }
   }
@@ -1128,6 +1140,7 @@ fragment EventDetailFields on Event {
   id
   eventId
   message
+  logMessage
   type
   level
   handled
@@ -1400,6 +1413,18 @@ export const DisableProjectKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DisableProjectKeyMutation, DisableProjectKeyMutationVariables>;
+export const UpdateProjectKeyRateLimitDocument = new TypedDocumentString(`
+    mutation UpdateProjectKeyRateLimit($projectId: ID!, $keyId: ID!, $rateLimitPerSecond: Int) {
+  updateProjectKey(
+    projectId: $projectId
+    keyId: $keyId
+    rateLimitPerSecond: $rateLimitPerSecond
+  ) {
+    id
+    rateLimitPerSecond
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateProjectKeyRateLimitMutation, UpdateProjectKeyRateLimitMutationVariables>;
 export const CreateUploadTokenDocument = new TypedDocumentString(`
     mutation CreateUploadToken($projectId: ID!, $name: String!) {
   createUploadToken(projectId: $projectId, name: $name) {
@@ -1589,6 +1614,8 @@ export const ProjectFeedbackDocument = new TypedDocumentString(`
       id
       message
       email
+      name
+      url
       eventId
       receivedAt
       issue {

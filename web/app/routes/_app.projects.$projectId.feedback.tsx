@@ -26,6 +26,8 @@ const FEEDBACK_QUERY = graphql(`
         id
         message
         email
+        name
+        url
         eventId
         receivedAt
         issue {
@@ -47,6 +49,8 @@ type FeedbackRow = {
   id: string;
   message: string;
   email: string | null;
+  name: string | null;
+  url: string | null;
   eventId: string | null;
   receivedAt: string;
   issue: { id: string; title: string } | null;
@@ -96,6 +100,18 @@ function AboutEvent({ projectId, row }: { projectId: string; row: FeedbackRow })
   );
 }
 
+/** Who wrote it: the name they gave, then their email; either may be missing. */
+function Writer({ name, email }: { name: string | null; email: string | null }) {
+  if (!name && !email) return <span className="muted">No name or email</span>;
+  if (!email) return <>{visibleText(name ?? '')}</>;
+  if (!name) return <>{visibleText(email)}</>;
+  return (
+    <>
+      {visibleText(name)} <span className="muted">({visibleText(email)})</span>
+    </>
+  );
+}
+
 export default function FeedbackPage() {
   const { feedback, olderPath, newestPath, now } = useLoaderData<typeof loader>();
   const projectId = useParams().projectId ?? '';
@@ -116,9 +132,16 @@ export default function FeedbackPage() {
             <li key={row.id}>
               <p className="feedback-message">{visibleText(row.message)}</p>
               <p className="feedback-meta">
-                <span>{row.email ? visibleText(row.email) : <span className="muted">No email</span>}</span>
+                <span>
+                  <Writer name={row.name} email={row.email} />
+                </span>
                 <RelativeTime iso={row.receivedAt} now={now} />
               </p>
+              {row.url && (
+                <p className="feedback-page-url">
+                  <span className="muted">Written on</span> <ExternalLink url={row.url} />
+                </p>
+              )}
               <AboutEvent projectId={projectId} row={row} />
             </li>
           ))}

@@ -46,6 +46,13 @@ export class EventType {
   @Field(() => String)
   message: string;
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The message the error was logged with, beside the exception's own (Python's logging.exception, Sentry's logentry); null without one.",
+  })
+  logMessage: string | null;
+
   @Field(() => String)
   type: string;
 
@@ -151,6 +158,7 @@ export function toEventType(e: Event): EventType {
     projectId: e.projectId,
     issueId: e.issueId,
     message: e.message,
+    logMessage: e.logMessage,
     type: e.type,
     level: e.level as LevelEnum,
     handled: e.handled,
@@ -201,6 +209,7 @@ function storedJson(e: Event): Record<string, unknown> {
     level: e.level,
     type: e.type,
     message: e.message,
+    ...(e.logMessage === null ? {} : { logMessage: e.logMessage }),
     environment: e.environment,
     release: e.release,
     url: e.url,

@@ -15,6 +15,12 @@ export class FeedbackType {
   @Field(() => String, { nullable: true })
   email: string | null;
 
+  @Field(() => String, { nullable: true, description: 'The name the writer gave.' })
+  name: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The page it was written on (the feedback widget sends it).' })
+  url: string | null;
+
   @Field(() => ID, { nullable: true, description: 'The event it comments on.' })
   eventId: string | null;
 
@@ -31,6 +37,8 @@ export function toFeedbackType(f: Feedback): FeedbackType {
     id: f.id,
     message: f.message,
     email: f.email,
+    name: f.name,
+    url: f.url,
     eventId: f.eventId,
     receivedAt: f.receivedAt.toISOString(),
     projectId: f.projectId,

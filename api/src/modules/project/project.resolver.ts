@@ -6,9 +6,10 @@ import {
   listProjectKeys,
   renameProject,
   rotateProjectKeyForUser,
+  updateProjectKeyForUser,
   updateProjectPrivacy,
 } from '@tracker/core';
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { requireCaller, requirePrincipal, type Context } from '../../context';
 import { ProjectKeyType, ProjectPrivacyInput, ProjectType, toProjectKeyType, toProjectType } from './project.type';
 
@@ -102,6 +103,33 @@ export class ProjectResolver {
     @Ctx() ctx: Context,
   ): Promise<ProjectKeyType> {
     const key = await disableProjectKeyForUser(ctx.ds, { caller: requireCaller(ctx), projectId, keyId });
+    return toProjectKeyType(ctx, key);
+  }
+
+  @Mutation(() => ProjectKeyType, {
+    description:
+      "Owners and admins. Sets one key's rate limit (items per second for all the key sends, 1 to 1,000,000; null = no per-key limit). " +
+      'The server that answers applies it at once; other ingest processes within a minute (their key cache). ' +
+      'Over the limit, ingest answers 429 with X-Sentry-Rate-Limits `<seconds>::key:rate_limited`.',
+  })
+  async updateProjectKey(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('keyId', () => ID) keyId: string,
+    @Arg('rateLimitPerSecond', () => Int, { nullable: true }) rateLimitPerSecond: number | null,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectKeyType> {
+    const caller = requireCaller(ctx);
+    const key = await updateProjectKeyForUser(ctx.ds, {
+      caller,
+      projectId,
+      keyId,
+      rateLimitPerSecond: rateLimitPerSecond ?? null,
+    });
+    ctx.onProjectChanged?.(key.projectId);
+    ctx.log?.info(
+      { userId: caller.userId, projectId: key.projectId, keyId: key.id, rateLimitPerSecond },
+      'key rate limit changed',
+    );
     return toProjectKeyType(ctx, key);
   }
 }

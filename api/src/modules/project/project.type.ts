@@ -88,7 +88,10 @@ export class ProjectKeyType {
   @Field(() => Boolean)
   enabled: boolean;
 
-  @Field(() => Int, { nullable: true, description: 'Events per second; null = no limit.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Items per second for all this key sends (events, logs, feedback…); null = no per-key limit.',
+  })
   rateLimitPerSecond: number | null;
 
   @Field(() => String)

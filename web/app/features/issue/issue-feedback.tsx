@@ -15,7 +15,9 @@ export function IssueFeedback({ feedback, now }: { feedback: IssueData['feedback
             <li key={f.id}>
               <p className="feedback-message">{visibleText(f.message)}</p>
               <p className="muted">
-                {f.email ? visibleText(f.email) : 'Anonymous'} · <RelativeTime iso={f.receivedAt} now={now} />
+                {visibleText([f.name, f.email].filter(Boolean).join(' · ') || 'Anonymous')} ·{' '}
+                <RelativeTime iso={f.receivedAt} now={now} />
+                {f.url && <> · {visibleText(f.url)}</>}
               </p>
             </li>
           ))}

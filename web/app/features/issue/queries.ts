@@ -31,6 +31,7 @@ graphql(`
     id
     eventId
     message
+    logMessage
     type
     level
     handled
@@ -221,6 +222,8 @@ export const ISSUE_QUERY = graphql(`
         id
         message
         email
+        name
+        url
         receivedAt
       }
     }

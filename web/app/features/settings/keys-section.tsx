@@ -6,7 +6,10 @@ import { Section, type FormatTime, type SectionData } from './settings-section';
 
 type KeysSectionProps = { dsn: string; keys: SectionData<ProjectKeysQuery>; time: FormatTime; busy: boolean };
 
-/** The DSN with its snippet, the project's keys (disable one) and key rotation. */
+/**
+ * The DSN with its snippet, the project's keys (disable one, set its rate limit) and key
+ * rotation. A rate limit left empty means none for the key (docs/quotas.md).
+ */
 export function KeysSection({ dsn, keys, time, busy }: KeysSectionProps) {
   return (
     <Section id="dsn-heading" title="DSN and keys">
@@ -22,6 +25,7 @@ export function KeysSection({ dsn, keys, time, busy }: KeysSectionProps) {
               <tr>
                 <th scope="col">Public key</th>
                 <th scope="col">State</th>
+                <th scope="col">Rate limit (per second)</th>
                 <th scope="col">Created</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -35,6 +39,13 @@ export function KeysSection({ dsn, keys, time, busy }: KeysSectionProps) {
                     {k.publicKey}
                   </th>
                   <td>{k.enabled ? 'enabled' : <>disabled {time(k.disabledAt)}</>}</td>
+                  <td>
+                    {k.enabled ? (
+                      <RateLimitForm keyId={k.id} publicKey={k.publicKey} value={k.rateLimitPerSecond} busy={busy} />
+                    ) : (
+                      (k.rateLimitPerSecond ?? 'none')
+                    )}
+                  </td>
                   <td>{time(k.createdAt)}</td>
                   <td>
                     {k.enabled && (
@@ -65,5 +76,35 @@ export function KeysSection({ dsn, keys, time, busy }: KeysSectionProps) {
         </>
       )}
     </Section>
+  );
+}
+
+type RateLimitFormProps = { keyId: string; publicKey: string; value: number | null; busy: boolean };
+
+/** One key's rate limit: a number of items per second, or empty for none. The API checks the range. */
+function RateLimitForm({ keyId, publicKey, value, busy }: RateLimitFormProps) {
+  const inputId = `rate-limit-${keyId}`;
+  return (
+    <Form method="post" className="inline-form">
+      <input type="hidden" name="id" value={keyId} />
+      <label htmlFor={inputId} className="visually-hidden">
+        Rate limit of {publicKey}, items per second (empty: no limit)
+      </label>
+      <input
+        id={inputId}
+        className="rate-limit-input"
+        name="rateLimitPerSecond"
+        type="number"
+        min={1}
+        max={1_000_000}
+        step={1}
+        inputMode="numeric"
+        placeholder="no limit"
+        defaultValue={value ?? ''}
+      />
+      <button type="submit" name="intent" value="setKeyRateLimit" className="button" disabled={busy}>
+        Save limit
+      </button>
+    </Form>
   );
 }

@@ -22,6 +22,14 @@ const MUTATIONS = {
       }
     }
   `),
+  setKeyRateLimit: graphql(`
+    mutation UpdateProjectKeyRateLimit($projectId: ID!, $keyId: ID!, $rateLimitPerSecond: Int) {
+      updateProjectKey(projectId: $projectId, keyId: $keyId, rateLimitPerSecond: $rateLimitPerSecond) {
+        id
+        rateLimitPerSecond
+      }
+    }
+  `),
   createUploadToken: graphql(`
     mutation CreateUploadToken($projectId: ID!, $name: String!) {
       createUploadToken(projectId: $projectId, name: $name) {
@@ -116,6 +124,29 @@ export async function runSettingsAction(
     case 'disableKey': {
       const r = await mutateApi(args, MUTATIONS.disableKey, { projectId, keyId: id });
       return failed(r) ?? ok('The key is disabled; ingest refuses it within a minute.');
+    }
+    case 'setKeyRateLimit': {
+      const text = readString(form, 'rateLimitPerSecond').trim();
+      // Only the shape is read here (an Int variable must be a whole number); the API checks the range.
+      if (text !== '' && !/^\d{1,9}$/.test(text)) {
+        return {
+          error: 'Rate limit: a whole number of items per second, or empty for no limit.',
+          done: null,
+          secret: null,
+        };
+      }
+      const r = await mutateApi(args, MUTATIONS.setKeyRateLimit, {
+        projectId,
+        keyId: id,
+        rateLimitPerSecond: text === '' ? null : Number(text),
+      });
+      if (!r.ok) return failed(r)!;
+      const limit = r.data.updateProjectKey.rateLimitPerSecond;
+      return ok(
+        limit === null
+          ? 'The key has no rate limit of its own now.'
+          : `The key is limited to ${limit.toLocaleString('en-US')} items per second.`,
+      );
     }
     case 'createUploadToken': {
       const r = await mutateApi(args, MUTATIONS.createUploadToken, {
