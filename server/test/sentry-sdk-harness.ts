@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 /** The majors under test; each is an exact-version npm alias in server/package.json. */
 export const SENTRY_MAJORS = [8, 9, 10, 11] as const;
 export type SentryMajor = (typeof SENTRY_MAJORS)[number];
-export type Scenario = 'full' | 'tunnel' | 'log-quota' | 'event-quota' | 'bench' | 'evidence';
+export type Scenario = 'full' | 'tunnel' | 'log-quota' | 'event-quota' | 'bench' | 'evidence' | 'tracing';
 
 /** Structured logs (`Sentry.logger`) exist from major 9 on. */
 export const supportsLogs = (major: SentryMajor) => major >= 9;
