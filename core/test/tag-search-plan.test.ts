@@ -7,14 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Logger } from 'typeorm';
 import { signUp } from '../src/accounts';
 import { sessionCaller } from '../src/access/caller';
 import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db';
 import { listIssues } from '../src/issues';
 import { createProject } from '../src/projects';
-import { createTempDir, createTestPostgres, seedIssues, type TestPostgres } from '../src/testing';
+import { captureQueries, createTempDir, createTestPostgres, seedIssues, type TestPostgres } from '../src/testing';
 
 const EVENTS = 40_000;
 const ISSUES = 4_000;
@@ -49,22 +48,10 @@ describe('tag search plans with case-insensitive values (PostgreSQL)', () => {
 
   /** The plans (EXPLAIN ANALYZE, JSON) of the statements listIssues sends for `query`. */
   async function plansOf(query: string): Promise<{ total: number; plans: any[] }> {
-    const sent: Array<{ sql: string; params: unknown[] }> = [];
-    const holder = db.ds as unknown as { logger: Logger };
-    const original = holder.logger;
-    holder.logger = new Proxy(original, {
-      get(target, prop, receiver) {
-        if (prop === 'logQuery')
-          return (sql: string, params?: unknown[]) => void sent.push({ sql, params: params ?? [] });
-        return Reflect.get(target, prop, receiver);
-      },
-    });
-    let total: number;
-    try {
-      total = (await listIssues(db.ds, caller, { projectId, query, now: Date.now(), first: 50 })).totalCount;
-    } finally {
-      holder.logger = original;
-    }
+    const { result, sent } = await captureQueries(db.ds, () =>
+      listIssues(db.ds, caller, { projectId, query, now: Date.now(), first: 50 }),
+    );
+    const total = result.totalCount;
     const plans = [];
     for (const s of sent.filter((x) => /issue_tag_values/.test(x.sql) && /^\s*(WITH|SELECT)/i.test(x.sql))) {
       const [{ 'QUERY PLAN': plan }] = await db.ds.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.sql}`, s.params);
