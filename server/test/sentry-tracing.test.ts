@@ -258,7 +258,7 @@ for (const mode of MODES) {
           body: envelope,
         });
         assert.equal(res.status, 200, await res.clone().text());
-        assert.ok(sameId((await res.json()).id, eventId));
+        assert.ok(sameId(((await res.json()) as { id: string }).id, eventId));
         const after = dropCounts(await (await fetch(`${tracker!.url}/metrics`)).text());
         const delta = (type: string) => (after.get(type) ?? 0) - (before.get(type) ?? 0);
         assert.equal(delta('transaction'), 2, 'the absurd one and the server transaction');
