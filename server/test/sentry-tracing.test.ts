@@ -10,7 +10,7 @@ import { queryRows } from '@tracker/core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@tracker/core/testing';
 import { chromium, type Browser } from 'playwright-core';
 import type { Tracker } from '../src';
-import { createTestEnv, gqlOk, MODES, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
+import { createTestEnv, MODES, sentryProject, startTracker, waitFor, type TestEnv } from './helpers';
 import { bundleSentryBrowser, runNodeScenario, startSite } from './sentry-sdk-harness';
 import { buildEnvelope, errorEvent, item, sentryEventId } from './sentry-envelope';
 
@@ -52,11 +52,8 @@ for (const mode of MODES) {
     });
 
     async function project(name: string) {
-      const acct = await signUpWithProject(tracker!.url, name);
-      const dsnUrl = new URL(acct.dsn);
-      const number = dsnUrl.pathname.split('/').filter(Boolean).pop()!;
-      const q = <T = any>(query: string, variables: Record<string, unknown> = { p: acct.project.id }) =>
-        gqlOk<T>(tracker!.url, query, variables, acct.token);
+      const acct = await sentryProject(tracker!.url, name);
+      const { q } = acct;
       /** The tags of the stored event with this SDK id, once stored. */
       const tagsOf = (eventId: string) =>
         waitFor(
@@ -77,7 +74,7 @@ for (const mode of MODES) {
           },
           STORED_TIMEOUT_MS,
         );
-      return { ...acct, number, dsn: `http://${dsnUrl.username}@${dsnUrl.host}/${number}`, q, tagsOf };
+      return { ...acct, dsn: acct.sentryDsn, tagsOf };
     }
 
     test(
