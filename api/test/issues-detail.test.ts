@@ -232,7 +232,7 @@ describe('issue(id) detail, event(id), deleteIssue and mergeIssues', () => {
         browser: ['Mobile Safari 17:1'],
         'browser.name': ['Mobile Safari:1'],
         device: ['iPhone:1'],
-        os: ['iOS 17.1.1:1'],
+        os: ['Linux 6.1:1', 'iOS 17.1.1:1'],
         'os.name': ['Linux:1', 'iOS:1'],
         runtime: ['node 20.20.2:1'],
         'runtime.name': ['node:1'],

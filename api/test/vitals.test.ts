@@ -181,7 +181,7 @@ describe('Web Vitals queries', () => {
     const d = await h.ok(BY_URL, { p: owner.project, f: { ...WINDOW, environment: 'production' } }, owner.token);
     const prod = reports.filter((r) => r.environment === 'production');
     const views = new Map<string, number>();
-    for (const r of prod) views.set(r.url, (views.get(r.url) ?? 0) + 1);
+    for (const r of prod) views.set(r.url!, (views.get(r.url!) ?? 0) + 1);
     const order = [...views].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     assert.deepEqual(
       d.vitalsByUrl.map((p: any) => [p.url, p.pageViews]),

@@ -33,6 +33,7 @@ describe('deriveTags', () => {
       {
         runtime: 'node 20.20.2',
         'runtime.name': 'node',
+        os: 'Linux 6.1',
         'os.name': 'Linux',
       },
     );
@@ -42,6 +43,48 @@ describe('deriveTags', () => {
     }
     assert.deepEqual(deriveTags({ userAgent: 'curl/8.5.0' }), {});
     assert.deepEqual(deriveTags({ userAgent: `Mozilla/5.0 Firefox/133.0 ${'x'.repeat(MAX_USER_AGENT_CHARS)}` }), {});
+  });
+});
+
+describe('deriveTags for any SDK (decision 046)', () => {
+  const chromeOnWindows =
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+  test("the request's User-Agent header, whatever its case, when the context has none", () => {
+    for (const name of ['User-Agent', 'user-agent', 'USER-AGENT']) {
+      assert.deepEqual(deriveTags({}, { headers: { accept: '*/*', [name]: chromeOnWindows } }), {
+        browser: 'Chrome 131',
+        'browser.name': 'Chrome',
+        os: 'Windows 10',
+        'os.name': 'Windows',
+      });
+    }
+    assert.deepEqual(deriveTags(null, { headers: { 'User-Agent': chromeOnWindows } })['browser.name'], 'Chrome');
+  });
+
+  test("context.userAgent wins over the request's header", () => {
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+    const tags = deriveTags({ userAgent: firefox }, { headers: { 'User-Agent': chromeOnWindows } });
+    assert.equal(tags['browser.name'], 'Firefox');
+  });
+
+  test("contexts the event has win over the User-Agent's, tag by tag (a server SDK's own OS)", () => {
+    const tags = deriveTags(
+      { os: { name: 'Debian', version: '12' }, device: { model: 'Pixel 7' } },
+      { headers: { 'User-Agent': chromeOnWindows } },
+    );
+    assert.deepEqual(tags, {
+      browser: 'Chrome 131',
+      'browser.name': 'Chrome',
+      os: 'Debian 12',
+      'os.name': 'Debian',
+      device: 'Pixel 7',
+    });
+    const own = deriveTags(
+      { browser: { name: 'Chrome', version: '130.0.6723.91' } },
+      { headers: { 'User-Agent': chromeOnWindows } },
+    );
+    assert.equal(own.browser, 'Chrome 130');
   });
 });
 

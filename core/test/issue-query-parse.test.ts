@@ -245,8 +245,8 @@ describe('compileIssueQuery', () => {
       'i.level = $3',
       'EXISTS (SELECT 1 FROM issue_environments ie WHERE ie.issue_id = i.id AND ie.environment = $4)',
       'EXISTS (SELECT 1 FROM issue_releases ir WHERE ir.issue_id = i.id AND ir.release = $5)',
-      'EXISTS (SELECT 1 FROM issue_tag_values tv WHERE tv.project_id = $1 AND tv.issue_id = i.id AND tv.key = $6 AND tv.value = $7)',
-      'EXISTS (SELECT 1 FROM issue_tag_values tv WHERE tv.project_id = $1 AND tv.issue_id = i.id AND tv.key = $8 AND tv.value = $9)',
+      'EXISTS (SELECT 1 FROM issue_tag_values tv WHERE tv.project_id = $1 AND tv.issue_id = i.id AND tv.key = $6 AND lower(tv.value) = lower($7))',
+      'EXISTS (SELECT 1 FROM issue_tag_values tv WHERE tv.project_id = $1 AND tv.issue_id = i.id AND tv.key = $8 AND lower(tv.value) = lower($9))',
       'i.event_count <= $10::bigint',
     ]);
     assert.deepEqual(params.slice(1), ['open', 'fatal', 'prod', 'v1', 'browser.name', 'Chrome', 'user.id', '7', 3]);

@@ -203,7 +203,11 @@ const EXPECTED: Array<[string, string]> = [
   ['!user.id:u2', 'ACDE'],
   ['browser.name:Chrome', 'AD'],
   ['browser.name:"Chrome"', 'AD'],
-  ['browser.name:chrome', ''],
+  // Tag values match case-insensitively (decision 046); keys exactly.
+  ['browser.name:chrome', 'AD'],
+  ['browser.name:CHROME', 'AD'],
+  ['!browser.name:chrome', 'BCE'],
+  ['user.id:U2', 'B'],
   ['!browser.name:Chrome', 'BCE'],
   ['plan:pro', 'D'],
   ['os:mac', 'E'],

@@ -7,14 +7,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Logger } from 'typeorm';
 import { signUp } from '../src/accounts';
 import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db';
 import { findLatestEvents } from '../src/issues';
 import { ensurePartitionsBetween } from '../src/partitions';
 import { createProject } from '../src/projects';
-import { createTempDir, createTestPostgres, type TestPostgres } from '../src/testing';
+import { captureQueries, createTempDir, createTestPostgres, type TestPostgres } from '../src/testing';
 
 const BIG_ISSUE_EVENTS = 5_000;
 
@@ -88,21 +87,7 @@ for (const kind of ['postgres', 'pglite'] as const) {
     });
 
     test('reads one event row per issue, however many events an issue has', async () => {
-      const sent: Array<{ sql: string; params: unknown[] }> = [];
-      const holder = db.ds as unknown as { logger: Logger };
-      const original = holder.logger;
-      holder.logger = new Proxy(original, {
-        get(target, prop, receiver) {
-          if (prop === 'logQuery')
-            return (sql: string, params?: unknown[]) => void sent.push({ sql, params: params ?? [] });
-          return Reflect.get(target, prop, receiver);
-        },
-      });
-      try {
-        await findLatestEvents(db.ds, [issue.big, issue.tied]);
-      } finally {
-        holder.logger = original;
-      }
+      const { sent } = await captureQueries(db.ds, () => findLatestEvents(db.ds, [issue.big, issue.tied]));
       assert.equal(sent.length, 1, 'one statement');
       const [{ 'QUERY PLAN': plan }] = await db.ds.query(
         `EXPLAIN (ANALYZE, FORMAT JSON) ${sent[0].sql}`,

@@ -129,6 +129,12 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
       'Ingest requests refused by this process, by reason (the wire error code).',
       [...sources.ingest.refused].sort().map(([code, n]) => [`{reason="${code.toLowerCase()}"}`, n]),
     );
+    metric(
+      'tracker_sentry_items_dropped_total',
+      'counter',
+      'Sentry envelope items this process accepted and dropped without storing them, by item type (unknown types: other).',
+      [...sources.ingest.sentryItemsDropped].sort().map(([type, n]) => [`{type="${type}"}`, n]),
+    );
   }
   if (sources.redis) {
     metric(

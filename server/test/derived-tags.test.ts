@@ -157,7 +157,7 @@ for (const mode of MODES) {
       assert.deepEqual(tagsOf(noSdk), {});
     });
 
-    test("the Node SDK's runtime and os become runtime, runtime.name and os.name tags", async () => {
+    test("the Node SDK's runtime and os become runtime, runtime.name, os and os.name tags", async () => {
       const a = await signUpWithProject(url);
       const id = await send(a.key, {
         message: 'db down',
@@ -167,6 +167,7 @@ for (const mode of MODES) {
       const [issue] = await issuesOf(a.token, a.project.id, 1);
       assert.equal(issue.latestEvent.eventId, id);
       assert.deepEqual(issue.latestEvent.tags, [
+        { key: 'os', value: 'Linux 6.1.0' },
         { key: 'os.name', value: 'Linux' },
         { key: 'runtime', value: 'node 20.20.2' },
         { key: 'runtime.name', value: 'node' },
@@ -174,7 +175,7 @@ for (const mode of MODES) {
       const { issue: detail } = await gqlOk(url, ISSUE_TAGS, { id: issue.id }, a.token);
       assert.deepEqual(
         detail.tags.map((t: { key: string }) => t.key),
-        ['os.name', 'runtime', 'runtime.name'],
+        ['os', 'os.name', 'runtime', 'runtime.name'],
       );
     });
 

@@ -127,6 +127,20 @@ export async function signUpWithProject(baseUrl: string, name = 'Web') {
   return { email, token, organization: s.signup.organization, project: p.createProject, dsn, key };
 }
 
+/**
+ * A fresh account and project for a Sentry SDK: its project number, its DSN pointed at `host`
+ * (Tracker's own, or a recording proxy's), and a GraphQL caller with the owner's token.
+ */
+export async function sentryProject(trackerUrl: string, name: string, host?: string) {
+  const acct = await signUpWithProject(trackerUrl, name);
+  const dsnUrl = new URL(acct.dsn);
+  const number = dsnUrl.pathname.split('/').filter(Boolean).pop()!;
+  const sentryDsn = `http://${dsnUrl.username}@${host ?? dsnUrl.host}/${number}`;
+  const q = <T = any>(query: string, variables: Record<string, unknown> = { p: acct.project.id }) =>
+    gqlOk<T>(trackerUrl, query, variables, acct.token);
+  return { ...acct, number, sentryDsn, q };
+}
+
 export async function sendError(baseUrl: string, key: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${baseUrl}/ingest/error`, {
     method: 'POST',

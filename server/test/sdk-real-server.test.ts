@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -85,6 +86,7 @@ describe('the built SDKs against a real Tracker (embedded)', () => {
             // Derived by the worker from the runtime and os the SDK sends in its context.
             runtime: `node ${process.versions.node}`,
             'runtime.name': 'node',
+            os: `Linux ${release()}`,
             'os.name': 'Linux',
           },
           'tracker.node',

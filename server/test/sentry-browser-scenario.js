@@ -18,8 +18,10 @@
         tunnel: config.tunnel || undefined,
         release: 'shop-web@' + major + '.0.0',
         environment: 'sdk-test',
-        // Only the default integrations; no tracing, replay or feedback widget.
+        // Only the default integrations; no replay or feedback widget; tracing only for the
+        // scenario that measures a page load's Web Vitals (decision 046).
       },
+      scenario === 'tracing' ? { integrations: [Sentry.browserTracingIntegration()], tracesSampleRate: 1 } : {},
       logsOption,
     ),
   );
@@ -78,6 +80,23 @@
       button.click();
       console.warn('stock low (' + label + ')');
       await fetch('/missing-endpoint?token=s3cret&page=2').catch(function () {});
+      sent.exception = capturePaymentError();
+    } else if (scenario === 'tracing') {
+      // Content for LCP, and a button whose click keeps the main thread busy (an INP to report);
+      // the test clicks it, then leaves the page, which sends LCP, CLS and INP.
+      var text = document.createElement('p');
+      text.style.fontSize = '40px';
+      text.textContent = 'Your order, ready to pay';
+      document.body.appendChild(text);
+      var pay = document.createElement('button');
+      pay.id = 'pay';
+      pay.textContent = 'Pay';
+      pay.addEventListener('click', function () {
+        var start = Date.now();
+        while (Date.now() - start < 150) {}
+        pay.textContent = 'Paid';
+      });
+      document.body.appendChild(pay);
       sent.exception = capturePaymentError();
     } else if (scenario === 'tunnel') {
       sent.message = Sentry.captureMessage('Through the tunnel (' + label + ')', 'info');

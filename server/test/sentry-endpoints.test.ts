@@ -100,7 +100,8 @@ for (const mode of MODES) {
         ],
       );
       assert.equal(e.frames[0].filename, 'https://shop.example.com/static/app.js');
-      assert.deepEqual(e.tags, { browser: 'Chrome', build: '1234', flag: 'true' });
+      // The event's own `browser` tag kept; `browser.name` derived from its `contexts.browser` (decision 046).
+      assert.deepEqual(e.tags, { browser: 'Chrome', 'browser.name': 'Chrome', build: '1234', flag: 'true' });
       assert.equal(e.user.id, '42');
       assert.equal(e.user.email, 'ada@example.com');
       assert.equal(e.user.username, 'ada');

@@ -119,7 +119,13 @@ async function run() {
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address();
     const response = await fetch(`http://127.0.0.1:${port}/checkout?step=pay&token=s3cret`, {
-      headers: { cookie: 'sid=abc', 'x-request-note': 'evidence' },
+      // A browser's User-Agent, as a user's request to a server carries (derived tags, decision 046).
+      headers: {
+        cookie: 'sid=abc',
+        'x-request-note': 'evidence',
+        'user-agent':
+          'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      },
     });
     await response.text();
     await new Promise((resolve) => server.close(resolve));

@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 export const SENTRY_MAJORS = [8, 9, 10, 11] as const;
 export type SentryMajor = (typeof SENTRY_MAJORS)[number];
 export type Scenario =
-  'full' | 'tunnel' | 'log-quota' | 'event-quota' | 'bench' | 'evidence' | 'sessions' | 'request-sessions';
+  'full' | 'tunnel' | 'log-quota' | 'event-quota' | 'bench' | 'evidence' | 'sessions' | 'request-sessions' | 'tracing';
 
 /** Structured logs (`Sentry.logger`) exist from major 9 on. */
 export const supportsLogs = (major: SentryMajor) => major >= 9;

@@ -15,16 +15,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@tracker/core/testing';
 import { chromium, type Browser } from 'playwright-core';
 import { createClient } from 'redis';
 import type { Tracker } from '../src';
-import {
-  createTestEnv,
-  gqlOk,
-  MODES,
-  signUpWithProject,
-  startTracker,
-  waitFor,
-  type Mode,
-  type TestEnv,
-} from './helpers';
+import { createTestEnv, MODES, sentryProject, startTracker, waitFor, type Mode, type TestEnv } from './helpers';
 import {
   bundleSentryBrowser,
   runBrowserScenario,
@@ -104,12 +95,8 @@ for (const mode of MODES.filter(
 
     /** A fresh account and project, and the project's DSN pointed at the recording proxy. */
     async function project(name: string) {
-      const acct = await signUpWithProject(tracker!.url, name);
-      const dsnUrl = new URL(acct.dsn);
-      const number = dsnUrl.pathname.split('/').filter(Boolean).pop()!;
-      const dsn = `http://${dsnUrl.username}@${proxy!.host}/${number}`;
-      const q = <T = any>(query: string, variables: Record<string, unknown> = { p: acct.project.id }) =>
-        gqlOk<T>(tracker!.url, query, variables, acct.token);
+      const acct = await sentryProject(tracker!.url, name, proxy!.host);
+      const { number, q } = acct;
       /** Every stored event of the project, each with its issue (an issue page's view of it). */
       const events = async () => {
         const issues = (await q(ISSUES)).issues.nodes;
@@ -138,7 +125,7 @@ for (const mode of MODES.filter(
           throw new Error(`${(err as Error).message}; stored: ${JSON.stringify(stored)}`);
         }
       };
-      return { ...acct, number, sentryDsn: dsn, q, storedEvents, sent: () => proxy!.forProject(number) };
+      return { ...acct, storedEvents, sent: () => proxy!.forProject(number) };
     }
 
     function run(sdk: Sdk, major: SentryMajor, scenario: Scenario, dsn: string, tunnel?: string): Promise<SentResult> {

@@ -9,9 +9,9 @@ export class VitalsReport {
   @PrimaryColumn('uuid')
   id: string;
 
-  /** Without query or hash. */
-  @Column('text')
-  url: string;
+  /** Without query or hash; null until the page load's own piece of a Sentry trace arrives (decision 046). */
+  @Column('text', { nullable: true })
+  url: string | null;
 
   @Column('double precision', { nullable: true })
   lcp: number | null;

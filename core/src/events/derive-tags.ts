@@ -18,29 +18,56 @@ const MAX_CACHED_USER_AGENTS = 1_000;
 
 /**
  * Tags the worker derives from what SDKs send (docs/ingest.md, "Derived tags"), under Sentry's
- * names so that people who know Sentry find them:
- * - from `context.userAgent` (the browser SDK, or the request header for browser SDK events
- *   that lack it): `browser` ("Chrome 131"), `browser.name`, `os` ("Windows 10"), `os.name`, and
- *   `device` ("iPhone") only when the parser names a model;
- * - from `context.runtime` / `context.os` (`{name, version}`, the Node SDK and Sentry's
- *   contexts): `runtime` ("node 20.20.2"), `runtime.name`, `os.name`; these win over the
- *   User-Agent's.
+ * names so that people who know Sentry find them, for any SDK (decision 046):
+ * - from a User-Agent: `context.userAgent` (our browser SDK, or the ingest request's header for a
+ *   browser SDK's event that lacks one), else the event's request header `User-Agent` (Sentry's
+ *   browser SDKs put the browser's there; server SDKs the header of the request they served):
+ *   `browser` ("Chrome 131"), `browser.name`, `os` ("Windows 10"), `os.name`, and `device`
+ *   ("iPhone") only when the parser names a model;
+ * - from the contexts the event already has (`context.browser`, `context.os`, `context.device`:
+ *   Sentry's contexts; `context.runtime`, our Node SDK's and Sentry's): `runtime` ("node 20.20.2"),
+ *   `runtime.name`, and `browser`, `os`, `device` with their names. These win over the User-Agent's:
+ *   the SDK saw its own platform (a server SDK's `os` is the server's).
  */
-export function deriveTags(context: Record<string, unknown> | null | undefined): Record<string, string> {
+export function deriveTags(
+  context: Record<string, unknown> | null | undefined,
+  request?: { headers?: Record<string, string> } | null,
+): Record<string, string> {
   const derived: Record<string, string> = {};
-  if (!context) return derived;
-  const ua = context.userAgent;
+  const ua = typeof context?.userAgent === 'string' ? context.userAgent : userAgentHeaderOf(request?.headers);
   if (typeof ua === 'string' && ua.trim() !== '' && ua.length <= MAX_USER_AGENT_CHARS) {
     Object.assign(derived, tagsOfUserAgent(ua));
   }
+  if (!context) return derived;
   const runtime = nameAndVersion(context.runtime);
   if (runtime) {
     derived.runtime = runtime.version ? `${runtime.name} ${runtime.version}` : runtime.name;
     derived['runtime.name'] = runtime.name;
   }
+  const browser = nameAndVersion(context.browser);
+  if (browser) {
+    derived.browser = browser.version ? `${browser.name} ${browser.version.split('.')[0]}` : browser.name;
+    derived['browser.name'] = browser.name;
+  }
   const os = nameAndVersion(context.os);
-  if (os) derived['os.name'] = os.name;
+  if (os) {
+    derived.os = os.version ? `${os.name} ${os.version}` : os.name;
+    derived['os.name'] = os.name;
+  }
+  const device = context.device;
+  if (device !== null && typeof device === 'object' && !Array.isArray(device)) {
+    const model = (device as Record<string, unknown>).model;
+    if (typeof model === 'string' && model.trim() !== '') derived.device = model.trim();
+  }
   return derived;
+}
+
+/** The `User-Agent` of a stored request's headers, whatever its case. */
+function userAgentHeaderOf(headers: Record<string, string> | undefined): string | undefined {
+  if (!headers) return undefined;
+  if (typeof headers['User-Agent'] === 'string') return headers['User-Agent'];
+  for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'user-agent') return value;
+  return undefined;
 }
 
 /**

@@ -39,8 +39,8 @@ export { prepareLog } from './prepare-log';
 export type { PreparedLog } from './prepare-log';
 export { prepareVitals } from './prepare-vitals';
 export type { PreparedVitals } from './prepare-vitals';
-export { VITAL_NAMES, vitalsSchema } from './vitals.schema';
-export type { VitalName, VitalsBody } from './vitals.schema';
+export { queuedVitalsSchema, VITAL_NAMES, vitalsSchema } from './vitals.schema';
+export type { QueuedVitals, VitalName, VitalsBody } from './vitals.schema';
 export {
   clampTimestamp,
   cutText,

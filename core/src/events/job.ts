@@ -12,7 +12,7 @@ import {
 } from './error-event.schema';
 import { feedbackSchema, type FeedbackBody } from './feedback.schema';
 import { logSchema, type LogBody } from './log.schema';
-import { vitalsSchema, type VitalsBody } from './vitals.schema';
+import { queuedVitalsSchema, type QueuedVitals } from './vitals.schema';
 import { sessionBodySchema, type SessionBody } from '../sessions/session.schema';
 import { isPlainJsonText, normalizeJson } from './normalize';
 import { limitBreadcrumbs } from './evidence/breadcrumbs';
@@ -47,7 +47,7 @@ export interface LogJob extends JobBase {
 
 export interface VitalsJob extends JobBase {
   kind: 'vitals';
-  vitals: VitalsBody & { id: string };
+  vitals: QueuedVitals & { id: string };
 }
 
 export interface FeedbackJob extends JobBase {
@@ -72,7 +72,7 @@ const base = {
 const jobSchema = z.discriminatedUnion('kind', [
   z.object({ ...base, kind: z.literal('error'), event: queuedErrorEventSchema.extend({ eventId: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('log'), log: logSchema.extend({ id: z.string().uuid() }) }),
-  z.object({ ...base, kind: z.literal('vitals'), vitals: vitalsSchema.extend({ id: z.string().uuid() }) }),
+  z.object({ ...base, kind: z.literal('vitals'), vitals: queuedVitalsSchema.extend({ id: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('feedback'), feedback: feedbackSchema.extend({ id: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('session'), session: sessionBodySchema }),
 ]);

@@ -80,7 +80,7 @@ export function prepareEvent(job: ErrorJob): PreparedEvent {
     frames,
     // Derived here, in the worker, not at the edge: the edge stays cheap, and a job queued by an
     // older edge gets the same tags. Stored with the event's own tags, so breakdowns see them.
-    tags: withDerivedTags(e.tags ?? {}, deriveTags(e.context)),
+    tags: withDerivedTags(e.tags ?? {}, deriveTags(e.context, e.request)),
     context: contextWithMeta(e.context, e.timestamp, time.replaced),
     user: e.user ?? null,
     userKey: userKeyOf(e.user),

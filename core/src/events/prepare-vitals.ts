@@ -4,7 +4,8 @@ import type { VitalsJob } from './job';
 export interface PreparedVitals {
   projectId: string;
   id: string;
-  url: string;
+  /** Null for a piece of a page load whose page-load piece has not arrived (decision 046). */
+  url: string | null;
   lcp: number | null;
   inp: number | null;
   cls: number | null;
@@ -14,6 +15,8 @@ export interface PreparedVitals {
   release: string | null;
   tags: Record<string, string>;
   receivedAt: Date;
+  /** Merged into a stored report of the same id rather than dropped as a repeat. */
+  merge?: boolean;
 }
 
 export function prepareVitals(job: VitalsJob): PreparedVitals {
@@ -21,7 +24,7 @@ export function prepareVitals(job: VitalsJob): PreparedVitals {
   return {
     projectId: job.projectId,
     id: v.id,
-    url: v.url,
+    url: v.url ?? null,
     lcp: v.metrics.LCP ?? null,
     inp: v.metrics.INP ?? null,
     cls: v.metrics.CLS ?? null,
@@ -31,5 +34,6 @@ export function prepareVitals(job: VitalsJob): PreparedVitals {
     release: v.release ?? null,
     tags: v.tags ?? {},
     receivedAt: new Date(job.receivedAt),
+    merge: v.merge === true,
   };
 }

@@ -22,6 +22,7 @@ import { AlertDeliveryLog1796445000000 } from './1796445000000-alert-delivery-lo
 import { PartitionedTables1796500000000 } from './1796500000000-partitioned-tables';
 import { DiscardedEventLedger1797000000000 } from './1797000000000-discarded-event-ledger';
 import { IssueSearchStatistics1797100000000 } from './1797100000000-issue-search-statistics';
+import { VitalsPiecesAndTagCase1797330000000 } from './1797330000000-vitals-pieces-and-tag-case';
 import { GroupingHints1797250000000 } from './1797250000000-grouping-hints';
 import { EventEvidence1797290000000 } from './1797290000000-event-evidence';
 import { ReleaseCommits1797300000000 } from './1797300000000-release-commits';
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   ReleaseSessions1797320000000,
   EventLogMessage1797340000000,
   FeedbackNameAndUrl1797341000000,
+  VitalsPiecesAndTagCase1797330000000,
 ];

@@ -6,3 +6,4 @@ export * from './cpu';
 export * from './net';
 export * from './private-servers';
 export * from './smtp-receiver';
+export * from './capture-queries';

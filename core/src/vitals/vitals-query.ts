@@ -50,7 +50,8 @@ export function resolveVitalsQuery(projectId: string, input: VitalsFilterInput =
 /** `WHERE` over `vitals_reports r` for a query, its parameters numbered from $1. */
 export function vitalsWhere(q: VitalsQuery): { sql: string; params: unknown[] } {
   const params: unknown[] = [q.projectId, q.range.from.toISOString(), q.range.to.toISOString()];
-  const clauses = ['r.project_id = $1', 'r.received_at >= $2', 'r.received_at < $3'];
+  // A report without a page is a piece of a page load still waiting for it (decision 046).
+  const clauses = ['r.project_id = $1', 'r.received_at >= $2', 'r.received_at < $3', 'r.url IS NOT NULL'];
   for (const [column, value] of [
     ['environment', q.environment],
     ['release', q.release],

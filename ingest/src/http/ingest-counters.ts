@@ -12,6 +12,18 @@ export class IngestCounters {
    */
   readonly discarded = new Map<string, number>();
 
+  /**
+   * Sentry envelope items accepted (the envelope answered 200) and dropped, by item type
+   * (`tracker_sentry_items_dropped_total{type}`, decision 046). Types outside
+   * SENTRY_ITEM_TYPES count as `other`: the type is the client's text, the label set stays bounded.
+   */
+  readonly sentryItemsDropped = new Map<string, number>();
+
+  dropSentryItem(type: string): void {
+    const label = SENTRY_ITEM_TYPES.has(type) ? type : 'other';
+    this.sentryItemsDropped.set(label, (this.sentryItemsDropped.get(label) ?? 0) + 1);
+  }
+
   refuse(code: string): void {
     this.refused.set(code, (this.refused.get(code) ?? 0) + 1);
   }
@@ -28,3 +40,31 @@ export function refusalCode(statusCode: number, payload: unknown): string {
   const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8', 0, 200) : '';
   return ERROR_CODE.exec(text)?.[1] ?? `HTTP_${statusCode}`;
 }
+
+/** Sentry's envelope item types (develop.sentry.dev/sdk/envelopes), the labels of dropped items. */
+export const SENTRY_ITEM_TYPES: ReadonlySet<string> = new Set([
+  'event',
+  'transaction',
+  'span',
+  'otel_span',
+  'attachment',
+  'session',
+  'sessions',
+  'client_report',
+  'check_in',
+  'replay_event',
+  'replay_recording',
+  'replay_video',
+  'profile',
+  'profile_chunk',
+  'statsd',
+  'metric_meta',
+  'trace_metric',
+  'feedback',
+  'user_report',
+  'log',
+  'otel_log',
+  'security',
+  'raw_security',
+  'nel',
+]);

@@ -87,11 +87,12 @@ async function envelope(request: FastifyRequest, reply: FastifyReply, deps: Sent
     deps.keys,
   );
   const read = readSentryItems(items);
+  for (const type of read.dropped) deps.counters?.dropSentryItem(type);
   // Every record counts against the backlog bound: an envelope that would pass it is refused
   // whole before the gate spends any quota, and checked again just before the enqueue (same
   // tick), since other requests may have been taken while this one waited on the gate.
   deps.queue.checkBacklog?.(Math.max(1, read.candidates.length));
-  const taken = await takeSentryItems(key, read, header, deps);
+  const taken = await takeSentryItems(key, read, header, { ...deps, userAgent: userAgentOf(request) });
   if (broken) taken.problems.push(broken);
   if (taken.payloads.length > 0) {
     deps.queue.checkBacklog?.(taken.payloads.length);
@@ -120,14 +121,20 @@ async function store(request: FastifyRequest, reply: FastifyReply, deps: SentryD
     deps.keys,
   );
   deps.queue.checkBacklog?.();
-  const { payload, eventId } = await takeEvent(key, { raw, plain }, undefined, receivedAtNow(deps.clock), deps).catch(
-    (err) => {
-      if (err instanceof AdmissionRefusal) reply.header('x-sentry-rate-limits', sentryRateLimits([err]).header);
-      throw err;
-    },
-  );
+  const { payload, eventId } = await takeEvent(key, { raw, plain }, undefined, receivedAtNow(deps.clock), {
+    ...deps,
+    userAgent: userAgentOf(request),
+  }).catch((err) => {
+    if (err instanceof AdmissionRefusal) reply.header('x-sentry-rate-limits', sentryRateLimits([err]).header);
+    throw err;
+  });
   if (payload) await deps.queue.enqueue([payload]);
   return reply.code(200).send({ id: eventId });
+}
+
+function userAgentOf(request: FastifyRequest): string | undefined {
+  const ua = request.headers['user-agent'];
+  return typeof ua === 'string' ? ua : undefined;
 }
 
 function bodyOf(request: FastifyRequest): Buffer {

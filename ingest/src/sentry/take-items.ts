@@ -16,8 +16,10 @@ import {
   type KeyInfo,
   type Clock,
   type SessionBody,
+  type SentryVitals,
 } from '@tracker/core';
 import { receivedAtNow } from '../http/received-at';
+import { withHeaderUserAgent } from '../http/header-user-agent';
 import { admitOnce, DISCARDED_ISSUE } from '../http/error.route';
 import type { IngestCounters } from '../http/ingest-counters';
 import { parseBody } from '../http/parse-body';
@@ -27,6 +29,7 @@ import type { QueuePayload } from '../queue';
 import { isCanonicalQueuedErrorEvent } from '../http/error-event.canonical';
 import { parseSentryJson, readSentryJson, type EnvelopeItem } from './parse-envelope';
 import { readSentrySession, takeSession } from './take-sessions';
+import { readTracingItem, takeVitals } from './take-vitals';
 
 /** What the items of one request came to. */
 export interface TakenItems {
@@ -47,6 +50,8 @@ export interface TakeDeps {
   clock?: Clock;
   /** Drops by reason, for /metrics. */
   counters?: IngestCounters;
+  /** The request's User-Agent header: a browser SDK's event that lacks one gets it (decision 046). */
+  userAgent?: string;
 }
 
 /**
@@ -66,22 +71,26 @@ type Candidate =
   | { what: string; kind: 'event'; raw: Record<string, unknown>; plain: boolean }
   | { what: string; kind: 'feedback'; body: unknown }
   | { what: string; kind: 'log'; record: unknown }
-  | { what: string; kind: 'session'; session: SessionBody };
+  | { what: string; kind: 'session'; session: SessionBody }
+  | { what: string; kind: 'vitals'; vitals: SentryVitals };
 
 /** The records an envelope's items hold, read (JSON) and mapped onto our bodies. */
 export interface ReadItems {
   candidates: Candidate[];
   /** Items that could not be read, the first named in a 400 when nothing was taken. */
   problems: AppError[];
+  /** The types of the items read past and dropped, for /metrics (`countDroppedItems`). */
+  dropped: string[];
 }
 
 /**
- * Reads the items Tracker keeps (event, feedback, user_report, log, otel_log, session, sessions) into records;
- * every other item type is read past. Throws 413 over MAX_ENVELOPE_RECORDS records, so the whole
+ * Reads the items Tracker keeps (event, feedback, user_report, log, otel_log, session, sessions,
+ * and the Web Vitals of page loads in transaction and span items) into records; every other item
+ * is read past and its type noted in `dropped`. Throws 413 over MAX_ENVELOPE_RECORDS records, so the whole
  * envelope is refused before the gate. A bad item is noted and dropped alone.
  */
 export function readSentryItems(items: EnvelopeItem[]): ReadItems {
-  const read: ReadItems = { candidates: [], problems: [] };
+  const read: ReadItems = { candidates: [], problems: [], dropped: [] };
   for (const [index, item] of items.entries()) {
     const what = `item ${index + 1} (${item.type || 'no type'})`;
     try {
@@ -109,8 +118,17 @@ export function readSentryItems(items: EnvelopeItem[]): ReadItems {
         case 'sessions': // release health (decision 045)
           read.candidates.push({ what, kind: 'session', session: readSentrySession(item, item.type, what) });
           break;
+        case 'transaction':
+        case 'span': {
+          // Page loads' Web Vitals are kept (decision 046); other transactions and spans dropped.
+          const vitals = readTracingItem(item, what);
+          for (const v of vitals) read.candidates.push({ what, kind: 'vitals', vitals: v });
+          if (vitals.length === 0) read.dropped.push(item.type);
+          break;
+        }
         default:
-          break; // read past and dropped (docs/sentry-compatibility.md)
+          read.dropped.push(item.type); // read past and dropped (docs/sentry-compatibility.md)
+          break;
       }
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -162,10 +180,15 @@ export async function takeSentryItems(
           taken.payloads.push(encodeJob({ v: 1, kind: 'feedback', projectId, receivedAt, feedback }));
           break;
         }
+        case 'vitals':
+          taken.payloads.push(await takeVitals(key, candidate.vitals, receivedAt, deps));
+          break;
         case 'log': {
           const log = scrubber.log(parseBody(logSchema, candidate.record));
           await admitOnce(deps, key, 'logs', undefined); // one unit per record
-          taken.payloads.push(encodeJob({ v: 1, kind: 'log', projectId, receivedAt, log: { ...log, id: randomUUID() } }));
+          taken.payloads.push(
+            encodeJob({ v: 1, kind: 'log', projectId, receivedAt, log: { ...log, id: randomUUID() } }),
+          );
           break;
         }
         case 'session':
@@ -197,7 +220,7 @@ export async function takeEvent(
   // instead of zod's parse, which was a seventh of the envelope route's CPU
   // (docs/benchmarks.md). Anything else goes through zod for its cuts and its messages.
   const valid = plain && isCanonicalQueuedErrorEvent(mapped) ? mapped : parseBody(queuedErrorEventSchema, mapped);
-  const parsed = scrubberFor(key.privacy).errorEvent(valid);
+  const parsed = withHeaderUserAgent(scrubberFor(key.privacy).errorEvent(valid), deps.userAgent);
   const clientId = parsed.eventId;
   const event = Object.assign(parsed, { eventId: clientId ?? randomUUID() });
   // The answer gives the id back as the client wrote it: 32 hex, or dashed if it sent a UUID.

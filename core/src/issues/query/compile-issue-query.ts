@@ -66,8 +66,13 @@ function conditionOf(t: QueryTerm, ctx: CompileContext): string {
   }
 }
 
+/**
+ * Values match case-insensitively (`browser.name:chrome` finds "Chrome", decision 046), as
+ * `lower(value) = lower(…)`: the expression `issue_tag_values_project_key_lower_idx` and its
+ * statistics are on, so the plans of decision 034 stay. Keys match exactly.
+ */
 function tagCondition(ctx: CompileContext, key: string, value: string): string {
-  return `EXISTS (SELECT 1 FROM issue_tag_values tv WHERE tv.project_id = ${ctx.projectParam} AND tv.issue_id = i.id AND tv.key = ${ctx.param(key)} AND tv.value = ${ctx.param(value)})`;
+  return `EXISTS (SELECT 1 FROM issue_tag_values tv WHERE tv.project_id = ${ctx.projectParam} AND tv.issue_id = i.id AND tv.key = ${ctx.param(key)} AND lower(tv.value) = lower(${ctx.param(value)}))`;
 }
 
 function timeCondition(column: string, bound: TimeBound, ctx: CompileContext): string {
