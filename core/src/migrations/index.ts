@@ -62,7 +62,7 @@ export const MIGRATIONS = [
   ReleaseCommits1797300000000,
   ArtifactBundles1797310000000,
   ReleaseSessions1797320000000,
+  VitalsPiecesAndTagCase1797330000000,
   EventLogMessage1797340000000,
   FeedbackNameAndUrl1797341000000,
-  VitalsPiecesAndTagCase1797330000000,
 ];
