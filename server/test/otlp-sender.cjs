@@ -31,7 +31,8 @@ async function sendLogs() {
   const exporter = new OTLPLogExporter(exporterOptions);
   const results = [];
   const export_ = exporter.export.bind(exporter);
-  exporter.export = (records, done) => export_(records, (r) => (results.push(r.code), done(r)));
+  exporter.export = (records, done) =>
+    export_(records, (r) => (results.push(r.error ? `${r.code}: ${r.error.message}` : r.code), done(r)));
   const provider = new LoggerProvider({ resource, processors: [new BatchLogRecordProcessor({ exporter })] });
   const logger = provider.getLogger('orders', '2.0.0');
   const spanContext = {
@@ -67,8 +68,9 @@ async function sendTraces() {
   const exporter = new OTLPTraceExporter(exporterOptions);
   const results = [];
   const export_ = exporter.export.bind(exporter);
-  exporter.export = (spans, done) => export_(spans, (r) => (results.push(r.code), done(r)));
-  const provider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+  exporter.export = (spans, done) =>
+    export_(spans, (r) => (results.push(r.error ? `${r.code}: ${r.error.message}` : r.code), done(r)));
+  const provider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter })] });
   const tracer = provider.getTracer('orders', '2.0.0');
   const plain = tracer.startSpan('GET /health');
   plain.end();
@@ -80,8 +82,9 @@ async function sendTraces() {
     span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
   }
   span.end();
-  await provider.forceFlush();
-  await provider.shutdown();
+  // A failed export rejects the flush: the result codes above say why.
+  await provider.forceFlush().catch(() => undefined);
+  await provider.shutdown().catch(() => undefined);
   const sc = span.spanContext();
   return { results, traceId: sc.traceId, spanId: sc.spanId };
 }
@@ -96,7 +99,7 @@ function chargeCard() {
     process.exit(0);
   },
   (err) => {
-    process.stderr.write(`${err && err.stack}\n`);
+    process.stderr.write(`${(err && err.stack) || JSON.stringify(err)}\n`);
     process.exit(1);
   },
 );

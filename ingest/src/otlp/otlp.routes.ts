@@ -19,6 +19,7 @@ import {
   type Signal,
 } from './otlp-codec';
 import { takeOtlpLogs, type TakenRecords } from './take-otlp-logs';
+import { takeOtlpSpans } from './take-otlp-spans';
 
 export interface OtlpDeps {
   queue: Queue;
@@ -75,7 +76,7 @@ export async function registerOtlpRoutes(app: FastifyInstance, deps: OtlpDeps): 
     const prefix = (deps.pathPrefix ?? '').replace(/\/+$/, '');
     if (prefix !== '') prefixes.push(prefix.startsWith('/') ? prefix : `/${prefix}`);
     for (const p of prefixes) {
-      for (const signal of ['logs'] as const) {
+      for (const signal of ['logs', 'traces'] as const) {
         for (const path of [`${p}/v1/${signal}`, `${p}/api/:project/integration/otlp/v1/${signal}`]) {
           scope.post(path, { bodyLimit: MAX_OTLP_BODY_BYTES }, (request, reply) =>
             exportRoute(signal, request, reply, deps),
@@ -110,7 +111,8 @@ async function exportRoute(
     deps.queue.checkBacklog?.(Math.max(1, candidates.length));
     taken = await takeOtlpLogs(key, candidates, receivedAt, deps);
   } else {
-    throw new AppError('NOT_FOUND', 'traces are not taken yet');
+    deps.queue.checkBacklog?.();
+    taken = await takeOtlpSpans(key, decoded, receivedAt, deps, tooMany);
   }
   if (taken.payloads.length > 0) {
     deps.queue.checkBacklog?.(taken.payloads.length);
