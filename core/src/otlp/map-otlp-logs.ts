@@ -1,7 +1,8 @@
 import { AppError } from '../errors';
+import { storableText } from '../events/normalize';
 import { isObject, type JsonObject } from '../sentry/sentry-values';
 import { readOtlpResource, resourceFields } from './otlp-resource';
-import { attributesOf, hexIdOf, isoOfUnixNano, numberOf, valueOf } from './otlp-values';
+import { attributesOf, hexIdOf, isoOfUnixNano, numberOf, scalarText, valueOf } from './otlp-values';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -79,8 +80,7 @@ export function mapOtlpLogs(request: unknown): OtlpLogCandidate[] {
     for (const [j, sl] of listOf(rl.scopeLogs, `${where}.scopeLogs`).entries()) {
       const whereScope = `${where}.scopeLogs[${j}]`;
       if (!isObject(sl)) throw new AppError('BAD_USER_INPUT', `${whereScope}: must be an object`);
-      const scope =
-        isObject(sl.scope) && typeof sl.scope.name === 'string' && sl.scope.name !== '' ? sl.scope.name : undefined;
+      const scope = isObject(sl.scope) ? scalarText(sl.scope.name) : undefined;
       for (const [k, record] of listOf(sl.logRecords, `${whereScope}.logRecords`).entries()) {
         const problem = problemOf(record);
         if (problem) out.push({ problem: `${whereScope}.logRecords[${k}]: ${problem}` });
@@ -120,7 +120,7 @@ function logBody(r: JsonObject, shared: JsonObject, resourceRest: JsonObject, sc
   const text = typeof r.severityText === 'string' ? TEXT_LEVELS[r.severityText.trim().toLowerCase()] : undefined;
   const level = (severity !== undefined && severity !== null ? levelOfSeverity(severity) : undefined) ?? text ?? 'info';
   const value = r.body === undefined || r.body === null ? '' : valueOf(r.body);
-  const message = typeof value === 'string' ? value : value === null ? '' : JSON.stringify(value);
+  const message = typeof value === 'string' ? value : value === null ? '' : storableText(JSON.stringify(value));
   const context: JsonObject = attributesOf(r.attributes);
   const meta: JsonObject = {};
   for (const [field, name, bytes] of [

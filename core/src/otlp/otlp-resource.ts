@@ -31,8 +31,8 @@ export function readOtlpResource(resource: unknown): OtlpResource {
 
 /** The fields of a Tracker body that come from the resource (`environment` defaults to `production`). */
 export function resourceFields(r: OtlpResource): JsonObject {
-  const out: JsonObject = {};
-  if (r.environment) out.environment = r.environment;
+  // Always set (the schemas' default), so that a mapped body is already what they return.
+  const out: JsonObject = { environment: r.environment ?? 'production' };
   if (r.release) out.release = r.release;
   if (r.service) out.tags = { service: r.service };
   return out;

@@ -1,7 +1,10 @@
-import { DEPTH_MARKER, MAX_VALUE_DEPTH } from '../events/normalize';
+import { DEPTH_MARKER, MAX_VALUE_DEPTH, storableText } from '../events/normalize';
 import { isObject, type JsonObject } from '../sentry/sentry-values';
 
 /**
+ * Every string read is storable (`storableText`: NUL and lone surrogates mended), so a mapped
+ * body needs no `normalizeJson` pass for its strings (ingest's canonical check relies on it).
+ *
  * Readers for OTLP messages in either encoding, so that one mapper serves both: a message
  * decoded from protobuf (protobufjs: int64 as `Long`, bytes as `Uint8Array`, defaults on the
  * prototype) and the same message read from OTLP/JSON (int64 as decimal strings or numbers,
@@ -87,7 +90,7 @@ export function hexIdOf(v: unknown, bytes: 16 | 8): string | null {
 export function valueOf(v: unknown, depth = 0): unknown {
   if (!isObject(v)) return null;
   // protobufjs puts the oneof's fields on the prototype as null: read the set one.
-  if (typeof v.stringValue === 'string') return v.stringValue;
+  if (typeof v.stringValue === 'string') return storableText(v.stringValue);
   if (typeof v.boolValue === 'boolean') return v.boolValue;
   if (v.intValue !== undefined && v.intValue !== null) return int64Text(v.intValue) ?? null;
   if (v.doubleValue !== undefined && v.doubleValue !== null) {
@@ -95,7 +98,7 @@ export function valueOf(v: unknown, depth = 0): unknown {
     return typeof d === 'number' && Number.isFinite(d) ? d : String(d);
   }
   if (v.bytesValue instanceof Uint8Array) return Buffer.from(v.bytesValue).toString('base64');
-  if (typeof v.bytesValue === 'string') return v.bytesValue;
+  if (typeof v.bytesValue === 'string') return storableText(v.bytesValue);
   if (isObject(v.arrayValue)) {
     if (depth >= MAX_VALUE_DEPTH) return DEPTH_MARKER;
     const values = Array.isArray(v.arrayValue.values) ? v.arrayValue.values : [];
@@ -114,14 +117,14 @@ export function attributesOf(list: unknown, depth = 0): JsonObject {
   if (!Array.isArray(list)) return out;
   for (const kv of list) {
     if (!isObject(kv) || typeof kv.key !== 'string' || kv.key === '') continue;
-    out[kv.key] = valueOf(kv.value, depth);
+    out[storableText(kv.key)] = valueOf(kv.value, depth);
   }
   return out;
 }
 
 /** A value as the text of a tag, release or environment; undefined unless a non-empty scalar. */
 export function scalarText(v: unknown): string | undefined {
-  if (typeof v === 'string') return v.trim() === '' ? undefined : v;
+  if (typeof v === 'string') return v.trim() === '' ? undefined : storableText(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return undefined;
 }

@@ -3,6 +3,7 @@ import { setImmediate } from 'node:timers/promises';
 import { AppError, encodeJob, logSchema, scrubberFor, type KeyInfo, type OtlpLogCandidate } from '@tracker/core';
 import { admitOnce } from '../http/error.route';
 import { parseBody } from '../http/parse-body';
+import { isCanonicalLogBody } from './log-body.canonical';
 import { AdmissionRefusal } from '../quota';
 import type { QueuePayload } from '../queue';
 import type { TakeDeps } from '../sentry/take-items';
@@ -44,7 +45,9 @@ export async function takeOtlpLogs(
       continue;
     }
     try {
-      const log = scrubber.log(parseBody(logSchema, candidate.body));
+      // Most mapped records are already what the schema returns: skip zod for those (log-body.canonical.ts).
+      const valid = isCanonicalLogBody(candidate.body) ? candidate.body : parseBody(logSchema, candidate.body);
+      const log = scrubber.log(valid);
       const admitted = admitOnce(deps, key, 'logs', undefined);
       if (admitted) await admitted;
       taken.payloads.push(encodeJob({ v: 1, kind: 'log', projectId, receivedAt, log: { ...log, id: randomUUID() } }));
