@@ -33,3 +33,4 @@ export * from './feedback';
 export * from './time';
 export * from './privacy';
 export * from './sentry';
+export * from './otlp';

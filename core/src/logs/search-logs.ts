@@ -18,6 +18,8 @@ export interface SearchLogsInput {
   text?: string | null;
   environment?: string | null;
   release?: string | null;
+  /** The `service` tag (OTLP's `service.name`, docs/opentelemetry.md). */
+  service?: string | null;
   /** ISO 8601, on the log's own timestamp: from ≤ t < to. */
   from?: string | null;
   to?: string | null;
@@ -89,6 +91,13 @@ export async function searchLogs(ds: DataSource, caller: Caller, input: SearchLo
       throw new AppError('BAD_USER_INPUT', `${field}: must be 1 to ${MAX_FILTER_CHARS} characters`);
     }
     add((n) => `l.${field} = $${n}`, value);
+  }
+  if (input.service != null) {
+    if (input.service.length === 0 || input.service.length > MAX_FILTER_CHARS) {
+      throw new AppError('BAD_USER_INPUT', `service: must be 1 to ${MAX_FILTER_CHARS} characters`);
+    }
+    // jsonb containment, so an index on tags (jsonb_path_ops) would serve it.
+    add((n) => `l.tags @> $${n}::jsonb`, JSON.stringify({ service: input.service }));
   }
   const from = input.from ? parseClientTime('from', input.from) : null;
   const to = input.to ? parseClientTime('to', input.to) : null;

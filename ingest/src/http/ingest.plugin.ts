@@ -15,6 +15,7 @@ import type { RecentIds } from './recent-ids';
 import { registerUploadRoutes } from './uploads.route';
 import { registerVitalsRoute } from './vitals.route';
 import { registerSentryRoutes } from '../sentry/sentry.routes';
+import { registerOtlpRoutes } from '../otlp/otlp.routes';
 import { ingestErrorHandler } from './wire-errors';
 export { MAX_EVENT_BYTES } from './limits';
 
@@ -40,10 +41,13 @@ export interface IngestDeps {
 
 /**
  * Mounts `/ingest/*` on a fastify instance (encapsulated: its error handler is its own), and
- * Sentry's `/api/<number>/envelope/` and `/store/` (a scope of their own: any content type).
+ * Sentry's `/api/<number>/envelope/` and `/store/` (a scope of their own: any content type), and
+ * OTLP/HTTP's `/v1/logs` and `/v1/traces`.
  */
 export async function ingestPlugin(app: FastifyInstance, deps: IngestDeps): Promise<void> {
   await registerSentryRoutes(app, { ...deps, pathPrefix: deps.publicPathPrefix });
+  // OpenTelemetry's OTLP/HTTP (`/v1/logs`, `/v1/traces`): a door of its own (docs/opentelemetry.md).
+  await registerOtlpRoutes(app, { ...deps, pathPrefix: deps.publicPathPrefix });
   await app.register(
     async (scope) => {
       scope.setErrorHandler(ingestErrorHandler);

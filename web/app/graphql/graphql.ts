@@ -127,6 +127,8 @@ export type LogFilter = {
   /** Any of these levels; empty or absent: all. */
   levels?: Array<LogLevel> | null | undefined;
   release?: string | null | undefined;
+  /** The `service` tag: an OpenTelemetry resource's service.name. */
+  service?: string | null | undefined;
   /** Case-insensitive substring of the message (1 to 200 characters; % and _ are literal). */
   text?: string | null | undefined;
   /** ISO 8601: t < to. */

@@ -41,6 +41,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const text = readFilter(url, 'q');
   const environment = readFilter(url, 'environment');
   const release = readFilter(url, 'release');
+  const service = readFilter(url, 'service');
   const after = url.searchParams.get('after') || null;
   // Live tail only follows the newest page: an older page does not change.
   const live = url.searchParams.get('live') === '1' && !after;
@@ -51,6 +52,7 @@ export async function loader(args: LoaderFunctionArgs) {
       text,
       environment,
       release,
+      service,
     },
     first: LOGS_PAGE_SIZE,
     after,
@@ -60,6 +62,7 @@ export async function loader(args: LoaderFunctionArgs) {
     text,
     environment,
     release,
+    service,
     after,
     live,
     logs,
@@ -83,9 +86,9 @@ function JsonText({ value }: { value: unknown }) {
 }
 
 export default function LogsPage() {
-  const { levels, text, environment, release, after, live, logs, olderPath, newestPath, livePath, now } =
+  const { levels, text, environment, release, service, after, live, logs, olderPath, newestPath, livePath, now } =
     useLoaderData<typeof loader>();
-  const filtered = Boolean(levels.length || text || environment || release);
+  const filtered = Boolean(levels.length || text || environment || release || service);
   return (
     <div className="stack">
       <LiveTail on={live} />
@@ -109,6 +112,10 @@ export default function LogsPage() {
         <div className="field">
           <label htmlFor="release">Release</label>
           <input id="release" name="release" defaultValue={release ?? ''} placeholder="All" />
+        </div>
+        <div className="field">
+          <label htmlFor="service">Service</label>
+          <input id="service" name="service" defaultValue={service ?? ''} placeholder="All" />
         </div>
         {live && <input type="hidden" name="live" value="1" />}
         <button type="submit" className="button">
@@ -148,6 +155,9 @@ export default function LogsPage() {
                   <RelativeTime iso={log.timestamp} now={now} />
                   <span className="muted">{visibleText(log.environment)}</span>
                   {log.release && <span className="muted">{visibleText(log.release)}</span>}
+                  {typeof log.tags.service === 'string' && (
+                    <span className="muted log-service">{visibleText(log.tags.service)}</span>
+                  )}
                 </div>
                 <p className="log-message">{visibleText(log.message)}</p>
                 {(log.context || Object.keys(log.tags).length > 0) && (

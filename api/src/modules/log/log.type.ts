@@ -28,6 +28,12 @@ export class LogFilterInput {
   @Field(() => String, { nullable: true })
   release?: string | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description: "The `service` tag: an OpenTelemetry resource's service.name.",
+  })
+  service?: string | null;
+
   @Field(() => String, { nullable: true, description: "ISO 8601, on the log's own timestamp: from ≤ t." })
   from?: string | null;
 

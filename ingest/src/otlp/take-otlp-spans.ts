@@ -1,0 +1,52 @@
+import { setImmediate } from 'node:timers/promises';
+import { AppError, mapOtlpSpans, type KeyInfo } from '@tracker/core';
+import { admitOnce, DISCARDED_ISSUE, prepareErrorJob } from '../http/error.route';
+import { AdmissionRefusal } from '../quota';
+import type { TakeDeps } from '../sentry/take-items';
+import { refuse, YIELD_EVERY, type TakenRecords } from './take-otlp-logs';
+
+/** The reason spans without an exception are counted in `/metrics` (`discarded`): Tracker stores no traces. */
+export const OTLP_SPAN_DROPPED = 'otlp_span_without_exception';
+
+/**
+ * The spans of an `ExportTraceServiceRequest`: each exception event becomes an error event
+ * through the same steps as `POST /ingest/error` (`prepareErrorJob`: the schema, scrubbing,
+ * discarded issues; then the `events` quota); spans without one are counted and dropped. A
+ * span that cannot be read is refused alone. `checkCount` refuses a request with too many spans
+ * (413) before anything is admitted.
+ */
+export async function takeOtlpSpans(
+  key: KeyInfo,
+  request: unknown,
+  receivedAt: string,
+  deps: TakeDeps,
+  checkCount: (count: number, what: string) => void,
+): Promise<TakenRecords> {
+  const mapped = mapOtlpSpans(request);
+  checkCount(mapped.spans, 'spans');
+  const taken: TakenRecords = { payloads: [], rejected: 0 };
+  for (const problem of mapped.problems) refuse(taken, new AppError('BAD_USER_INPUT', problem));
+  for (let i = 0; i < mapped.dropped; i++) deps.counters?.discard(OTLP_SPAN_DROPPED);
+  for (let i = 0; i < mapped.events.length; i++) {
+    if (i > 0 && i % YIELD_EVERY === 0) await setImmediate();
+    try {
+      const { payload, discarded } = prepareErrorJob(key, mapped.events[i], undefined, receivedAt);
+      if (discarded) {
+        deps.counters?.discard(DISCARDED_ISSUE);
+        continue;
+      }
+      const admitted = admitOnce(deps, key, 'events', undefined);
+      if (admitted) await admitted;
+      taken.payloads.push(payload);
+    } catch (err) {
+      if (err instanceof AdmissionRefusal) {
+        taken.refusal = err;
+        taken.rejected += mapped.events.length - i;
+        break;
+      }
+      if (!(err instanceof AppError)) throw err;
+      refuse(taken, new AppError(err.code, `exception event ${i + 1}: ${err.message}`));
+    }
+  }
+  return taken;
+}

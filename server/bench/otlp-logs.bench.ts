@@ -1,0 +1,233 @@
+/**
+ * OTLP/protobuf log accept rate (issue 34; target ≥ 50,000 log records/s per ingest process in
+ * batches of 512), against `POST /ingest/log` (one record a request, as Tracker's SDKs send) in
+ * the same run, same process kind, same connections; with the target's CPU µs per record.
+ *
+ * The protobuf body is an `ExportLogsServiceRequest` of 512 records encoded by OpenTelemetry's
+ * own generated code (the same that decodes it at the edge), shaped as the Node SDK sends them:
+ * one resource (service, version, environment, host), one scope, records with a body, severity,
+ * trace and span ids and three attributes.
+ *
+ * Run: `npm run bench:otlp -w @tracker/server`.
+ * Env: TRACKER_BENCH_ROUNDS (default 2), TRACKER_BENCH_DURATION (s, default 10),
+ *      TRACKER_BENCH_CONNECTIONS (default 20), TRACKER_BENCH_NO_DOC=1.
+ */
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import {
+  describeMachine,
+  envFlag,
+  envNumber,
+  fmt,
+  loadAverage,
+  machineLine,
+  table,
+  writeDocSection,
+} from '@tracker/core/testing';
+import generated from 'otlp-transformer-protos/build/src/generated/root';
+import { median, openBenchEnvironment } from './bench-environment';
+import { killChildren, startTarget } from './target-process';
+
+const TARGET_RECORDS_PER_S = 50_000;
+const BATCH = 512;
+const ROUNDS = envNumber('BENCH_ROUNDS', 2);
+const DURATION_S = envNumber('BENCH_DURATION', 10);
+const WARMUP_S = 2;
+const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 20);
+
+type Door = 'ingest-log' | 'otlp-logs';
+const DOORS: Door[] = ['ingest-log', 'otlp-logs'];
+const RECORDS: Record<Door, number> = { 'ingest-log': 1, 'otlp-logs': BATCH };
+
+function otlpBody(): Buffer {
+  const str = (v: string) => ({ stringValue: v });
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const request = {
+    resourceLogs: [
+      {
+        resource: {
+          attributes: [
+            { key: 'service.name', value: str('checkout') },
+            { key: 'service.version', value: str('1.4.2') },
+            { key: 'deployment.environment.name', value: str('production') },
+            { key: 'host.name', value: str('box-1') },
+          ],
+        },
+        scopeLogs: [
+          {
+            scope: { name: 'orders', version: '2.0.0' },
+            logRecords: Array.from({ length: BATCH }, (_, i) => ({
+              timeUnixNano: (now + BigInt(i)).toString(),
+              observedTimeUnixNano: (now + BigInt(i)).toString(),
+              severityNumber: 9,
+              severityText: 'INFO',
+              body: str(`order ${i} placed for customer c-${i % 97}`),
+              attributes: [
+                { key: 'order.id', value: str(`A-${i}`) },
+                { key: 'attempt', value: { intValue: 1 } },
+                { key: 'http.route', value: str('/checkout') },
+              ],
+              traceId: randomBytes(16),
+              spanId: randomBytes(8),
+            })),
+          },
+        ],
+      },
+    ],
+  };
+  const Request = (generated as any).opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+  return Buffer.from(Request.encode(Request.fromObject(request)).finish());
+}
+
+const ingestLogBody = JSON.stringify({
+  level: 'info',
+  message: 'order 1 placed for customer c-1',
+  environment: 'production',
+  release: '1.4.2',
+  tags: { service: 'checkout' },
+  context: { 'order.id': 'A-1', attempt: 1, 'http.route': '/checkout', trace_id: randomBytes(16).toString('hex') },
+  timestamp: new Date().toISOString(),
+});
+
+interface RunResult {
+  door: Door;
+  round: number;
+  rps: number;
+  recordsPerS: number;
+  cpuUsPerRecord: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function main(): Promise<void> {
+  const machine = describeMachine();
+  const started = new Date();
+  const loadAtStart = loadAverage();
+  const proto = otlpBody();
+  console.log(
+    `otlp-logs: ${machineLine(machine)}; load ${loadAtStart}; protobuf body ${fmt(proto.length)} B / ${BATCH} records`,
+  );
+  const results: RunResult[] = [];
+  const env = await openBenchEnvironment();
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const door of round % 2 === 1 ? DOORS : [...DOORS].reverse()) {
+        if (env.aborted) throw new Error('interrupted');
+        const p = await env.freshProject();
+        const target = await startTarget('tracker', env.childEnv);
+        const request =
+          door === 'otlp-logs'
+            ? {
+                path: '/v1/logs',
+                headers: { 'content-type': 'application/x-protobuf', 'x-tracker-key': p.key },
+                body: proto,
+              }
+            : {
+                path: '/ingest/log',
+                headers: { 'content-type': 'application/json', authorization: `DSN ${p.key}` },
+                body: ingestLogBody,
+              };
+        const load = (seconds: number) =>
+          autocannon({
+            url: target.url,
+            connections: CONNECTIONS,
+            duration: seconds,
+            requests: [{ method: 'POST', ...request }],
+          });
+        let run: autocannon.Result;
+        let cpu: number;
+        try {
+          await load(WARMUP_S);
+          const cpuBefore = await target.cpu();
+          run = await load(DURATION_S);
+          cpu = (await target.cpu()) - cpuBefore;
+        } finally {
+          await target.stop();
+        }
+        await env.clearRedis();
+        const records = run['2xx'] * RECORDS[door];
+        const r: RunResult = {
+          door,
+          round,
+          rps: run.requests.average,
+          recordsPerS: records / DURATION_S,
+          cpuUsPerRecord: records > 0 ? cpu / records : NaN,
+          p99: run.latency.p99,
+          non2xx: run.non2xx,
+          errors: run.errors + run.timeouts,
+        };
+        results.push(r);
+        console.log(
+          `round ${round} ${door.padEnd(10)} ${fmt(r.rps)} req/s  ${fmt(r.recordsPerS)} records/s  ${r.cpuUsPerRecord.toFixed(1)} µs CPU/record  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`,
+        );
+      }
+    }
+  } finally {
+    await env.close();
+  }
+  const summary = (door: Door) => {
+    const of = results.filter((r) => r.door === door);
+    return {
+      rps: median(of.map((r) => r.rps)),
+      recordsPerS: median(of.map((r) => r.recordsPerS)),
+      cpu: median(of.map((r) => r.cpuUsPerRecord)),
+      p99: median(of.map((r) => r.p99)),
+    };
+  };
+  const own = summary('ingest-log');
+  const otlp = summary('otlp-logs');
+  const met = otlp.recordsPerS >= TARGET_RECORDS_PER_S;
+  console.log(
+    `OTLP ${fmt(otlp.recordsPerS)} records/s (target ≥ ${fmt(TARGET_RECORDS_PER_S)}) ${met ? 'MET' : 'MISSED'}`,
+  );
+  if (!envFlag('BENCH_NO_DOC')) {
+    writeDocSection(
+      'otlp-logs',
+      `## OTLP/protobuf log accept rate (\`server/bench/otlp-logs.bench.ts\`)
+
+- **Date**: ${started.toISOString()}
+- **Machine**: ${machineLine(machine)}; 1-minute load average ${loadAtStart} at the start, ${loadAverage()} at the end
+- **Command**: \`npm run bench:otlp -w @tracker/server\`. The target runs the built packages.
+- **Bodies**: an OTLP/protobuf \`ExportLogsServiceRequest\` of ${BATCH} records (${fmt(proto.length)} B, uncompressed; resource with service, version, environment, host; each record a body, severity, trace/span ids, three attributes) to \`POST /v1/logs\`; baseline one equivalent JSON record per request to \`POST /ingest/log\`.
+- **Load**: autocannon, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured, ${ROUNDS} rounds; medians. **Target**: the ingest role alone (PostgreSQL + Redis, quota checks on, business plan), a fresh process per run; CPU is the target's user + system time over the measured seconds.
+
+${table(
+  ['door', 'req/s', 'records/s', 'CPU µs / record', 'p99 ms'],
+  [
+    ['`POST /ingest/log` (1 record)', fmt(own.rps), fmt(own.recordsPerS), own.cpu.toFixed(1), own.p99],
+    [
+      `\`POST /v1/logs\` (protobuf, ${BATCH} records)`,
+      fmt(otlp.rps),
+      fmt(otlp.recordsPerS),
+      otlp.cpu.toFixed(1),
+      otlp.p99,
+    ],
+  ],
+)}
+
+**OTLP: ${fmt(otlp.recordsPerS)} records/s** (target ≥ ${fmt(TARGET_RECORDS_PER_S)}: ${met ? 'met' : 'missed'}).
+
+${table(
+  ['round', 'door', 'req/s', 'records/s', 'CPU µs / record', 'p99 ms', 'non-2xx', 'errors'],
+  results.map((r) => [
+    r.round,
+    r.door,
+    fmt(r.rps),
+    fmt(r.recordsPerS),
+    r.cpuUsPerRecord.toFixed(1),
+    r.p99,
+    r.non2xx,
+    r.errors,
+  ]),
+)}
+`,
+    );
+  }
+}
+
+main().catch((err) => {
+  killChildren();
+  console.error(err);
+  process.exitCode = 1;
+});
