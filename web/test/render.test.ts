@@ -1972,11 +1972,13 @@ describe('performance page', () => {
     assert.match(html, /name="environment"[^>]*value="staging"/);
   });
 
-  test('says how to turn vitals on when there are none', async () => {
+  test('says, when there are none, that the browser SDK sends vitals by default and what turns them off', async () => {
     const cookie = await signIn();
     const html = await (await get('/projects/p1/performance?environment=empty&range=nonsense', cookie)).text();
     assert.match(html, /No Web Vitals in this range/);
-    assert.match(html, /vitals: true/);
+    assert.match(html, /sends them by\s+default/);
+    assert.match(html, /<code>vitals: false<\/code>/);
+    assert.doesNotMatch(html, /vitals: true/, 'true is the default: telling users to set it is untrue');
     assert.doesNotMatch(html, /trend-chart/);
   });
 });
