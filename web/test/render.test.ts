@@ -1723,6 +1723,16 @@ describe('the setup page', () => {
     assert.match(html, /Waiting for the first event/);
   });
 
+  test('gives the Node SDK snippet for ES modules and for CommonJS (a default project, where import fails)', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1', cookie)).text();
+    const code = codeOf(html);
+    assert.match(html, /In Node.js, ES modules \(import\)/);
+    assert.match(html, /In Node.js, CommonJS \(require\)/);
+    assert.ok(code.includes("import * as Tracker from '@tracker/node';\n\nTracker.init({"), code);
+    assert.ok(code.includes("const Tracker = require('@tracker/node');\n\nTracker.init({"), code);
+  });
+
   test('on Free it says release registration needs Pro instead of giving a snippet that would be refused', async () => {
     const cookie = await signIn();
     const html = await (await get('/projects/p1', cookie)).text();
