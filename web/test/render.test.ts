@@ -790,6 +790,11 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
       return ok(alertRulesAnswer(body.variables));
     case 'UpdateAlertRule':
       return ok<Api.UpdateAlertRuleMutation>({ updateAlertRule: { id: String(body.variables.id) } });
+    case 'MergeIssues':
+      if (body.variables.sourceId === 'i-other-tenant') return fail('NOT_FOUND', 'Issue not found');
+      return ok<Api.MergeIssuesMutation>({
+        mergeIssues: { id: String(body.variables.targetId), title: 'TypeError: x is undefined' },
+      });
     case 'TestAlertRule':
       if (body.variables.id === 'ar2')
         return fail('RATE_LIMITED', 'At most 5 test notifications a minute per rule; try again in a minute.');
@@ -956,6 +961,45 @@ describe('sign in', () => {
 });
 
 describe('issues page', () => {
+  /** The bulk form as the browser posts it: one `ids` field per checked box, in list order. */
+  function postBulk(intent: string, ids: string[], cookie: string) {
+    const body = new URLSearchParams([['intent', intent], ...ids.map((id) => ['ids', id])]);
+    const headers = { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie };
+    return handle(new Request(`${origin}/projects/p1/issues?index`, { method: 'POST', headers, body }));
+  }
+
+  test('Merge selected merges every other checked issue into the first, one mergeIssues each', async () => {
+    const cookie = await signIn();
+    const page = await (await get('/projects/p1/issues', cookie)).text();
+    assert.match(page, /<button[^>]*name="intent"[^>]*value="merge"[^>]*>Merge selected<\/button>/);
+
+    const before = received.length;
+    const response = await postBulk('merge', ['i1', 'i2', 'i3'], cookie);
+    assert.equal(response.status, 200);
+    const merges = received.slice(before).filter((r) => r.body.operationName === 'MergeIssues');
+    assert.deepEqual(
+      merges.map((r) => r.body.variables),
+      [
+        { sourceId: 'i2', targetId: 'i1' },
+        { sourceId: 'i3', targetId: 'i1' },
+      ],
+    );
+    assert.match(await response.text(), /Merged 2 issues into “TypeError: x is undefined”/);
+  });
+
+  test('Merge selected with one issue checked asks for two, and a refused merge says how far it got', async () => {
+    const cookie = await signIn();
+    const before = received.length;
+    const one = await postBulk('merge', ['i1'], cookie);
+    assert.equal(one.status, 400);
+    assert.match(await one.text(), /Select two or more issues to merge\./);
+    assert.equal(received.slice(before).filter((r) => r.body.operationName === 'MergeIssues').length, 0);
+
+    const refused = await postBulk('merge', ['i1', 'i2', 'i-other-tenant'], cookie);
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /Merged 1 of 2 into the first selected issue: Issue not found/);
+  });
+
   test('renders issue titles from the API, escaping event-supplied text', async () => {
     const cookie = await signIn();
     const response = await get('/projects/p1/issues', cookie);

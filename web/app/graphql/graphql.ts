@@ -391,6 +391,14 @@ export type ResolveIssuesMutationVariables = Exact<{
 
 export type ResolveIssuesMutation = { resolveIssues: Array<{ id: string }> };
 
+export type MergeIssuesMutationVariables = Exact<{
+  sourceId: string;
+  targetId: string;
+}>;
+
+
+export type MergeIssuesMutation = { mergeIssues: { id: string, title: string } };
+
 export type ProjectOrganizationQueryVariables = Exact<{
   id: string;
 }>;
@@ -1287,6 +1295,14 @@ export const ResolveIssuesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ResolveIssuesMutation, ResolveIssuesMutationVariables>;
+export const MergeIssuesDocument = new TypedDocumentString(`
+    mutation MergeIssues($sourceId: ID!, $targetId: ID!) {
+  mergeIssues(sourceId: $sourceId, targetId: $targetId) {
+    id
+    title
+  }
+}
+    `) as unknown as TypedDocumentString<MergeIssuesMutation, MergeIssuesMutationVariables>;
 export const ProjectOrganizationDocument = new TypedDocumentString(`
     query ProjectOrganization($id: ID!) {
   project(id: $id) {
