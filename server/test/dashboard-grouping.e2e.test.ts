@@ -36,6 +36,17 @@ describe('grouping control on the dashboard in a real browser (embedded)', () =>
     () => url,
   );
 
+  /** A new page signed in as `email` (signUpWithProject's password). */
+  async function signedIn(email: string) {
+    const { page } = await newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: /sign in|log in/i }).click();
+    await page.waitForURL((u) => u.pathname !== '/login');
+    return page;
+  }
+
   test('Merge selected in the issues list merges two checked issues into one (issue 31)', async () => {
     const account = await signUpWithProject(url, 'Merging');
     const base = `/projects/${encodeURIComponent(account.project.id)}`;
@@ -56,12 +67,7 @@ describe('grouping control on the dashboard in a real browser (embedded)', () =>
       )[0].n as number;
     await waitFor('3 issues', async () => (await issueCount()) === 3);
 
-    const { page } = await newPage();
-    await page.goto('/login');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: /sign in|log in/i }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
+    const page = await signedIn(account.email);
     await page.goto(`${base}/issues`);
     await page.getByRole('checkbox', { name: 'Select Error: cart broke' }).check();
     await page.getByRole('checkbox', { name: 'Select Error: payment broke' }).check();
@@ -134,12 +140,7 @@ describe('grouping control on the dashboard in a real browser (embedded)', () =>
       account.token,
     );
 
-    const { page } = await newPage();
-    await page.goto('/login');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: /sign in|log in/i }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
+    const page = await signedIn(account.email);
 
     // Unmerge: offered on the merged issue only, behind a confirmation.
     const issuePage = `${base}/issues/${target}`;

@@ -196,20 +196,29 @@ export { register, onRequestError } from '@tracker/next/server';
         label="@tracker/browser"
         code={browser}
       />
-      <Snippet
-        title="In Node.js, ES modules (import)"
-        hint={'For .mjs files, or a package.json with "type": "module".'}
-        install={`npm install ${sdk.tarballs.node}`}
-        label="@tracker/node ES module"
-        code={node}
-      />
-      <Snippet
-        title="In Node.js, CommonJS (require)"
-        hint={'For .cjs files, or a package.json without "type": "module" (npm init\'s default).'}
-        install={`npm install ${sdk.tarballs.node}`}
-        label="@tracker/node CommonJS"
-        code={nodeCommonJs}
-      />
+      {[
+        {
+          system: 'ES modules (import)',
+          hint: 'For .mjs files, or a package.json with "type": "module".',
+          label: 'ES module',
+          code: node,
+        },
+        {
+          system: 'CommonJS (require)',
+          hint: 'For .cjs files, or a package.json without "type": "module" (npm init\'s default).',
+          label: 'CommonJS',
+          code: nodeCommonJs,
+        },
+      ].map((s) => (
+        <Snippet
+          key={s.label}
+          title={`In Node.js, ${s.system}`}
+          hint={s.hint}
+          install={`npm install ${sdk.tarballs.node}`}
+          label={`@tracker/node ${s.label}`}
+          code={s.code}
+        />
+      ))}
       <Snippet
         title="In Next.js"
         hint="@tracker/next installs @tracker/browser and @tracker/node from this instance too."
