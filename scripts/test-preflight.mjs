@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { aptGetInstall } from './apt-install.mjs';
 
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const isRoot = process.getuid?.() === 0;
@@ -35,16 +36,11 @@ async function waitFor(port) {
   return false;
 }
 
-/** apt-get install, bounded: a stuck mirror must not turn `npm test` into a hang. */
+/** apt-get install, bounded (scripts/apt-install.mjs); root on Debian only. */
 function aptInstall(...packages) {
   if (!isRoot || !has('apt-get')) return false;
   console.log(`test preflight: apt-get install ${packages.join(' ')} (about a minute)`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const run = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env, timeout: 600_000 }).status === 0;
-  // The package lists of a fresh image are often empty: update once and try again.
-  return (
-    run(['install', '-y', '-qq', ...packages]) || (run(['update', '-qq']) && run(['install', '-y', '-qq', ...packages]))
-  );
+  return aptGetInstall(packages);
 }
 
 function postgresVersions() {

@@ -40,7 +40,7 @@ export function loadManifests(): { docs: LoadedDoc[]; problems: string[] } {
 
 /**
  * The API versions the manifests may use: GA versions served by every Kubernetes release from
- * 1.30 (the oldest we claim) to 1.36 (the schema kubernetes-models 5.1 is generated from). The
+ * 1.30 (the oldest we claim) on (kubernetes-models is pinned to 4.5: 5.x needs Node 22, issue 31). The
  * package merges older specs in too, so without this list a removed API (policy/v1beta1) would
  * still validate.
  */

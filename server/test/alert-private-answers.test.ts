@@ -110,12 +110,13 @@ for (const mode of MODES) {
         assert.deepEqual([tested.fail.status, tested.fail.lastStatus, tested.fail.response], ['FAILED', 500, null]);
         assert.equal(
           tested.fail.lastError,
-          'The webhook receiver answered HTTP 500 Internal Server Error. Tracker will try again.',
+          // A test is not retried, so its answer does not promise it (issue 31).
+          'The webhook receiver answered HTTP 500 Internal Server Error. A test notification is sent once and not retried (real alerts are).',
         );
         assert.deepEqual([tested.moved.status, tested.moved.lastStatus, tested.moved.response], ['FAILED', 302, null]);
         assert.equal(
           tested.moved.lastError,
-          'The webhook address answered HTTP 302, a redirect, which Tracker does not follow: use the final address.',
+          'The webhook address answered HTTP 302, a redirect, which Tracker does not follow: use the final address. A test notification is sent once and not retried (real alerts are).',
         );
 
         // A real alert, through the worker and the dispatcher.

@@ -6,7 +6,17 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import type { Tracker } from '../src';
 import { watchedPages } from './dashboard-browser';
+import { queryRows } from '@tracker/core';
 import { createTestEnv, startTracker, type TestEnv } from './helpers';
+
+/** A port nothing listens on: taken from the OS, then let go. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
 
 // The Alerts page's "Send test notification" in a real browser against a real Tracker: the
 // test goes through the real channel code to a real HTTP receiver on loopback, and the page
@@ -30,7 +40,9 @@ describe('alerts page in a real browser: Send test notification (postgres+redis)
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         hits.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        if (req.url === '/gone') res.writeHead(404, { 'content-type': 'text/plain' }).end('<b>unknown webhook</b>');
+        if (req.url === '/busy') res.writeHead(503, { 'content-type': 'text/plain' }).end('try later');
+        else if (req.url === '/gone')
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('<b>unknown webhook</b>');
         else res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks, got it');
       });
     });
@@ -115,6 +127,42 @@ describe('alerts page in a real browser: Send test notification (postgres+redis)
       const card = page.getByRole('region').filter({ hasText: `${receiverOrigin}/gone` });
       await card.getByText('Deliveries to this channel are failing (1 in the last 24 hours).').waitFor();
       assert.equal(await page.getByText('Deliveries to this channel are failing').count(), 1, 'only the failing rule');
+
+      // Issue 31: a test to a receiver that answers 503 (a real alert would be retried) and to a
+      // dead port is one attempt, and the answer says so instead of promising another.
+      await page.getByLabel('Send to').selectOption('WEBHOOK');
+      await page.getByLabel('URL or email address').fill(`${receiverOrigin}/busy`);
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      await page.getByRole('button', { name: `Send test notification to webhook ${receiverOrigin}/busy` }).click();
+      const busy = page.getByTestId('test-result');
+      await busy.getByText('HTTP 503', { exact: true }).waitFor();
+      assert.match(await busy.innerText(), /sent once and not retried/);
+      assert.doesNotMatch(await busy.innerText(), /will try again/);
+      const dead = await closedPort();
+      await page.getByLabel('URL or email address').fill(`http://127.0.0.1:${dead}/hook`);
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      await page
+        .getByRole('button', { name: `Send test notification to webhook http://127.0.0.1:${dead}/hook` })
+        .click();
+      const refused = page.getByTestId('test-result');
+      await refused.getByText(/refused the connection/).first().waitFor();
+      assert.match(await refused.innerText(), /sent once and not retried/);
+      assert.doesNotMatch(await refused.innerText(), /will try again/);
+      // Stored as failed for good: the outbox retries only pending rows (core/src/alerts/outbox.ts).
+      const rows = await queryRows<{ url: string; status: string; attempts: number }>(
+        tracker!.db.ds,
+        `SELECT r.url, d.status, d.attempts FROM alert_deliveries d JOIN alert_rules r ON r.id = d.rule_id
+          WHERE d.is_test AND r.url IN ($1, $2) ORDER BY r.url`,
+        [`${receiverOrigin}/busy`, `http://127.0.0.1:${dead}/hook`],
+      );
+      assert.deepEqual(
+        rows.map((r) => [r.status, r.attempts]),
+        [
+          ['failed', 1],
+          ['failed', 1],
+        ],
+      );
+      assert.equal(hits.filter((h) => h.path === '/busy').length, 1, 'the 503 receiver got one attempt');
       await screenshot(page, 'alerts-test-notification');
       assertInert('alerts page');
     } finally {

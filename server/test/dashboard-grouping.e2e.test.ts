@@ -36,6 +36,68 @@ describe('grouping control on the dashboard in a real browser (embedded)', () =>
     () => url,
   );
 
+  /** A new page signed in as `email` (signUpWithProject's password). */
+  async function signedIn(email: string) {
+    const { page } = await newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: /sign in|log in/i }).click();
+    await page.waitForURL((u) => u.pathname !== '/login');
+    return page;
+  }
+
+  test('Merge selected in the issues list merges two checked issues into one (issue 31)', async () => {
+    const account = await signUpWithProject(url, 'Merging');
+    const base = `/projects/${encodeURIComponent(account.project.id)}`;
+    const messages = ['cart broke', 'payment broke', 'search broke'];
+    for (const [i, message] of messages.entries()) {
+      const r = await sendError(url, account.key, {
+        type: 'Error',
+        message,
+        environment: 'production',
+        fingerprint: [randomUUID()],
+        user: { id: `u${i}` },
+      });
+      assert.equal(r.status, 202, JSON.stringify(r.body));
+    }
+    const issueCount = async () =>
+      (
+        await tracker!.db.ds.query('SELECT count(*)::int AS n FROM issues WHERE project_id = $1', [account.project.id])
+      )[0].n as number;
+    await waitFor('3 issues', async () => (await issueCount()) === 3);
+
+    const page = await signedIn(account.email);
+    await page.goto(`${base}/issues`);
+    await page.getByRole('checkbox', { name: 'Select Error: cart broke' }).check();
+    await page.getByRole('checkbox', { name: 'Select Error: payment broke' }).check();
+    await page.getByRole('button', { name: 'Merge selected' }).click();
+    await page.getByText(/Merged 1 issue into “Error: (cart|payment) broke”/).waitFor();
+    await screenshot(page, 'issues-merged');
+
+    // Stored: two issues left, one of them holding both events and the merge (Unmerge can undo it).
+    const rows = (await tracker!.db.ds.query(
+      `SELECT i.id, (SELECT count(*)::int FROM events e WHERE e.issue_id = i.id) AS events
+         FROM issues i WHERE i.project_id = $1 ORDER BY events DESC`,
+      [account.project.id],
+    )) as Array<{ id: string; events: number }>;
+    assert.deepEqual(
+      rows.map((r) => r.events),
+      [2, 1],
+    );
+    const merged = await gqlOk(
+      url,
+      `query($id: ID!) { issue(id: $id) { mergedIssueCount } }`,
+      { id: rows[0].id },
+      account.token,
+    );
+    assert.equal(merged.issue.mergedIssueCount, 1);
+    // The list shows the two that are left.
+    await page.getByRole('checkbox', { name: 'Select Error: search broke' }).waitFor();
+    assert.equal(await page.getByRole('checkbox', { name: /^Select Error: / }).count(), 2);
+    assertInert('issues list after a merge');
+  });
+
   test('unmerge, snooze by time, events and users, discard and stop discarding', async () => {
     const account = await signUpWithProject(url, 'Grouping');
     const base = `/projects/${encodeURIComponent(account.project.id)}`;
@@ -78,12 +140,7 @@ describe('grouping control on the dashboard in a real browser (embedded)', () =>
       account.token,
     );
 
-    const { page } = await newPage();
-    await page.goto('/login');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: /sign in|log in/i }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
+    const page = await signedIn(account.email);
 
     // Unmerge: offered on the merged issue only, behind a confirmation.
     const issuePage = `${base}/issues/${target}`;

@@ -246,27 +246,88 @@ describe('the served tarballs installed and used (embedded)', () => {
     },
   );
 
+  /**
+   * The Setup page's two Node snippets (web/app/components/setup-instructions.tsx), run as a user
+   * pastes them: `require` in a default (CommonJS) project, `import` in one with "type": "module".
+   */
+  const NODE_PROJECTS = [
+    {
+      name: 'commonjs',
+      type: undefined,
+      code: (dsn: string) => `const Tracker = require('@tracker/node');
+
+Tracker.init({
+  dsn: ${JSON.stringify(dsn)},
+  release: '1.0.0',
+});
+const id = Tracker.captureException(new Error('sent from a CommonJS project'));
+Tracker.flush(5000).then((ok) => { console.log(JSON.stringify({ id, ok, path: require.resolve('@tracker/node') })); return Tracker.close(); });`,
+    },
+    {
+      name: 'esm',
+      type: 'module',
+      code: (dsn: string) => `import * as Tracker from '@tracker/node';
+
+Tracker.init({
+  dsn: ${JSON.stringify(dsn)},
+  release: '1.0.0',
+});
+const id = Tracker.captureException(new Error('sent from an ES module project'));
+const ok = await Tracker.flush(5000);
+console.log(JSON.stringify({ id, ok, path: import.meta.resolve('@tracker/node') }));
+await Tracker.close();`,
+    },
+  ];
+
   test(
-    '@tracker/node installed from its URL sends an event that is stored',
-    { timeout: INSTALL_TIMEOUT_MS + 30_000 },
+    '@tracker/node installed from its URL into a CommonJS and an ES module project: both send an error that is stored',
+    { timeout: 2 * INSTALL_TIMEOUT_MS + 60_000 },
     async () => {
       const a = await signUpWithProject(tracker.url, 'Installed node');
-      await npmInstall(`${tracker.url}/sdk/${VERSION}/tracker-node.tgz`);
-      const { stdout } = await nodeIn([
-        '-e',
-        `const T = require('@tracker/node');
-       T.init({ dsn: ${JSON.stringify(a.dsn)}, environment: 'scratch', exitOnFatal: false });
-       const id = T.captureException(new Error('sent by the installed tarball'));
-       T.flush(5000).then((ok) => { console.log(JSON.stringify({ id, ok, path: require.resolve('@tracker/node') })); return T.close(); });`,
-      ]);
-      const out = JSON.parse(stdout) as { id: string; ok: boolean; path: string };
-      assert.equal(out.ok, true);
-      assert.ok(out.path.startsWith(join(scratch.path, 'node_modules')), out.path);
-      const [event] = await waitFor('the stored event', async () => {
+      for (const project of NODE_PROJECTS) {
+        const dir = createTempDir(`tracker-sdk-node-${project.name}-`);
+        try {
+          const pkg = {
+            name: `scratch-${project.name}`,
+            private: true,
+            ...(project.type ? { type: project.type } : {}),
+          };
+          writeFileSync(join(dir.path, 'package.json'), JSON.stringify(pkg));
+          await run(
+            'npm',
+            [
+              'install',
+              `${tracker.url}/sdk/${VERSION}/tracker-node.tgz`,
+              '--prefer-offline',
+              '--no-audit',
+              '--no-fund',
+              '--ignore-scripts',
+              '--loglevel=error',
+            ],
+            { cwd: dir.path, timeout: INSTALL_TIMEOUT_MS },
+          );
+          writeFileSync(join(dir.path, 'index.js'), project.code(a.dsn));
+          const { stdout } = await run(process.execPath, ['index.js'], { cwd: dir.path, timeout: 30_000 });
+          const out = JSON.parse(stdout) as { ok: boolean; path: string };
+          assert.equal(out.ok, true, project.name);
+          assert.match(
+            out.path,
+            new RegExp(`tracker-sdk-node-${project.name}-[^/]*/node_modules/@tracker/node/`),
+            project.name,
+          );
+          assert.match(out.path, project.type ? /index\.mjs$/ : /index\.cjs$/, 'the build of its own module system');
+        } finally {
+          dir.remove();
+        }
+      }
+      const stored = await waitFor('both events', async () => {
         const found = await eventsOf(a.project.id);
-        return found.length > 0 && found;
+        return found.length >= 2 && found;
       });
-      assert.deepEqual([event.message, event.sdk.name], ['sent by the installed tarball', 'tracker.node']);
+      assert.deepEqual(stored.map((e) => [e.message, e.sdk.name]).sort(), [
+        ['sent from a CommonJS project', 'tracker.node'],
+        ['sent from an ES module project', 'tracker.node'],
+      ]);
     },
   );
 

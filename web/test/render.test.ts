@@ -858,6 +858,11 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
     }
     case 'UpdateAlertRule':
       return ok<Api.UpdateAlertRuleMutation>({ updateAlertRule: { id: String(body.variables.id) } });
+    case 'MergeIssues':
+      if (body.variables.sourceId === 'i-other-tenant') return fail('NOT_FOUND', 'Issue not found');
+      return ok<Api.MergeIssuesMutation>({
+        mergeIssues: { id: String(body.variables.targetId), title: 'TypeError: x is undefined' },
+      });
     case 'TestAlertRule':
       if (body.variables.id === 'ar2')
         return fail('RATE_LIMITED', 'At most 5 test notifications a minute per rule; try again in a minute.');
@@ -1024,6 +1029,45 @@ describe('sign in', () => {
 });
 
 describe('issues page', () => {
+  /** The bulk form as the browser posts it: one `ids` field per checked box, in list order. */
+  function postBulk(intent: string, ids: string[], cookie: string) {
+    const body = new URLSearchParams([['intent', intent], ...ids.map((id) => ['ids', id])]);
+    const headers = { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie };
+    return handle(new Request(`${origin}/projects/p1/issues?index`, { method: 'POST', headers, body }));
+  }
+
+  test('Merge selected merges every other checked issue into the first, one mergeIssues each', async () => {
+    const cookie = await signIn();
+    const page = await (await get('/projects/p1/issues', cookie)).text();
+    assert.match(page, /<button[^>]*name="intent"[^>]*value="merge"[^>]*>Merge selected<\/button>/);
+
+    const before = received.length;
+    const response = await postBulk('merge', ['i1', 'i2', 'i3'], cookie);
+    assert.equal(response.status, 200);
+    const merges = received.slice(before).filter((r) => r.body.operationName === 'MergeIssues');
+    assert.deepEqual(
+      merges.map((r) => r.body.variables),
+      [
+        { sourceId: 'i2', targetId: 'i1' },
+        { sourceId: 'i3', targetId: 'i1' },
+      ],
+    );
+    assert.match(await response.text(), /Merged 2 issues into “TypeError: x is undefined”/);
+  });
+
+  test('Merge selected with one issue checked asks for two, and a refused merge says how far it got', async () => {
+    const cookie = await signIn();
+    const before = received.length;
+    const one = await postBulk('merge', ['i1'], cookie);
+    assert.equal(one.status, 400);
+    assert.match(await one.text(), /Select two or more issues to merge\./);
+    assert.equal(received.slice(before).filter((r) => r.body.operationName === 'MergeIssues').length, 0);
+
+    const refused = await postBulk('merge', ['i1', 'i2', 'i-other-tenant'], cookie);
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /Merged 1 of 2 into the first selected issue: Issue not found/);
+  });
+
   test('renders issue titles from the API, escaping event-supplied text', async () => {
     const cookie = await signIn();
     const response = await get('/projects/p1/issues', cookie);
@@ -1841,6 +1885,16 @@ describe('the setup page', () => {
     assert.match(html, /Waiting for the first event/);
   });
 
+  test('gives the Node SDK snippet for ES modules and for CommonJS (a default project, where import fails)', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1', cookie)).text();
+    const code = codeOf(html);
+    assert.match(html, /In Node.js, ES modules \(import\)/);
+    assert.match(html, /In Node.js, CommonJS \(require\)/);
+    assert.ok(code.includes("import * as Tracker from '@tracker/node';\n\nTracker.init({"), code);
+    assert.ok(code.includes("const Tracker = require('@tracker/node');\n\nTracker.init({"), code);
+  });
+
   test('on Free it says release registration needs Pro instead of giving a snippet that would be refused', async () => {
     const cookie = await signIn();
     const html = await (await get('/projects/p1', cookie)).text();
@@ -2141,11 +2195,13 @@ describe('performance page', () => {
     assert.match(html, /name="environment"[^>]*value="staging"/);
   });
 
-  test('says how to turn vitals on when there are none', async () => {
+  test('says, when there are none, that the browser SDK sends vitals by default and what turns them off', async () => {
     const cookie = await signIn();
     const html = await (await get('/projects/p1/performance?environment=empty&range=nonsense', cookie)).text();
     assert.match(html, /No Web Vitals in this range/);
-    assert.match(html, /vitals: true/);
+    assert.match(html, /sends them by\s+default/);
+    assert.match(html, /<code>vitals: false<\/code>/);
+    assert.doesNotMatch(html, /vitals: true/, 'true is the default: telling users to set it is untrue');
     assert.doesNotMatch(html, /trend-chart/);
   });
 });

@@ -70,7 +70,7 @@ export async function testAlertRule(
       kind: rule.kind,
       status: outcome.ok ? 'delivered' : 'failed',
       attempts: 1,
-      lastError: outcome.ok ? null : (outcome.error ?? 'The test notification failed.'),
+      lastError: outcome.ok ? null : testSendWords(outcome.error),
       lastStatus: outcome.status,
       lastResponse: outcome.response,
       payload,
@@ -83,6 +83,15 @@ export async function testAlertRule(
       lastAttemptAt: now,
     }),
   );
+}
+
+/**
+ * The channel code's words are written for real alerts, which are retried ("Tracker will try
+ * again."); a test is not, and its answer must not promise another attempt (issue 31).
+ */
+function testSendWords(error: string | null): string {
+  const words = (error ?? 'The test notification failed.').replace(/\s*Tracker will try again\.?$/, '');
+  return `${words} A test notification is sent once and not retried (real alerts are).`;
 }
 
 /**

@@ -13,12 +13,15 @@ export function registerIngestCors(app: FastifyInstance): void {
     reply.header('access-control-expose-headers', 'Retry-After');
     done();
   });
-  app.options('/*', async (_request, reply) => {
+  // Not async, and the reply returned: an async handler that resolves to undefined while the
+  // answer is still in the (async) onSend hooks makes fastify send a second time, which logged
+  // ERR_HTTP_HEADERS_SENT and two warnings per preflight (issue 31) though the browser got its 204.
+  app.options('/*', (_request, reply) =>
     reply
       .header('access-control-allow-methods', 'POST, OPTIONS')
       .header('access-control-allow-headers', 'Authorization, Content-Type, Content-Encoding')
       .header('access-control-max-age', '86400')
       .code(204)
-      .send();
-  });
+      .send(),
+  );
 }

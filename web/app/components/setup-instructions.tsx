@@ -151,7 +151,15 @@ Tracker.init({
   dsn: ${quote(dsn)},
   release: '1.0.0', // the version you deploy; source maps are looked up by it
 });`;
+  // Both module systems: a project without "type": "module" in package.json is CommonJS, where an
+  // `import` statement fails ("Cannot use import statement outside a module"); the package ships both.
   const node = `import * as Tracker from '@tracker/node';
+
+Tracker.init({
+  dsn: ${quote(dsn)},
+  release: '1.0.0',
+});`;
+  const nodeCommonJs = `const Tracker = require('@tracker/node');
 
 Tracker.init({
   dsn: ${quote(dsn)},
@@ -188,7 +196,29 @@ export { register, onRequestError } from '@tracker/next/server';
         label="@tracker/browser"
         code={browser}
       />
-      <Snippet title="In Node.js" install={`npm install ${sdk.tarballs.node}`} label="@tracker/node" code={node} />
+      {[
+        {
+          system: 'ES modules (import)',
+          hint: 'For .mjs files, or a package.json with "type": "module".',
+          label: 'ES module',
+          code: node,
+        },
+        {
+          system: 'CommonJS (require)',
+          hint: 'For .cjs files, or a package.json without "type": "module" (npm init\'s default).',
+          label: 'CommonJS',
+          code: nodeCommonJs,
+        },
+      ].map((s) => (
+        <Snippet
+          key={s.label}
+          title={`In Node.js, ${s.system}`}
+          hint={s.hint}
+          install={`npm install ${sdk.tarballs.node}`}
+          label={`@tracker/node ${s.label}`}
+          code={s.code}
+        />
+      ))}
       <Snippet
         title="In Next.js"
         hint="@tracker/next installs @tracker/browser and @tracker/node from this instance too."

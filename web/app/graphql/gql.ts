@@ -39,6 +39,7 @@ type Documents = {
     "\n  mutation CreateSavedSearch($projectId: ID!, $name: String!, $query: String!) {\n    createSavedSearch(projectId: $projectId, name: $name, query: $query) {\n      id\n    }\n  }\n": typeof types.CreateSavedSearchDocument,
     "\n  mutation DeleteSavedSearch($id: ID!) {\n    deleteSavedSearch(id: $id)\n  }\n": typeof types.DeleteSavedSearchDocument,
     "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n": typeof types.ResolveIssuesDocument,
+    "\n  mutation MergeIssues($sourceId: ID!, $targetId: ID!) {\n    mergeIssues(sourceId: $sourceId, targetId: $targetId) {\n      id\n      title\n    }\n  }\n": typeof types.MergeIssuesDocument,
     "\n  fragment ReleaseVersionFields on Release {\n    dateReleased\n    commits {\n      id\n      repository\n      authorName\n      authorEmail\n      message\n      timestamp\n    }\n  }\n": typeof types.ReleaseVersionFieldsFragmentDoc,
     "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n": typeof types.ProjectOrganizationDocument,
     "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": typeof types.ProjectKeysDocument,
@@ -108,6 +109,7 @@ const documents: Documents = {
     "\n  mutation CreateSavedSearch($projectId: ID!, $name: String!, $query: String!) {\n    createSavedSearch(projectId: $projectId, name: $name, query: $query) {\n      id\n    }\n  }\n": types.CreateSavedSearchDocument,
     "\n  mutation DeleteSavedSearch($id: ID!) {\n    deleteSavedSearch(id: $id)\n  }\n": types.DeleteSavedSearchDocument,
     "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n": types.ResolveIssuesDocument,
+    "\n  mutation MergeIssues($sourceId: ID!, $targetId: ID!) {\n    mergeIssues(sourceId: $sourceId, targetId: $targetId) {\n      id\n      title\n    }\n  }\n": types.MergeIssuesDocument,
     "\n  fragment ReleaseVersionFields on Release {\n    dateReleased\n    commits {\n      id\n      repository\n      authorName\n      authorEmail\n      message\n      timestamp\n    }\n  }\n": types.ReleaseVersionFieldsFragmentDoc,
     "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n": types.ProjectOrganizationDocument,
     "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": types.ProjectKeysDocument,
@@ -249,6 +251,10 @@ export function graphql(source: "\n  mutation DeleteSavedSearch($id: ID!) {\n   
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n"): typeof import('./graphql').ResolveIssuesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation MergeIssues($sourceId: ID!, $targetId: ID!) {\n    mergeIssues(sourceId: $sourceId, targetId: $targetId) {\n      id\n      title\n    }\n  }\n"): typeof import('./graphql').MergeIssuesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -398,6 +398,14 @@ export type ResolveIssuesMutationVariables = Exact<{
 
 export type ResolveIssuesMutation = { resolveIssues: Array<{ id: string }> };
 
+export type MergeIssuesMutationVariables = Exact<{
+  sourceId: string;
+  targetId: string;
+}>;
+
+
+export type MergeIssuesMutation = { mergeIssues: { id: string, title: string } };
+
 export type ReleaseVersionFieldsFragment = { dateReleased: string | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> };
 
 export type ProjectOrganizationQueryVariables = Exact<{
@@ -1334,6 +1342,14 @@ export const ResolveIssuesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ResolveIssuesMutation, ResolveIssuesMutationVariables>;
+export const MergeIssuesDocument = new TypedDocumentString(`
+    mutation MergeIssues($sourceId: ID!, $targetId: ID!) {
+  mergeIssues(sourceId: $sourceId, targetId: $targetId) {
+    id
+    title
+  }
+}
+    `) as unknown as TypedDocumentString<MergeIssuesMutation, MergeIssuesMutationVariables>;
 export const ProjectOrganizationDocument = new TypedDocumentString(`
     query ProjectOrganization($id: ID!) {
   project(id: $id) {

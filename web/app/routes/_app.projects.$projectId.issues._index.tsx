@@ -16,6 +16,7 @@ import { IssueFilters, SaveSearchForm } from '../features/issues/issue-filters';
 import { SavedSearchTabs, StatusTabs } from '../features/issues/list-tabs';
 import { ASSIGNED, SORTS, listQuery, parseStatus, queryNamesStatus, readFilters } from '../features/issues/list-params';
 import { CREATE_SAVED_SEARCH, DELETE_SAVED_SEARCH, ISSUES_QUERY, RESOLVE_ISSUES } from '../features/issues/queries';
+import { mergeSelected } from '../features/issues/merge-selected.server';
 
 const ISSUES_PAGE_SIZE = 25;
 /** resolveIssues takes at most 100 ids; a page holds 25. */
@@ -61,7 +62,7 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 /**
- * The bulk form and keyboard triage: `intent` resolve | snooze | reopen for the checked `ids`.
+ * The bulk form and keyboard triage: `intent` resolve | snooze | reopen | merge for the checked `ids`.
  * Snooze and reopen have no bulk mutation, so they go one id at a time (a page is 25 issues).
  * The API drops ids that are not the caller's, so a forged id changes nothing.
  */
@@ -91,6 +92,7 @@ export async function action(args: ActionFunctionArgs) {
     if (!result.ok) return data({ error: result.error.message, saveError: null, done: null }, { status: 400 });
     return { error: null, saveError: null, done: `Resolved ${result.data.resolveIssues.length} of ${ids.length}.` };
   }
+  if (intent === 'merge') return mergeSelected(args, ids);
   if (intent === 'snooze' || intent === 'reopen') {
     const until = intent === 'snooze' ? parseSnoozeUntil(form) : null;
     if (intent === 'snooze' && !until)

@@ -141,8 +141,10 @@ export default function PerformancePage() {
         <section className="card empty">
           <h2>No Web Vitals in this range</h2>
           <p className="muted">
-            Turn them on in the browser SDK with <code>vitals: true</code>; each page view reports once, when the page
-            is hidden.
+            The browser SDK (<code>@tracker/browser</code>, and <code>@tracker/next</code> in the browser) sends them by
+            default: each page view reports once, when the page is hidden. None arrived, so either no page using the SDK
+            was viewed in this range, or the SDK was set up with <code>vitals: false</code> or{' '}
+            <code>vitalsSampleRate: 0</code>. Server-side SDKs send none.
           </p>
         </section>
       ) : (

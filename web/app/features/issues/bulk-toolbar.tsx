@@ -1,6 +1,6 @@
 import { SNOOZE_DURATIONS } from '../../lib/snooze';
 
-/** What the bulk form can do to the checked issues: resolve and snooze open ones, reopen closed ones. */
+/** What the bulk form can do to the checked issues: resolve and snooze open ones, reopen closed ones, merge any two or more. */
 export function BulkToolbar({
   count,
   listLabel,
@@ -54,6 +54,17 @@ export function BulkToolbar({
           Reopen selected
         </button>
       )}
+      {/* Into the first selected issue; the server says so when fewer than two are checked. */}
+      <button
+        type="submit"
+        name="intent"
+        value="merge"
+        className="button"
+        disabled={busy}
+        title="Merge the selected issues into the first one selected"
+      >
+        Merge selected
+      </button>
     </div>
   );
 }

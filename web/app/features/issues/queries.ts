@@ -87,3 +87,13 @@ export const RESOLVE_ISSUES = graphql(`
     }
   }
 `);
+
+/** Merges one issue into another (the list's "Merge selected" calls it once per other issue). */
+export const MERGE_ISSUES = graphql(`
+  mutation MergeIssues($sourceId: ID!, $targetId: ID!) {
+    mergeIssues(sourceId: $sourceId, targetId: $targetId) {
+      id
+      title
+    }
+  }
+`);
