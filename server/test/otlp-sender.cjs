@@ -5,7 +5,8 @@
  * JSON line: what it sent (trace and span ids) and what the exporter reported.
  */
 'use strict';
-const { context, trace, SeverityNumber, SpanStatusCode } = require('@opentelemetry/api');
+const { context, trace, SpanStatusCode } = require('@opentelemetry/api');
+const { SeverityNumber } = require('@opentelemetry/api-logs');
 const { resourceFromAttributes } = require('@opentelemetry/resources');
 
 const signal = process.env.OTLP_SIGNAL;
