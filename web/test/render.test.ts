@@ -2226,16 +2226,16 @@ describe('logs page', () => {
     const call = received.findLast((r) => r.body.operationName === 'ProjectLogs');
     assert.deepEqual(call?.body.variables, {
       projectId: 'p1',
-      filter: { levels: null, text: null, environment: null, release: null },
+      filter: { levels: null, text: null, environment: null, release: null, service: null },
       first: 50,
       after: null,
     });
   });
 
-  test('passes text, levels, environment, release and cursor to the API; unknown levels are dropped', async () => {
+  test('passes text, levels, environment, release, service and cursor to the API; unknown levels are dropped', async () => {
     const cookie = await signIn();
     const response = await get(
-      '/projects/p1/logs?q=+timeout+&level=warn&level=error&level=%3Cb%3E&environment=production&release=1.0.0&after=log-cursor-2&live=1',
+      '/projects/p1/logs?q=+timeout+&level=warn&level=error&level=%3Cb%3E&environment=production&release=1.0.0&service=checkout&after=log-cursor-2&live=1',
       cookie,
     );
     assert.equal(response.status, 200);
@@ -2243,7 +2243,13 @@ describe('logs page', () => {
     const call = received.findLast((r) => r.body.operationName === 'ProjectLogs');
     assert.deepEqual(call?.body.variables, {
       projectId: 'p1',
-      filter: { levels: ['WARN', 'ERROR'], text: 'timeout', environment: 'production', release: '1.0.0' },
+      filter: {
+        levels: ['WARN', 'ERROR'],
+        text: 'timeout',
+        environment: 'production',
+        release: '1.0.0',
+        service: 'checkout',
+      },
       first: 50,
       after: 'log-cursor-2',
     });
