@@ -6,34 +6,18 @@
  * issue of the event it names; the older `user_report` item keeps its `name` too. Both runtimes.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Tracker } from '../src';
+import { runSender } from './run-sender';
 import { createTestEnv, gqlOk, MODES, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
 import { buildEnvelope, errorEvent, item } from './sentry-envelope';
 
 function runFeedbackSender(
   dsn: string,
 ): Promise<{ exception: string; feedback: string; flushed: boolean; version: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, 'sentry-node-feedback-sender.cjs')], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', SENTRY_DSN: dsn },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const last = out.trim().split('\n').pop();
-      if (code !== 0 || !last) reject(new Error(`feedback sender exited ${code}: ${err.slice(-2_000)}`));
-      else resolve(JSON.parse(last));
-    });
-  });
+  return runSender(process.execPath, [join(__dirname, 'sentry-node-feedback-sender.cjs')], { SENTRY_DSN: dsn });
 }
 
 const sameId = (a: string | null | undefined, b: string) => a?.replace(/-/g, '') === b.replace(/-/g, '');

@@ -7,10 +7,11 @@
  * not installed (`apt-get install -y python3-sentry-sdk`).
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Tracker } from '../src';
+import { runSender } from './run-sender';
 import { createTestEnv, gqlOk, MODES, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
 
 /** Debian's interpreter, where apt installs the package (a pyenv `python3` may come first on PATH). */
@@ -29,23 +30,7 @@ function runPython<T = { exception: string; version: string }>(
   dsn: string,
   script = 'sentry-python-sender.py',
 ): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, [join(__dirname, script)], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', SENTRY_DSN: dsn },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const last = out.trim().split('\n').pop();
-      if (code !== 0 || !last) reject(new Error(`python exited ${code}: ${err.slice(-2_000)}`));
-      else resolve(JSON.parse(last));
-    });
-  });
+  return runSender<T>(PYTHON, [join(__dirname, script)], { SENTRY_DSN: dsn });
 }
 
 const EVENT = `query($id: ID!) { event(id: $id) { id

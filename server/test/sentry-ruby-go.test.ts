@@ -6,12 +6,13 @@
  * packages (and Go); without them the suites are skipped, saying what to install.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Tracker } from '../src';
+import { runSender } from './run-sender';
 import { createTestEnv, gqlOk, MODES, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
 
 const RUBY = '/usr/bin/ruby';
@@ -37,27 +38,6 @@ const goSkip = missing(() => {
   execFileSync('test', ['-d', join(GOPATH, 'src/github.com/getsentry/sentry-go')]);
 }, 'golang-go golang-github-getsentry-sentry-go-dev');
 
-/** Runs a sender and reads the one JSON line it prints last. */
-function runSender(command: string, args: string[], dsn: string): Promise<{ exception: string; version: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOME: tmpdir(), SENTRY_DSN: dsn },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const last = out.trim().split('\n').pop();
-      if (code !== 0 || !last) reject(new Error(`${command} exited ${code}: ${err.slice(-2_000)}`));
-      else resolve(JSON.parse(last));
-    });
-  });
-}
-
 /** Builds the Go sender once, against Debian's sentry-go (GOPATH mode, offline). */
 function buildGoSender(dir: string): string {
   const binary = join(dir, 'sentry-go-sender');
@@ -77,6 +57,12 @@ function buildGoSender(dir: string): string {
     timeout: 300_000,
   });
   return binary;
+}
+
+/** What a sender prints. */
+interface Sent {
+  exception: string;
+  version: string;
 }
 
 const EVENT = `query($id: ID!) { event(id: $id) { id release environment
@@ -112,7 +98,10 @@ for (const mode of MODES) {
       { skip: rubySkip, timeout: 120_000 },
       async () => {
         const acct = await signUpWithProject(tracker!.url, 'Ruby');
-        const sent = await runSender(RUBY, [join(__dirname, 'sentry-ruby-sender.rb')], acct.dsn);
+        const sent = await runSender<Sent>(RUBY, [join(__dirname, 'sentry-ruby-sender.rb')], {
+          HOME: tmpdir(),
+          SENTRY_DSN: acct.dsn,
+        });
         assert.equal(sent.version, '5.3.0');
         const e = await storedEvent(acct.token, sent.exception);
         assert.equal(e.release, 'shop-rb@1.0.0');
@@ -143,7 +132,7 @@ for (const mode of MODES) {
       { skip: goSkip, timeout: 300_000 },
       async () => {
         const acct = await signUpWithProject(tracker!.url, 'Go');
-        const sent = await runSender(buildGoSender(dir!), [], acct.dsn);
+        const sent = await runSender<Sent>(buildGoSender(dir!), [], { HOME: tmpdir(), SENTRY_DSN: acct.dsn });
         assert.equal(sent.version, '0.11.0');
         const e = await storedEvent(acct.token, sent.exception);
         assert.equal(e.release, 'shop-go@1.0.0');
