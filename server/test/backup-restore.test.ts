@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { setOrganizationPlan } from '@tracker/core';
 import { createTempDir, type TempDir } from '@tracker/core/testing';
@@ -126,8 +126,11 @@ for (const mode of MODES) {
         const forced = await runCli(['restore', file, '--force'], childEnv(target));
         assert.equal(forced.code, 0, forced.out);
         if (mode === 'embedded') {
-          const aside = readdirSync(join(target.config.dataDir, '..')).filter((n) => n.includes('.before-restore-'));
+          const parent = dirname(target.config.dataDir);
+          const prefix = `${basename(target.config.dataDir)}.before-restore-`;
+          const aside = readdirSync(parent).filter((n) => n.startsWith(prefix));
           assert.equal(aside.length, 1, 'the replaced folder is moved aside, not deleted');
+          for (const name of aside) rmSync(join(parent, name), { recursive: true, force: true });
         }
         tracker = await start(target);
         assert.deepEqual(await gqlOk(tracker.url, SNAPSHOT, { p: acct.project.id }, acct.token), before);
