@@ -162,7 +162,8 @@ describe('the evidence of an error on the issue page in a real browser (embedded
     assert.equal(await nav.locator('.is-disabled', { hasText: 'Newer' }).count(), 1);
     await nav.getByRole('link', { name: 'Older event' }).click();
     await page.waitForURL((u) => u.searchParams.get('event') === older);
-    assert.match(await detail.locator('#trace-heading').innerText(), new RegExp(older));
+    // The address changes as the navigation starts; the heading once its data has rendered.
+    await detail.locator('#trace-heading', { hasText: older }).waitFor({ timeout: 15_000 });
     await detail.locator('nav.event-nav').getByRole('link', { name: 'Latest event' }).click();
     await page.waitForURL((u) => u.searchParams.get('event') === latest);
 

@@ -19,52 +19,55 @@ export function KeysSection({ dsn, keys, time, busy }: KeysSectionProps) {
       ) : (
         <>
           <h3>Keys</h3>
-          <table className="data-table">
-            <caption className="visually-hidden">DSN keys, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Public key</th>
-                <th scope="col">State</th>
-                <th scope="col">Rate limit (per second)</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data?.projectKeys.map((k) => (
-                <tr key={k.id}>
-                  <th scope="row" className="mono break">
-                    {k.publicKey}
+          {/* The rate-limit form makes the table wider than a phone: it scrolls in its own box. */}
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="DSN keys">
+            <table className="data-table">
+              <caption className="visually-hidden">DSN keys, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Public key</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Rate limit (per second)</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
                   </th>
-                  <td>{k.enabled ? 'enabled' : <>disabled {time(k.disabledAt)}</>}</td>
-                  <td>
-                    {k.enabled ? (
-                      <RateLimitForm keyId={k.id} publicKey={k.publicKey} value={k.rateLimitPerSecond} busy={busy} />
-                    ) : (
-                      (k.rateLimitPerSecond ?? 'none')
-                    )}
-                  </td>
-                  <td>{time(k.createdAt)}</td>
-                  <td>
-                    {k.enabled && (
-                      <Form method="post">
-                        <input type="hidden" name="id" value={k.id} />
-                        <ConfirmButton
-                          intent="disableKey"
-                          label="Disable"
-                          confirmLabel="Disable this key"
-                          name={k.publicKey}
-                          disabled={busy}
-                        />
-                      </Form>
-                    )}
-                  </td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {keys.data?.projectKeys.map((k) => (
+                  <tr key={k.id}>
+                    <th scope="row" className="mono break">
+                      {k.publicKey}
+                    </th>
+                    <td>{k.enabled ? 'enabled' : <>disabled {time(k.disabledAt)}</>}</td>
+                    <td>
+                      {k.enabled ? (
+                        <RateLimitForm keyId={k.id} publicKey={k.publicKey} value={k.rateLimitPerSecond} busy={busy} />
+                      ) : (
+                        (k.rateLimitPerSecond ?? 'none')
+                      )}
+                    </td>
+                    <td>{time(k.createdAt)}</td>
+                    <td>
+                      {k.enabled && (
+                        <Form method="post">
+                          <input type="hidden" name="id" value={k.id} />
+                          <ConfirmButton
+                            intent="disableKey"
+                            label="Disable"
+                            confirmLabel="Disable this key"
+                            name={k.publicKey}
+                            disabled={busy}
+                          />
+                        </Form>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <Form method="post" className="checkbox-row">
             <button type="submit" name="intent" value="rotateKey" className="button" disabled={busy}>
               Rotate key
