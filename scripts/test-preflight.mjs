@@ -101,36 +101,55 @@ if (!existsSync(chromium)) {
   if (!existsSync(chromium)) problems.push(`Chromium at ${chromium}: apt-get install chromium (or set CHROMIUM_PATH)`);
 }
 
-// Debian's raven clients (raven-ruby, and raven-go with Go to build it): server/test/raven-clients.test.ts.
-const rubyHasRaven = () =>
-  has('ruby') && spawnSync('ruby', ['-e', 'require "raven"'], { stdio: 'ignore', timeout: 30_000 }).status === 0;
-if (!rubyHasRaven()) aptInstall('ruby-sentry-raven');
-if (!rubyHasRaven()) problems.push("Debian's raven-ruby: apt-get install ruby-sentry-raven");
-const goHasRaven = () => has('go') && existsSync('/usr/share/gocode/src/github.com/getsentry/raven-go');
-if (!goHasRaven()) aptInstall('golang-go', 'golang-github-getsentry-raven-go-dev');
-if (!goHasRaven()) problems.push("Debian's raven-go: apt-get install golang-go golang-github-getsentry-raven-go-dev");
-
-// Debian's Caddy: server/test/behind-caddy.test.ts runs the shipped infra/Caddyfile with TLS.
-if (!has('caddy')) aptInstall('caddy');
-if (!has('caddy')) problems.push('Caddy (for the shipped Caddyfile test): apt-get install caddy');
-
-// Debian's sentry-python: server/test/sentry-python.test.ts drives the real SDK with /usr/bin/python3.
-const pythonHasSentry = () =>
-  existsSync('/usr/bin/python3') &&
-  spawnSync('/usr/bin/python3', ['-c', 'import sentry_sdk'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
-if (!pythonHasSentry()) aptInstall('python3-sentry-sdk');
-if (!pythonHasSentry())
-  problems.push("Debian's sentry-python (for the Python SDK test): apt-get install python3-sentry-sdk");
-
-// Debian's sentry-ruby and sentry-go (with Go to build the sender): server/test/sentry-ruby-go.test.ts.
-const rubyHasSentry = () =>
-  has('ruby') && spawnSync('ruby', ['-e', 'require "sentry-ruby"'], { stdio: 'ignore', timeout: 30_000 }).status === 0;
-if (!rubyHasSentry()) aptInstall('ruby-sentry-ruby');
-if (!rubyHasSentry()) problems.push("Debian's sentry-ruby: apt-get install ruby-sentry-ruby");
-const goHasSentry = () => has('go') && existsSync('/usr/share/gocode/src/github.com/getsentry/sentry-go');
-if (!goHasSentry()) aptInstall('golang-go', 'golang-github-getsentry-sentry-go-dev');
-if (!goHasSentry())
-  problems.push("Debian's sentry-go: apt-get install golang-go golang-github-getsentry-sentry-go-dev");
+// The real clients of other languages, from Debian (and Caddy for the shipped Caddyfile), each
+// checked by what its test needs; whatever is missing is installed in one apt-get run (one
+// download and one round of dpkg triggers, not one per package).
+const debianTools = [
+  {
+    // server/test/raven-clients.test.ts
+    what: "Debian's raven-ruby",
+    packages: ['ruby-sentry-raven'],
+    present: () =>
+      has('ruby') && spawnSync('ruby', ['-e', 'require "raven"'], { stdio: 'ignore', timeout: 30_000 }).status === 0,
+  },
+  {
+    what: "Debian's raven-go",
+    packages: ['golang-go', 'golang-github-getsentry-raven-go-dev'],
+    present: () => has('go') && existsSync('/usr/share/gocode/src/github.com/getsentry/raven-go'),
+  },
+  {
+    // server/test/behind-caddy.test.ts runs the shipped infra/Caddyfile with TLS.
+    what: 'Caddy (for the shipped Caddyfile test)',
+    packages: ['caddy'],
+    present: () => has('caddy'),
+  },
+  {
+    // server/test/sentry-python.test.ts drives the real SDK with /usr/bin/python3.
+    what: "Debian's sentry-python",
+    packages: ['python3-sentry-sdk'],
+    present: () =>
+      existsSync('/usr/bin/python3') &&
+      spawnSync('/usr/bin/python3', ['-c', 'import sentry_sdk'], { stdio: 'ignore', timeout: 20_000 }).status === 0,
+  },
+  {
+    // server/test/sentry-ruby-go.test.ts (Go builds the sender from Debian's sources).
+    what: "Debian's sentry-ruby",
+    packages: ['ruby-sentry-ruby'],
+    present: () =>
+      has('ruby') &&
+      spawnSync('ruby', ['-e', 'require "sentry-ruby"'], { stdio: 'ignore', timeout: 30_000 }).status === 0,
+  },
+  {
+    what: "Debian's sentry-go",
+    packages: ['golang-go', 'golang-github-getsentry-sentry-go-dev'],
+    present: () => has('go') && existsSync('/usr/share/gocode/src/github.com/getsentry/sentry-go'),
+  },
+];
+const missingTools = debianTools.filter((t) => !t.present());
+if (missingTools.length > 0) aptInstall(...new Set(missingTools.flatMap((t) => t.packages)));
+for (const t of missingTools) {
+  if (!t.present()) problems.push(`${t.what}: apt-get install ${t.packages.join(' ')}`);
+}
 
 if (problems.length > 0) {
   console.error(`npm test needs:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
