@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
+import { runSender } from './run-sender';
 
 /** What the sender child reported: the exporter's result codes (0 = success) and the ids it used. */
 export interface OtlpSent {
@@ -20,35 +20,12 @@ export function runOtlpSender(
   headers: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<OtlpSent> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, 'otlp-sender.cjs')], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        OTLP_SIGNAL: signal,
-        OTLP_PROTOCOL: protocol,
-        OTLP_URL: url,
-        OTLP_HEADERS: JSON.stringify(headers),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('close', (code, sig) => {
-      clearTimeout(timer);
-      const last = out.trim().split('\n').pop();
-      if (code !== 0 || !last)
-        reject(new Error(`otlp sender ${signal}/${protocol} exited ${code ?? sig}: ${err.slice(-2_000)}`));
-      else resolve(JSON.parse(last));
-    });
-  });
+  return runSender<OtlpSent>(
+    process.execPath,
+    [join(__dirname, 'otlp-sender.cjs')],
+    { OTLP_SIGNAL: signal, OTLP_PROTOCOL: protocol, OTLP_URL: url, OTLP_HEADERS: JSON.stringify(headers) },
+    timeoutMs,
+  );
 }
 
 /** `google.rpc.Status`, to read a protobuf error answer the way an OTLP client does. */

@@ -21,6 +21,10 @@ export function runSender<T>(
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       const last = out.trim().split('\n').pop();
