@@ -151,8 +151,9 @@ for (const mode of MODES) {
         const region = page.getByRole('region', { name: 'Releases in sdk-test' });
         const crashFree = async (version: string) => {
           const row = region.locator('tbody tr').filter({ has: page.getByText(version, { exact: true }) });
-          const texts = await row.first().locator('td.health-cell').allInnerTexts();
-          return texts[2].replace(/\s+/g, ' ').trim();
+          // innerText waits for the cell; allInnerTexts would read an empty table still loading (CI saw that).
+          const text = await row.first().locator('td.health-cell').nth(2).innerText();
+          return text.replace(/\s+/g, ' ').trim();
         };
         assert.equal(
           await crashFree('shop-api@11.0.0'),
