@@ -135,6 +135,12 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
       'Sentry envelope items this process accepted and dropped without storing them, by item type (unknown types: other).',
       [...sources.ingest.sentryItemsDropped].sort().map(([type, n]) => [`{type="${type}"}`, n]),
     );
+    metric(
+      'tracker_otlp_spans_dropped_total',
+      'counter',
+      'OTLP spans this process accepted and dropped because they carry no exception event (Tracker stores no traces).',
+      [['', sources.ingest.otlpSpansDropped]],
+    );
   }
   if (sources.redis) {
     metric(

@@ -1,7 +1,9 @@
 import type { StackFrame } from './stack-frame';
 import { parseGeckoLine } from './gecko-frame';
+import { parseManagedLine } from './managed-frame';
 import { parsePrestoLine } from './presto-frame';
 import { parseV8Line } from './v8-frame';
+import { isGoStack, isPythonTraceback, parseGoStack, parsePythonTraceback } from './text-stacks';
 
 export { isInAppFilename } from './frame-location';
 
@@ -18,13 +20,42 @@ export const MAX_LINE_CHARS = 1024;
 /**
  * Parses `error.stack` as printed by V8 (Chromium, Node, Deno, Electron), Chakra (old Edge, IE),
  * SpiderMonkey (Firefox), JavaScriptCore (Safari), Hermes (React Native), Bun, and Opera 9–12's
- * Presto backtraces (docs/ingest.md lists the formats). Lines are parsed one by one, so mixed or
- * partly garbled stacks still yield their good frames. Never throws: lines it cannot read (message
- * lines included) are skipped.
+ * Presto backtraces (docs/ingest.md lists the formats); and, for stacks that arrive as text
+ * (OpenTelemetry's `exception.stacktrace`), CPython tracebacks, Go goroutine dumps, the JVM's
+ * `printStackTrace` and .NET's `Exception.ToString()`. Of a chain, the frames read are the
+ * reported exception's. JavaScript lines are parsed one by one, so mixed or partly garbled stacks
+ * still yield their good frames. Never throws: lines it cannot read (message lines included) are
+ * skipped.
  */
 export function parseStack(stack: string | null | undefined): StackFrame[] {
+  if (typeof stack !== 'string') return [];
+  try {
+    if (isPythonTraceback(stack)) return parsePythonTraceback(stack, MAX_FRAMES);
+    if (isGoStack(stack)) return parseGoStack(stack, MAX_FRAMES);
+  } catch {
+    // Written not to throw; a bug here must not cost the event, and the line reader may still
+    // find frames.
+  }
+  return parseLines(reportedPart(stack));
+}
+
+/**
+ * The part of a JVM or .NET stack that belongs to the reported exception. The JVM prints the
+ * causes after it (`Caused by: …`); .NET prints the inner exceptions' frames first, each ended by
+ * `--- End of inner exception stack trace ---`.
+ */
+function reportedPart(stack: string): string {
+  const inner = stack.lastIndexOf(DOTNET_INNER_END);
+  if (inner !== -1) return stack.slice(inner + DOTNET_INNER_END.length);
+  const cause = stack.indexOf(JVM_CAUSE);
+  return cause === -1 ? stack : stack.slice(0, cause);
+}
+
+const DOTNET_INNER_END = '--- End of inner exception stack trace ---';
+const JVM_CAUSE = '\nCaused by: ';
+
+function parseLines(stack: string): StackFrame[] {
   const frames: StackFrame[] = [];
-  if (typeof stack !== 'string') return frames;
   let start = 0;
   while (start < stack.length && frames.length < MAX_FRAMES) {
     let end = stack.indexOf('\n', start);
@@ -79,10 +110,14 @@ function parseLineSafely(raw: string): StackFrame | null {
   // The parser is written not to throw; this guard keeps a bug from costing the whole event.
   try {
     const line = raw.trim();
-    // Readers in an order where none takes another's lines: `at ` is V8's family; Presto's
+    // Readers in an order where none takes another's lines: `at ` is V8's family, or the JVM's
+    // and .NET's when the method touches its parenthesis (`App.run(App.java:3)`); Presto's
     // worded lines start with `Line`, `called` or `Error` and may contain an `@` in their URL,
     // so they go before the `fn@url` reader; that reader takes what is left.
-    if (line.startsWith('at ')) return parseV8Line(line.slice(3).trim());
+    if (line.startsWith('at ')) {
+      const rest = line.slice(3).trim();
+      return parseManagedLine(rest) ?? parseV8Line(rest);
+    }
     const first = line.charCodeAt(0);
     if (first === 76 /* L */ || first === 99 /* c */ || first === 69 /* E */) {
       const presto = parsePrestoLine(line);

@@ -19,6 +19,12 @@ export class IngestCounters {
    */
   readonly sentryItemsDropped = new Map<string, number>();
 
+  /**
+   * OTLP spans accepted and dropped because they carry no exception event
+   * (`tracker_otlp_spans_dropped_total`): Tracker stores no traces (decision 050).
+   */
+  otlpSpansDropped = 0;
+
   dropSentryItem(type: string): void {
     const label = SENTRY_ITEM_TYPES.has(type) ? type : 'other';
     this.sentryItemsDropped.set(label, (this.sentryItemsDropped.get(label) ?? 0) + 1);

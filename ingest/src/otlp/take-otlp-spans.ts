@@ -5,9 +5,6 @@ import { AdmissionRefusal } from '../quota';
 import type { TakeDeps } from '../sentry/take-items';
 import { refuse, YIELD_EVERY, type TakenRecords } from './take-otlp-logs';
 
-/** The reason spans without an exception are counted in `/metrics` (`discarded`): Tracker stores no traces. */
-export const OTLP_SPAN_DROPPED = 'otlp_span_without_exception';
-
 /**
  * The spans of an `ExportTraceServiceRequest`: each exception event becomes an error event
  * through the same steps as `POST /ingest/error` (`prepareErrorJob`: the schema, scrubbing,
@@ -26,7 +23,7 @@ export async function takeOtlpSpans(
   checkCount(mapped.spans, 'spans');
   const taken: TakenRecords = { payloads: [], rejected: 0 };
   for (const problem of mapped.problems) refuse(taken, new AppError('BAD_USER_INPUT', problem));
-  for (let i = 0; i < mapped.dropped; i++) deps.counters?.discard(OTLP_SPAN_DROPPED);
+  if (deps.counters) deps.counters.otlpSpansDropped += mapped.dropped;
   for (let i = 0; i < mapped.events.length; i++) {
     if (i > 0 && i % YIELD_EVERY === 0) await setImmediate();
     try {
