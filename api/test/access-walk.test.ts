@@ -219,6 +219,11 @@ const FIELDS: Record<string, Row> = {
     outsider: 'NOT_FOUND',
     member: 'FORBIDDEN',
   },
+  updateProjectTraceLink: {
+    args: (a) => ({ id: a.project, template: 'https://jaeger.example.com/trace/{traceId}' }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
   deleteProject: { args: (a) => ({ id: a.project }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   rotateProjectKey: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   updateProjectKey: {

@@ -134,6 +134,34 @@ describe('logs query', () => {
     );
   });
 
+  test('filters by context attributes, compared as text, all of them matching', async () => {
+    const byAttempt = await h.ok(
+      LOGS,
+      { p: owner.project, f: { attributes: [{ key: 'attempt', value: '220' }] } },
+      owner.token,
+    );
+    const byText = await h.ok(LOGS, { p: owner.project, f: { text: '#220' } }, owner.token);
+    assert.equal(byAttempt.logs.nodes.length, 1);
+    assert.deepEqual(byAttempt.logs.nodes, byText.logs.nodes);
+    const { ids } = await all(
+      { attributes: [{ key: 'attempt', value: '220' }], levels: ['ERROR', 'WARN', 'INFO', 'DEBUG'] },
+      10,
+    );
+    assert.deepEqual(ids, [byText.logs.nodes[0].id]);
+    for (const attributes of [
+      [{ key: 'attempt', value: '7' }],
+      [{ key: 'Attempt', value: '220' }],
+      [
+        { key: 'attempt', value: '220' },
+        { key: 'attempt', value: '210' },
+      ],
+      [{ key: 'nested.ok', value: 'true' }],
+    ]) {
+      const none = await h.ok(LOGS, { p: owner.project, f: { attributes } }, owner.token);
+      assert.deepEqual(none.logs.nodes, [], JSON.stringify(attributes));
+    }
+  });
+
   test('filters by level, text, environment, release and time range', async () => {
     const from = new Date(T0 + 30 * 60_000).toISOString();
     const to = new Date(T0 + 90 * 60_000).toISOString();
@@ -209,6 +237,9 @@ describe('logs query', () => {
       { from: 'soon' },
       { from: '2026-04-02T00:00:00Z', to: '2026-04-01T00:00:00Z' },
       { environment: '' },
+      { attributes: [{ key: '', value: 'x' }] },
+      { attributes: [{ key: 'k', value: 'x'.repeat(201) }] },
+      { attributes: Array.from({ length: 6 }, (_, i) => ({ key: `k${i}`, value: 'v' })) },
     ]) {
       assert.equal(await h.code(LOGS, { p: owner.project, f }, owner.token), 'BAD_USER_INPUT', JSON.stringify(f));
     }

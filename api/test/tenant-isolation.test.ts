@@ -165,6 +165,10 @@ const CASES: Record<string, Case> = {
     ids: { id: 'project' },
     args: (b) => ({ id: b.project, input: { scrubIpAddresses: true, sensitiveFields: ['ssn'] } }),
   },
+  updateProjectTraceLink: {
+    ids: { id: 'project' },
+    args: (b) => ({ id: b.project, template: 'https://tempo.example.com/trace/{traceId}?span={spanId}' }),
+  },
   deleteProject: { ids: { id: 'project' }, args: async (b, make) => ({ id: (await make.project(b)).id }) },
   rotateProjectKey: {
     ids: { projectId: 'project' },

@@ -14,6 +14,7 @@ import {
 } from '../app/lib/release-health.ts';
 import { safeRedirectPath } from '../app/lib/safe-redirect.ts';
 import { toSafeHref } from '../app/lib/safe-url.ts';
+import { fillTraceUrl, traceOf } from '../app/lib/trace-link.ts';
 import { describeSnooze, parseSnoozeRequest, parseSnoozeUntil } from '../app/lib/snooze.ts';
 import { visibleText } from '../app/lib/visible-text.ts';
 
@@ -334,5 +335,27 @@ describe('issue chart ticks and tooltips', () => {
     assert.equal(bucketSpan(ts, readChartRange('7d')), '1 Jan 2026, 06:00–12:00 UTC');
     assert.equal(bucketSpan(ts, readChartRange('1h')), '1 Jan 2026, 06:00–06:05 UTC');
     assert.equal(bucketSpan('2026-01-01T00:00:00.000Z', readChartRange('30d')), '1 Jan 2026 UTC');
+  });
+});
+
+describe('trace links (issue 34)', () => {
+  const TRACE = '5b8efff798038103d269b633813fc60c';
+  test("the trace of an OTLP event's context, or of Sentry's contexts.trace; ids of another shape are not ids", () => {
+    assert.deepEqual(traceOf({ trace_id: TRACE, span_id: 'eee19b7ec3c1b174' }), {
+      traceId: TRACE,
+      spanId: 'eee19b7ec3c1b174',
+    });
+    assert.deepEqual(traceOf({ trace: { trace_id: TRACE, op: 'http.server' } }), { traceId: TRACE, spanId: null });
+    for (const context of [null, [], { trace_id: 'short' }, { trace_id: `${TRACE}<script>` }, { trace: 'x' }])
+      assert.equal(traceOf(context), null, JSON.stringify(context));
+  });
+
+  test('the template filled in, encoded; never a link that is not http(s)', () => {
+    assert.equal(
+      fillTraceUrl('https://jaeger.example.com/trace/{traceId}?uiFind={spanId}', TRACE, null),
+      `https://jaeger.example.com/trace/${TRACE}?uiFind=`,
+    );
+    assert.equal(fillTraceUrl('javascript:alert(1)//{traceId}', TRACE, null), null);
+    assert.equal(fillTraceUrl('//evil.example/{traceId}', TRACE, null), null);
   });
 });

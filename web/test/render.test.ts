@@ -28,6 +28,7 @@ const project = {
   name: 'Checkout <web>',
   dsn: 'http://et_key@127.0.0.1:3000/ingest/error',
   organizationId: 'o1',
+  traceUrlTemplate: null,
 };
 /** A project of a second organization, on Pro: release health is shown there. */
 const proProject = { ...project, id: 'p2', name: 'Storefront', organizationId: 'o2' };
@@ -474,6 +475,7 @@ function issueDetailAnswer(variables: Record<string, unknown>): Api.IssueDetailQ
     variables.projectId === 'p1'
       ? {
           id: 'p1',
+          traceUrlTemplate: null,
           members: [
             { userId: 'u1', email: XSS_TITLE },
             { userId: 'u2', email: 'grace@example.com' },
@@ -2226,7 +2228,7 @@ describe('logs page', () => {
     const call = received.findLast((r) => r.body.operationName === 'ProjectLogs');
     assert.deepEqual(call?.body.variables, {
       projectId: 'p1',
-      filter: { levels: null, text: null, environment: null, release: null, service: null },
+      filter: { levels: null, text: null, environment: null, release: null, service: null, attributes: null },
       first: 50,
       after: null,
     });
@@ -2235,7 +2237,7 @@ describe('logs page', () => {
   test('passes text, levels, environment, release, service and cursor to the API; unknown levels are dropped', async () => {
     const cookie = await signIn();
     const response = await get(
-      '/projects/p1/logs?q=+timeout+&level=warn&level=error&level=%3Cb%3E&environment=production&release=1.0.0&service=checkout&after=log-cursor-2&live=1',
+      '/projects/p1/logs?q=+timeout+&level=warn&level=error&level=%3Cb%3E&environment=production&release=1.0.0&service=checkout&attr=order.id%3DA-1042&attr=+http.route+%3D+%2Fa%3Db+&after=log-cursor-2&live=1',
       cookie,
     );
     assert.equal(response.status, 200);
@@ -2249,6 +2251,10 @@ describe('logs page', () => {
         environment: 'production',
         release: '1.0.0',
         service: 'checkout',
+        attributes: [
+          { key: 'order.id', value: 'A-1042' },
+          { key: 'http.route', value: '/a=b' },
+        ],
       },
       first: 50,
       after: 'log-cursor-2',
@@ -2257,9 +2263,22 @@ describe('logs page', () => {
       html,
       /name="level" checked="" value="warn"|value="warn" checked=""|checked="" name="level" value="warn"/,
     );
+    assert.match(html, /id="attr" name="attr"[^>]*value="order.id=A-1042"/);
+    assert.match(html, /type="hidden" name="attr" value=" http.route = \/a=b "/, 'further attribute filters are kept');
     assert.match(html, />Older logs</);
     assert.match(html, />Newest</);
     assert.match(html, />Live: off</, 'an older page is not live');
+  });
+
+  test('an attribute filter without `=` is not sent to the API and the page says how to write it', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/logs?attr=%3Cb%3Eno-equals', cookie)).text();
+    const call = received.findLast((r) => r.body.operationName === 'ProjectLogs');
+    assert.equal((call?.body.variables as any).filter.attributes, null);
+    assert.match(
+      html,
+      /role="alert"[^>]*>“(<!-- -->)?&lt;b&gt;no-equals(<!-- -->)?” is not an attribute filter: write it as <code>key=value<\/code>/,
+    );
   });
 
   test('live tail: the toggle turns on and off through the URL', async () => {

@@ -29,6 +29,13 @@ export class Project {
   @Column('boolean', { name: 'scrub_ip_addresses', default: false })
   scrubIpAddresses: boolean;
 
+  /**
+   * The project's trace viewer, e.g. `https://tempo.example.com/trace/{traceId}`: the issue page
+   * links an event's trace id there (issue 34). Null: no link.
+   */
+  @Column('text', { name: 'trace_url_template', nullable: true })
+  traceUrlTemplate: string | null;
+
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt: Date;
 }

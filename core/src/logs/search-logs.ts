@@ -20,12 +20,24 @@ export interface SearchLogsInput {
   release?: string | null;
   /** The `service` tag (OTLP's `service.name`, docs/opentelemetry.md). */
   service?: string | null;
+  /**
+   * Attributes the log's context must carry with these values, compared as text (an OTLP log's
+   * attributes, or any top-level context field of our SDKs' logs); at most MAX_ATTRIBUTE_FILTERS.
+   */
+  attributes?: readonly LogAttributeFilter[] | null;
   /** ISO 8601, on the log's own timestamp: from ≤ t < to. */
   from?: string | null;
   to?: string | null;
   first?: number;
   after?: string | null;
 }
+
+export interface LogAttributeFilter {
+  key: string;
+  value: string;
+}
+
+export const MAX_ATTRIBUTE_FILTERS = 5;
 
 /** A stored log entry as the search answers it: what the worker persisted, without its project. */
 export type LogRecord = Omit<PreparedLog, 'projectId'>;
@@ -99,6 +111,7 @@ export async function searchLogs(ds: DataSource, caller: Caller, input: SearchLo
     // jsonb containment, so an index on tags (jsonb_path_ops) would serve it.
     add((n) => `l.tags @> $${n}::jsonb`, JSON.stringify({ service: input.service }));
   }
+  addAttributeFilters(input.attributes ?? [], add);
   const from = input.from ? parseClientTime('from', input.from) : null;
   const to = input.to ? parseClientTime('to', input.to) : null;
   if (from && to && from.getTime() >= to.getTime()) throw new AppError('BAD_USER_INPUT', 'from: must be before to');
@@ -134,6 +147,30 @@ export async function searchLogs(ds: DataSource, caller: Caller, input: SearchLo
     cursors: page.map((r) => Buffer.from(JSON.stringify([r.ts_key, r.id])).toString('base64url')),
     hasNextPage: rows.length > first,
   };
+}
+
+/**
+ * `context ->> key = value`: the text form of a number or boolean attribute (`200`, `true`)
+ * matches as typed in the search box. Scans within the project's time-ordered logs like the
+ * text search: no index on context.
+ */
+function addAttributeFilters(
+  attributes: readonly LogAttributeFilter[],
+  add: (clause: (n: number) => string, value: unknown) => void,
+): void {
+  if (attributes.length > MAX_ATTRIBUTE_FILTERS) {
+    throw new AppError('BAD_USER_INPUT', `attributes: at most ${MAX_ATTRIBUTE_FILTERS} filters`);
+  }
+  for (const { key, value } of attributes) {
+    if (typeof key !== 'string' || key.length === 0 || key.length > MAX_FILTER_CHARS) {
+      throw new AppError('BAD_USER_INPUT', `attributes: a key must be 1 to ${MAX_FILTER_CHARS} characters`);
+    }
+    if (typeof value !== 'string' || value.length > MAX_FILTER_CHARS) {
+      throw new AppError('BAD_USER_INPUT', `attributes: a value must be at most ${MAX_FILTER_CHARS} characters`);
+    }
+    // One parameter per filter, [key, value], as `add` binds one value per clause.
+    add((n) => `l.context ->> ($${n}::jsonb ->> 0) = ($${n}::jsonb ->> 1)`, JSON.stringify([key, value]));
+  }
 }
 
 function decodeCursor(cursor: string): [string, string] {

@@ -11,6 +11,7 @@ import { EventBreadcrumbs } from '../features/issue/event-breadcrumbs';
 import { EventExceptions } from '../features/issue/event-exceptions';
 import { EventNavigation } from '../features/issue/event-navigation';
 import { EventComponentStack, EventRequest } from '../features/issue/event-request';
+import { EventTrace } from '../features/issue/event-trace';
 
 /**
  * What `...EventDetailFields` selects (app/features/issue/queries.ts). The event's tags are sorted
@@ -30,6 +31,8 @@ type EventDetailProps = {
   /** True when `?event=` was given: the heading names the event instead of "latest". */
   picked: boolean;
   showMinified: boolean;
+  /** The project's trace viewer URL template (`{traceId}`), or null: the trace id is shown either way. */
+  traceUrlTemplate?: string | null;
 };
 
 /**
@@ -39,7 +42,7 @@ type EventDetailProps = {
  * fingerprint, tags, every user key, the context as a tree). All of it is event text: React
  * text only, bidi controls made visible.
  */
-export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
+export function EventDetail({ event, picked, showMinified, traceUrlTemplate = null }: EventDetailProps) {
   const location = useLocation();
   const hasMinified = event?.exceptions.some((x) => x.frames.some((f) => f.minified)) ?? false;
   const user = event ? describeEventUser(event.user) : null;
@@ -127,6 +130,7 @@ export function EventDetail({ event, picked, showMinified }: EventDetailProps) {
                 <dd>{visibleText(user)}</dd>
               </div>
             )}
+            <EventTrace context={event.context} template={traceUrlTemplate} />
             {event.url && (
               <div className="fact-wide">
                 <dt>URL</dt>

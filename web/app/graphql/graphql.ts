@@ -119,8 +119,18 @@ export type Level =
   | 'INFO'
   | 'WARNING';
 
+/** A context attribute and the text its value must equal. */
+export type LogAttributeFilter = {
+  /** The attribute name, e.g. `http.route` (1 to 200 characters). */
+  key: string;
+  /** Compared with the value as text: `200` matches the number 200. */
+  value: string;
+};
+
 /** All optional; given filters must all match. */
 export type LogFilter = {
+  /** Context attributes the log must carry with these values, compared as text (an OTLP log record's attributes); at most 5. */
+  attributes?: Array<LogAttributeFilter> | null | undefined;
   environment?: string | null | undefined;
   /** ISO 8601, on the log's own timestamp: from ≤ t. */
   from?: string | null | undefined;
@@ -285,7 +295,7 @@ export type IssueDetailQueryVariables = Exact<{
 }>;
 
 
-export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, alertsMutedUntil: string | null, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, suspectCommits: Array<{ release: string, files: Array<string>, commit: { id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null } }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, event?: { issueId: string, id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, feedback: Array<{ id: string, message: string, email: string | null, name: string | null, url: string | null, receivedAt: string }> } | null, project: { id: string, members: Array<{ userId: string, email: string }> } | null };
+export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, alertsMutedUntil: string | null, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, suspectCommits: Array<{ release: string, files: Array<string>, commit: { id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null } }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, event?: { issueId: string, id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, feedback: Array<{ id: string, message: string, email: string | null, name: string | null, url: string | null, receivedAt: string }> } | null, project: { id: string, traceUrlTemplate: string | null, members: Array<{ userId: string, email: string }> } | null };
 
 export type ResolveIssueMutationVariables = Exact<{
   id: string;
@@ -413,7 +423,7 @@ export type ProjectOrganizationQueryVariables = Exact<{
 }>;
 
 
-export type ProjectOrganizationQuery = { project: { id: string, organizationId: string, dsn: string } | null };
+export type ProjectOrganizationQuery = { project: { id: string, organizationId: string, dsn: string, traceUrlTemplate: string | null } | null };
 
 export type ProjectKeysQueryVariables = Exact<{
   projectId: string;
@@ -520,6 +530,14 @@ export type CreateApiTokenMutationVariables = Exact<{
 
 
 export type CreateApiTokenMutation = { createApiToken: { token: string, apiToken: { name: string } } };
+
+export type UpdateProjectTraceLinkMutationVariables = Exact<{
+  id: string;
+  template?: string | null | undefined;
+}>;
+
+
+export type UpdateProjectTraceLinkMutation = { updateProjectTraceLink: { id: string, traceUrlTemplate: string | null } };
 
 export type RevokeApiTokenMutationVariables = Exact<{
   id: string;
@@ -1118,6 +1136,7 @@ export const IssueDetailDocument = new TypedDocumentString(`
   }
   project(id: $projectId) {
     id
+    traceUrlTemplate
     members {
       userId
       email
@@ -1356,6 +1375,7 @@ export const ProjectOrganizationDocument = new TypedDocumentString(`
     id
     organizationId
     dsn
+    traceUrlTemplate
   }
 }
     `) as unknown as TypedDocumentString<ProjectOrganizationQuery, ProjectOrganizationQueryVariables>;
@@ -1493,6 +1513,14 @@ export const CreateApiTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateApiTokenMutation, CreateApiTokenMutationVariables>;
+export const UpdateProjectTraceLinkDocument = new TypedDocumentString(`
+    mutation UpdateProjectTraceLink($id: ID!, $template: String) {
+  updateProjectTraceLink(id: $id, template: $template) {
+    id
+    traceUrlTemplate
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateProjectTraceLinkMutation, UpdateProjectTraceLinkMutationVariables>;
 export const RevokeApiTokenDocument = new TypedDocumentString(`
     mutation RevokeApiToken($id: ID!) {
   revokeApiToken(id: $id) {

@@ -74,6 +74,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     issue: rest,
     members,
+    traceUrlTemplate: project?.traceUrlTemplate ?? null,
     events: events.nodes,
     event: shown,
     picked,
@@ -136,7 +137,7 @@ function readBody(form: FormData): string {
 }
 
 export default function IssuePage() {
-  const { issue, members, events, event, picked, olderPath, newestPath, showMinified, range, now } =
+  const { issue, members, traceUrlTemplate, events, event, picked, olderPath, newestPath, showMinified, range, now } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
@@ -167,7 +168,7 @@ export default function IssuePage() {
         </section>
       </div>
 
-      <EventDetail event={event} picked={picked} showMinified={showMinified} />
+      <EventDetail event={event} picked={picked} showMinified={showMinified} traceUrlTemplate={traceUrlTemplate} />
 
       <section className="card" id="events" aria-labelledby="events-heading">
         <h3 id="events-heading">

@@ -42,6 +42,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const environment = readFilter(url, 'environment');
   const release = readFilter(url, 'release');
   const service = readFilter(url, 'service');
+  const attributeText = url.searchParams.getAll('attr').filter((a) => a.trim() !== '');
+  const attributes = attributeText.map(parseAttribute);
+  const badAttribute = attributeText.find((_, i) => attributes[i] === null) ?? null;
   const after = url.searchParams.get('after') || null;
   // Live tail only follows the newest page: an older page does not change.
   const live = url.searchParams.get('live') === '1' && !after;
@@ -53,6 +56,7 @@ export async function loader(args: LoaderFunctionArgs) {
       environment,
       release,
       service,
+      attributes: badAttribute || attributes.length === 0 ? null : attributes.filter((a) => a !== null),
     },
     first: LOGS_PAGE_SIZE,
     after,
@@ -63,6 +67,8 @@ export async function loader(args: LoaderFunctionArgs) {
     environment,
     release,
     service,
+    attributeText,
+    badAttribute,
     after,
     live,
     logs,
@@ -76,6 +82,17 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
+/**
+ * `key=value` (the first `=` splits; the value may be empty or hold more `=`), as typed in the
+ * Attribute box or repeated as `attr` in the URL; null when there is no `=` or no key.
+ */
+function parseAttribute(text: string): { key: string; value: string } | null {
+  const at = text.indexOf('=');
+  if (at <= 0) return null;
+  const key = text.slice(0, at).trim();
+  return key ? { key, value: text.slice(at + 1).trim() } : null;
+}
+
 /** Context and tags are JSON from the SDK: shown as text, pretty-printed. */
 function JsonText({ value }: { value: unknown }) {
   return (
@@ -86,9 +103,23 @@ function JsonText({ value }: { value: unknown }) {
 }
 
 export default function LogsPage() {
-  const { levels, text, environment, release, service, after, live, logs, olderPath, newestPath, livePath, now } =
-    useLoaderData<typeof loader>();
-  const filtered = Boolean(levels.length || text || environment || release || service);
+  const {
+    levels,
+    text,
+    environment,
+    release,
+    service,
+    attributeText,
+    badAttribute,
+    after,
+    live,
+    logs,
+    olderPath,
+    newestPath,
+    livePath,
+    now,
+  } = useLoaderData<typeof loader>();
+  const filtered = Boolean(levels.length || text || environment || release || service || attributeText.length);
   return (
     <div className="stack">
       <LiveTail on={live} />
@@ -117,12 +148,32 @@ export default function LogsPage() {
           <label htmlFor="service">Service</label>
           <input id="service" name="service" defaultValue={service ?? ''} placeholder="All" />
         </div>
+        <div className="field">
+          <label htmlFor="attr">Attribute</label>
+          <input
+            id="attr"
+            name="attr"
+            defaultValue={attributeText[0] ?? ''}
+            placeholder="http.route=/checkout"
+            maxLength={401}
+            aria-describedby={badAttribute ? 'attr-error' : undefined}
+            aria-invalid={badAttribute ? true : undefined}
+          />
+          {attributeText.slice(1).map((a) => (
+            <input key={a} type="hidden" name="attr" value={a} />
+          ))}
+        </div>
         {live && <input type="hidden" name="live" value="1" />}
         <button type="submit" className="button">
           Search
         </button>
       </Form>
 
+      {badAttribute && (
+        <p className="form-error" id="attr-error" role="alert">
+          “{visibleText(badAttribute)}” is not an attribute filter: write it as <code>key=value</code>.
+        </p>
+      )}
       <section className="card" aria-labelledby="logs-heading">
         <div className="section-head">
           <h2 id="logs-heading">{after ? 'Older logs' : 'Newest logs'}</h2>

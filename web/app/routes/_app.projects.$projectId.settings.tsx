@@ -16,6 +16,7 @@ import {
 } from '../features/settings/queries';
 import { runSettingsAction } from '../features/settings/settings-action.server';
 import type { SectionData } from '../features/settings/settings-section';
+import { TraceLinkSection } from '../features/settings/trace-link-section';
 import { UploadTokensSection } from '../features/settings/upload-tokens-section';
 import { queryApi, tryQueryApi, type ApiResult } from '../lib/graphql.server';
 
@@ -49,6 +50,7 @@ export async function loader(args: LoaderFunctionArgs) {
   ]);
   return {
     dsn: project.dsn,
+    traceUrlTemplate: project.traceUrlTemplate ?? null,
     keys: section(keys),
     uploadTokens: section(uploadTokens),
     members: section(members),
@@ -65,7 +67,8 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function SettingsPage() {
-  const { dsn, keys, uploadTokens, members, invitations, apiTokens, now } = useLoaderData<typeof loader>();
+  const { dsn, traceUrlTemplate, keys, uploadTokens, members, invitations, apiTokens, now } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const time = (iso: string | null) => (iso ? <RelativeTime iso={iso} now={now} /> : '—');
@@ -85,6 +88,7 @@ export default function SettingsPage() {
 
       <KeysSection dsn={dsn} keys={keys} time={time} busy={busy} />
       <UploadTokensSection tokens={uploadTokens} time={time} busy={busy} />
+      <TraceLinkSection template={traceUrlTemplate} busy={busy} />
       <MembersSection members={members} invitations={invitations} time={time} busy={busy} />
       <ApiTokensSection tokens={apiTokens} time={time} busy={busy} />
     </div>

@@ -11,6 +11,15 @@ export enum LogLevelEnum {
 }
 registerEnumType(LogLevelEnum, { name: 'LogLevel' });
 
+@InputType('LogAttributeFilter', { description: 'A context attribute and the text its value must equal.' })
+export class LogAttributeFilterInput {
+  @Field(() => String, { description: 'The attribute name, e.g. `http.route` (1 to 200 characters).' })
+  key: string;
+
+  @Field(() => String, { description: 'Compared with the value as text: `200` matches the number 200.' })
+  value: string;
+}
+
 @InputType('LogFilter', { description: 'All optional; given filters must all match.' })
 export class LogFilterInput {
   @Field(() => [LogLevelEnum], { nullable: true, description: 'Any of these levels; empty or absent: all.' })
@@ -33,6 +42,13 @@ export class LogFilterInput {
     description: "The `service` tag: an OpenTelemetry resource's service.name.",
   })
   service?: string | null;
+
+  @Field(() => [LogAttributeFilterInput], {
+    nullable: true,
+    description:
+      "Context attributes the log must carry with these values, compared as text (an OTLP log record's attributes); at most 5.",
+  })
+  attributes?: LogAttributeFilterInput[] | null;
 
   @Field(() => String, { nullable: true, description: "ISO 8601, on the log's own timestamp: from ≤ t." })
   from?: string | null;

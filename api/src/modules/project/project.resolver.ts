@@ -8,6 +8,7 @@ import {
   rotateProjectKeyForUser,
   updateProjectKeyForUser,
   updateProjectPrivacy,
+  updateProjectTraceLink,
 } from '@tracker/core';
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { requireCaller, requirePrincipal, type Context } from '../../context';
@@ -59,6 +60,24 @@ export class ProjectResolver {
     });
     ctx.onProjectChanged?.(project.id);
     ctx.log?.info({ userId: caller.userId, projectId: project.id, privacy: input }, 'project privacy settings changed');
+    return toProjectType(ctx, project);
+  }
+
+  @Mutation(() => ProjectType, {
+    description:
+      'Owners and admins. Sets the trace viewer URL template the issue page links trace ids to (e.g. https://jaeger.example.com/trace/{traceId}); null or blank removes it.',
+  })
+  async updateProjectTraceLink(
+    @Arg('id', () => ID) id: string,
+    @Arg('template', () => String, { nullable: true }) template: string | null,
+    @Ctx() ctx: Context,
+  ): Promise<ProjectType> {
+    const caller = requireCaller(ctx);
+    const project = await updateProjectTraceLink(ctx.ds, caller, id, template ?? null);
+    ctx.log?.info(
+      { userId: caller.userId, projectId: project.id, template: project.traceUrlTemplate },
+      'trace link changed',
+    );
     return toProjectType(ctx, project);
   }
 

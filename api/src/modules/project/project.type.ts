@@ -42,6 +42,13 @@ export class ProjectType {
     description: 'What the ingest edge scrubs from events, logs and feedback before they are queued (docs/privacy.md).',
   })
   privacy: ProjectPrivacyType;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Where the issue page links an event's trace id: an http(s) URL with {traceId} and optionally {spanId}; null when not set.",
+  })
+  traceUrlTemplate: string | null;
 }
 
 @InputType('ProjectPrivacyInput', { description: 'Fields left out keep their value.' })
@@ -71,6 +78,7 @@ export async function toProjectType(ctx: Context, project: Project): Promise<Pro
       sensitiveFields: project.sensitiveFields ?? [],
       scrubIpAddresses: project.scrubIpAddresses ?? DEFAULT_PRIVACY_SETTINGS.scrubIpAddresses,
     },
+    traceUrlTemplate: project.traceUrlTemplate ?? null,
   };
 }
 

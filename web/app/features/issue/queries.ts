@@ -230,6 +230,7 @@ export const ISSUE_QUERY = graphql(`
     # The assignee picker's choices: the members of the project's organization.
     project(id: $projectId) {
       id
+      traceUrlTemplate
       members {
         userId
         email

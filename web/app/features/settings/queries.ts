@@ -8,6 +8,7 @@ export const PROJECT_ORG_QUERY = graphql(`
       id
       organizationId
       dsn
+      traceUrlTemplate
     }
   }
 `);

@@ -80,6 +80,14 @@ const MUTATIONS = {
       }
     }
   `),
+  setTraceLink: graphql(`
+    mutation UpdateProjectTraceLink($id: ID!, $template: String) {
+      updateProjectTraceLink(id: $id, template: $template) {
+        id
+        traceUrlTemplate
+      }
+    }
+  `),
   revokeApiToken: graphql(`
     mutation RevokeApiToken($id: ID!) {
       revokeApiToken(id: $id) {
@@ -185,6 +193,18 @@ export async function runSettingsAction(
     case 'removeMember': {
       const r = await mutateApi(args, MUTATIONS.removeMember, { organizationId, userId: id });
       return failed(r) ?? ok('Member removed.');
+    }
+    case 'setTraceLink': {
+      const r = await mutateApi(args, MUTATIONS.setTraceLink, {
+        id: projectId,
+        template: readString(form, 'template'),
+      });
+      if (!r.ok) return failed(r)!;
+      return ok(
+        r.data.updateProjectTraceLink.traceUrlTemplate
+          ? 'Trace ids on the issue page now link to your trace viewer.'
+          : 'The trace viewer link is removed.',
+      );
     }
     case 'createApiToken': {
       const scopes = readStrings(form, 'scopes', 3);
