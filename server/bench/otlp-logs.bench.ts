@@ -1,7 +1,11 @@
 /**
- * OTLP/protobuf log accept rate (issue 34; target ≥ 50,000 log records/s per ingest process in
- * batches of 512), against `POST /ingest/log` (one record a request, as Tracker's SDKs send) in
- * the same run, same process kind, same connections; with the target's CPU µs per record.
+ * OTLP/protobuf accept rates (issue 34), each against its own door in the same run, same process
+ * kind, same connections; with the target's CPU µs per record:
+ * - logs: target ≥ 50,000 log records/s per ingest process in batches of 512, against
+ *   `POST /ingest/log` (one record a request, as Tracker's SDKs send);
+ * - exceptions: an OTLP span carrying an `exception` event, target ≥ 0.5 × the rate of
+ *   `POST /ingest/error` with the same error (a span a request, as a BatchSpanProcessor sends
+ *   when errors are rare).
  *
  * The protobuf body is an `ExportLogsServiceRequest` of 512 records encoded by OpenTelemetry's
  * own generated code (the same that decodes it at the edge), shaped as the Node SDK sends them:
@@ -10,7 +14,8 @@
  *
  * Run: `npm run bench:otlp -w @tracker/server`.
  * Env: TRACKER_BENCH_ROUNDS (default 2), TRACKER_BENCH_DURATION (s, default 10),
- *      TRACKER_BENCH_CONNECTIONS (default 20), TRACKER_BENCH_NO_DOC=1.
+ *      TRACKER_BENCH_CONNECTIONS (default 20), TRACKER_BENCH_OTLP=logs|traces|both (default both),
+ *      TRACKER_BENCH_NO_DOC=1.
  */
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -26,18 +31,76 @@ import {
 } from '@tracker/core/testing';
 import generated from 'otlp-transformer-protos/build/src/generated/root';
 import { median, openBenchEnvironment } from './bench-environment';
+import { sampleEvent } from './sample-event';
 import { killChildren, startTarget } from './target-process';
 
 const TARGET_RECORDS_PER_S = 50_000;
+const TARGET_EXCEPTION_RATIO = 0.5;
 const BATCH = 512;
 const ROUNDS = envNumber('BENCH_ROUNDS', 2);
 const DURATION_S = envNumber('BENCH_DURATION', 10);
 const WARMUP_S = 2;
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 20);
 
-type Door = 'ingest-log' | 'otlp-logs';
-const DOORS: Door[] = ['ingest-log', 'otlp-logs'];
-const RECORDS: Record<Door, number> = { 'ingest-log': 1, 'otlp-logs': BATCH };
+type Door = 'ingest-log' | 'otlp-logs' | 'ingest-error' | 'otlp-exception';
+const RECORDS: Record<Door, number> = { 'ingest-log': 1, 'otlp-logs': BATCH, 'ingest-error': 1, 'otlp-exception': 1 };
+const PAIRS = { logs: ['ingest-log', 'otlp-logs'], traces: ['ingest-error', 'otlp-exception'] } as const;
+const WHICH = process.env.TRACKER_BENCH_OTLP ?? 'both';
+const DOORS: Door[] =
+  WHICH === 'logs' ? [...PAIRS.logs] : WHICH === 'traces' ? [...PAIRS.traces] : [...PAIRS.logs, ...PAIRS.traces];
+
+const errorEvent = sampleEvent();
+const ingestErrorBody = JSON.stringify(errorEvent);
+
+/** The same error as `ingestErrorBody`, recorded on a span by OpenTelemetry (`span.recordException`). */
+function otlpExceptionBody(): Buffer {
+  const str = (v: string) => ({ stringValue: v });
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const request = {
+    resourceSpans: [
+      {
+        resource: {
+          attributes: [
+            { key: 'service.name', value: str('shop-web') },
+            { key: 'service.version', value: str(String(errorEvent.release)) },
+            { key: 'deployment.environment.name', value: str('production') },
+          ],
+        },
+        scopeSpans: [
+          {
+            scope: { name: 'checkout', version: '2.0.0' },
+            spans: [
+              {
+                traceId: randomBytes(16),
+                spanId: randomBytes(8),
+                name: 'POST /checkout',
+                kind: 2,
+                startTimeUnixNano: (now - 5_000_000n).toString(),
+                endTimeUnixNano: now.toString(),
+                attributes: [{ key: 'http.route', value: str('/checkout/:step') }],
+                events: [
+                  {
+                    name: 'exception',
+                    timeUnixNano: now.toString(),
+                    attributes: [
+                      { key: 'exception.type', value: str(String(errorEvent.type)) },
+                      { key: 'exception.message', value: str(String(errorEvent.message)) },
+                      { key: 'exception.stacktrace', value: str(String(errorEvent.stack)) },
+                      { key: 'exception.escaped', value: { boolValue: true } },
+                    ],
+                  },
+                ],
+                status: { code: 2 },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+  const Request = (generated as any).opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+  return Buffer.from(Request.encode(Request.fromObject(request)).finish());
+}
 
 function otlpBody(): Buffer {
   const str = (v: string) => ({ stringValue: v });
@@ -105,6 +168,7 @@ async function main(): Promise<void> {
   const started = new Date();
   const loadAtStart = loadAverage();
   const proto = otlpBody();
+  const exceptionProto = otlpExceptionBody();
   console.log(
     `otlp-logs: ${machineLine(machine)}; load ${loadAtStart}; protobuf body ${fmt(proto.length)} B / ${BATCH} records`,
   );
@@ -116,18 +180,29 @@ async function main(): Promise<void> {
         if (env.aborted) throw new Error('interrupted');
         const p = await env.freshProject();
         const target = await startTarget('tracker', env.childEnv);
-        const request =
-          door === 'otlp-logs'
-            ? {
-                path: '/v1/logs',
-                headers: { 'content-type': 'application/x-protobuf', 'x-tracker-key': p.key },
-                body: proto,
-              }
-            : {
-                path: '/ingest/log',
-                headers: { 'content-type': 'application/json', authorization: `DSN ${p.key}` },
-                body: ingestLogBody,
-              };
+        const requests: Record<Door, { path: string; headers: Record<string, string>; body: string | Buffer }> = {
+          'otlp-logs': {
+            path: '/v1/logs',
+            headers: { 'content-type': 'application/x-protobuf', 'x-tracker-key': p.key },
+            body: proto,
+          },
+          'ingest-log': {
+            path: '/ingest/log',
+            headers: { 'content-type': 'application/json', authorization: `DSN ${p.key}` },
+            body: ingestLogBody,
+          },
+          'otlp-exception': {
+            path: '/v1/traces',
+            headers: { 'content-type': 'application/x-protobuf', 'x-tracker-key': p.key },
+            body: exceptionProto,
+          },
+          'ingest-error': {
+            path: '/ingest/error',
+            headers: { 'content-type': 'application/json', authorization: `DSN ${p.key}` },
+            body: ingestErrorBody,
+          },
+        };
+        const request = requests[door];
         const load = (seconds: number) =>
           autocannon({
             url: target.url,
@@ -175,6 +250,80 @@ async function main(): Promise<void> {
       p99: median(of.map((r) => r.p99)),
     };
   };
+  if (DOORS.includes('otlp-logs')) writeLogs(results, summary, started, machine, loadAtStart, proto.length);
+  if (DOORS.includes('otlp-exception'))
+    writeExceptions(results, summary, started, machine, loadAtStart, exceptionProto.length);
+}
+
+type Summary = (door: Door) => { rps: number; recordsPerS: number; cpu: number; p99: number };
+
+function roundsTable(results: RunResult[], doors: readonly Door[]): string {
+  return table(
+    ['round', 'door', 'req/s', 'records/s', 'CPU µs / record', 'p99 ms', 'non-2xx', 'errors'],
+    results
+      .filter((r) => doors.includes(r.door))
+      .map((r) => [
+        r.round,
+        r.door,
+        fmt(r.rps),
+        fmt(r.recordsPerS),
+        r.cpuUsPerRecord.toFixed(1),
+        r.p99,
+        r.non2xx,
+        r.errors,
+      ]),
+  );
+}
+
+function writeExceptions(
+  results: RunResult[],
+  summary: Summary,
+  started: Date,
+  machine: ReturnType<typeof describeMachine>,
+  loadAtStart: number,
+  bytes: number,
+): void {
+  const own = summary('ingest-error');
+  const otlp = summary('otlp-exception');
+  const ratio = otlp.rps / own.rps;
+  const met = ratio >= TARGET_EXCEPTION_RATIO;
+  console.log(
+    `OTLP exception ${fmt(otlp.rps)} req/s = ${ratio.toFixed(2)} × /ingest/error (target ≥ ${TARGET_EXCEPTION_RATIO}) ${met ? 'MET' : 'MISSED'}`,
+  );
+  if (envFlag('BENCH_NO_DOC')) return;
+  writeDocSection(
+    'otlp-exceptions',
+    `## OTLP exception accept rate against \`/ingest/error\` (\`server/bench/otlp-logs.bench.ts\`)
+
+- **Date**: ${started.toISOString()}
+- **Machine**: ${machineLine(machine)}; 1-minute load average ${loadAtStart} at the start, ${loadAverage()} at the end
+- **Command**: \`TRACKER_BENCH_OTLP=traces npm run bench:otlp -w @tracker/server\` (or \`both\`, the default). The target runs the built packages.
+- **Bodies**: the same 15-frame browser error (\`bench/sample-event.ts\`) as an \`/ingest/error\` JSON body (${fmt(ingestErrorBody.length)} B) and as an OTLP/protobuf \`ExportTraceServiceRequest\` of one span carrying an \`exception\` event with type, message, stack text and \`escaped\` (${fmt(bytes)} B).
+- **Load**: autocannon, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured, ${ROUNDS} rounds; medians. **Target**: the ingest role alone (PostgreSQL + Redis, quota checks on, business plan), a fresh process per run.
+
+${table(
+  ['door', 'events/s', 'CPU µs / event', 'p99 ms'],
+  [
+    ['`POST /ingest/error`', fmt(own.rps), own.cpu.toFixed(1), own.p99],
+    ['`POST /v1/traces` (protobuf, 1 span with an exception)', fmt(otlp.rps), otlp.cpu.toFixed(1), otlp.p99],
+  ],
+)}
+
+**OTLP exceptions: ${ratio.toFixed(2)} × \`/ingest/error\`'s rate** (target ≥ ${TARGET_EXCEPTION_RATIO}: ${met ? 'met' : 'missed'}).
+
+${roundsTable(results, PAIRS.traces)}
+`,
+  );
+}
+
+function writeLogs(
+  results: RunResult[],
+  summary: Summary,
+  started: Date,
+  machine: ReturnType<typeof describeMachine>,
+  loadAtStart: number,
+  protoBytes: number,
+): void {
   const own = summary('ingest-log');
   const otlp = summary('otlp-logs');
   const met = otlp.recordsPerS >= TARGET_RECORDS_PER_S;
@@ -189,7 +338,7 @@ async function main(): Promise<void> {
 - **Date**: ${started.toISOString()}
 - **Machine**: ${machineLine(machine)}; 1-minute load average ${loadAtStart} at the start, ${loadAverage()} at the end
 - **Command**: \`npm run bench:otlp -w @tracker/server\`. The target runs the built packages.
-- **Bodies**: an OTLP/protobuf \`ExportLogsServiceRequest\` of ${BATCH} records (${fmt(proto.length)} B, uncompressed; resource with service, version, environment, host; each record a body, severity, trace/span ids, three attributes) to \`POST /v1/logs\`; baseline one equivalent JSON record per request to \`POST /ingest/log\`.
+- **Bodies**: an OTLP/protobuf \`ExportLogsServiceRequest\` of ${BATCH} records (${fmt(protoBytes)} B, uncompressed; resource with service, version, environment, host; each record a body, severity, trace/span ids, three attributes) to \`POST /v1/logs\`; baseline one equivalent JSON record per request to \`POST /ingest/log\`.
 - **Load**: autocannon, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured, ${ROUNDS} rounds; medians. **Target**: the ingest role alone (PostgreSQL + Redis, quota checks on, business plan), a fresh process per run; CPU is the target's user + system time over the measured seconds.
 
 ${table(
@@ -208,19 +357,7 @@ ${table(
 
 **OTLP: ${fmt(otlp.recordsPerS)} records/s** (target ≥ ${fmt(TARGET_RECORDS_PER_S)}: ${met ? 'met' : 'missed'}).
 
-${table(
-  ['round', 'door', 'req/s', 'records/s', 'CPU µs / record', 'p99 ms', 'non-2xx', 'errors'],
-  results.map((r) => [
-    r.round,
-    r.door,
-    fmt(r.rps),
-    fmt(r.recordsPerS),
-    r.cpuUsPerRecord.toFixed(1),
-    r.p99,
-    r.non2xx,
-    r.errors,
-  ]),
-)}
+${roundsTable(results, PAIRS.logs)}
 `,
     );
   }

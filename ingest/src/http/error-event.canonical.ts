@@ -75,7 +75,6 @@ const errorEventCanonical = {
 
 export const isCanonicalErrorEvent = compileCanonicalCheck<ErrorEvent>(errorEventCanonical);
 
-
 /**
  * An event mapped from a Sentry payload (`mapSentryEvent`) that `queuedErrorEventSchema` returns
  * unchanged: the canonical error event plus structured `frames`, at most as many as the schema

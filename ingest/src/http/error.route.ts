@@ -93,6 +93,29 @@ export function prepareErrorJob(
 }
 
 /**
+ * `prepareErrorJob` for a body a mapper built rather than JSON text (the OTLP door's exception
+ * events): the canonical check stands in for zod as it does for the error door's plain-JSON
+ * bodies, because core/src/otlp's readers already mend NUL and lone surrogates as they read.
+ * Anything the check does not take goes through zod, so both accept and store the same.
+ */
+export function prepareMappedErrorJob(
+  key: Pick<KeyInfo, 'projectId' | 'privacy' | 'discardKeys'>,
+  body: unknown,
+  receivedAt: string,
+): { payload: QueuePayload; eventId: string; clientId: boolean; discarded: boolean } {
+  if (!isCanonicalErrorEvent(body)) return prepareErrorJob(key, body, undefined, receivedAt);
+  const given = body.eventId;
+  const scrubbed = scrubberFor(key.privacy).errorEvent(body);
+  const event = Object.assign(scrubbed, { eventId: given ?? randomUUID() });
+  return {
+    payload: encodeJob({ v: 1, kind: 'error', projectId: key.projectId, receivedAt, event }),
+    eventId: event.eventId,
+    clientId: given !== undefined,
+    discarded: key.discardKeys !== undefined && matchesDiscardKeys(key.discardKeys, event),
+  };
+}
+
+/**
  * `POST /ingest/error`: authenticate, validate, enqueue, answer 202. No database write on
  * this path; the worker does the rest. Most requests never get here: the fast path in front of
  * fastify takes those it can (`fast-path.ts`); this route is the reference for everything else.

@@ -1,13 +1,13 @@
 import { setImmediate } from 'node:timers/promises';
 import { AppError, mapOtlpSpans, type KeyInfo } from '@tracker/core';
-import { admitOnce, DISCARDED_ISSUE, prepareErrorJob } from '../http/error.route';
+import { admitOnce, DISCARDED_ISSUE, prepareMappedErrorJob } from '../http/error.route';
 import { AdmissionRefusal } from '../quota';
 import type { TakeDeps } from '../sentry/take-items';
 import { refuse, YIELD_EVERY, type TakenRecords } from './take-otlp-logs';
 
 /**
  * The spans of an `ExportTraceServiceRequest`: each exception event becomes an error event
- * through the same steps as `POST /ingest/error` (`prepareErrorJob`: the schema, scrubbing,
+ * through the same steps as `POST /ingest/error` (`prepareMappedErrorJob`: the schema, scrubbing,
  * discarded issues; then the `events` quota); spans without one are counted and dropped. A
  * span that cannot be read is refused alone. `checkCount` refuses a request with too many spans
  * (413) before anything is admitted.
@@ -27,7 +27,7 @@ export async function takeOtlpSpans(
   for (let i = 0; i < mapped.events.length; i++) {
     if (i > 0 && i % YIELD_EVERY === 0) await setImmediate();
     try {
-      const { payload, discarded } = prepareErrorJob(key, mapped.events[i], undefined, receivedAt);
+      const { payload, discarded } = prepareMappedErrorJob(key, mapped.events[i], receivedAt);
       if (discarded) {
         deps.counters?.discard(DISCARDED_ISSUE);
         continue;

@@ -6,7 +6,14 @@ export { MAX_ATTEMPTS } from './queue';
 export type { Queue, QueueMessage, QueuePayload } from './queue';
 export { RedisStreamQueue } from './redis-stream-queue';
 export type { RedisQueueOptions } from './redis-stream-queue';
-export { createRecycler, createRedisClient, isTimeout, recycleOnTimeout, REDIS_SOCKET_OPTIONS, RedisTimeoutError } from './redis-client';
+export {
+  createRecycler,
+  createRedisClient,
+  isTimeout,
+  recycleOnTimeout,
+  REDIS_SOCKET_OPTIONS,
+  RedisTimeoutError,
+} from './redis-client';
 export type { Recycler } from './redis-client';
 export { ENQUEUE_TIMEOUT_MS } from './redis-stream-queue';
 export { RedisServerWatch } from './redis-server-watch';

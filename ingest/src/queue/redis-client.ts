@@ -31,7 +31,11 @@ export const REDIS_SOCKET_OPTIONS = {
  * reconnect forever. `commandTimeoutMs` bounds a command's wait to be sent (while reconnecting);
  * 0 = no timer. Once sent, only `recycleOnTimeout` bounds the wait for the answer.
  */
-export function createRedisClient(url: string, commandTimeoutMs: number, options: Pick<RedisClientOptions, 'disableOfflineQueue'> = {}) {
+export function createRedisClient(
+  url: string,
+  commandTimeoutMs: number,
+  options: Pick<RedisClientOptions, 'disableOfflineQueue'> = {},
+) {
   return redisLibrary().createClient({
     url,
     disableClientInfo: true,
