@@ -50,14 +50,19 @@ for (const kind of ['postgres', 'pglite'] as const) {
       if (kind === 'postgres') postgresScenario = scenario;
       const stored = await queryRows<{ row: string }>(f.db.ds, 'SELECT row_to_json(a)::text AS row FROM audit_log a');
       const text = stored.map((r) => r.row).join('\n');
-      for (const secret of scenario.secrets) assert.ok(!text.includes(secret), `a secret is in the audit log: ${secret.slice(0, 8)}…`);
+      for (const secret of scenario.secrets)
+        assert.ok(!text.includes(secret), `a secret is in the audit log: ${secret.slice(0, 8)}…`);
       // The masked channel is still useful: where it pointed, without the capability.
       assert.match(text, /https:\/\/hooks\.slack\.com\/…/);
     });
 
     test('auditLog: owners only, newest first in keyset pages, filtered by actor, action and time', async () => {
       const o = scenario.organizationId;
-      const all = await queryRows<{ n: string }>(f.db.ds, 'SELECT count(*) AS n FROM audit_log WHERE organization_id = $1', [o]);
+      const all = await queryRows<{ n: string }>(
+        f.db.ds,
+        'SELECT count(*) AS n FROM audit_log WHERE organization_id = $1',
+        [o],
+      );
       const seen: string[] = [];
       let cursor: string | null = null;
       for (let page = 0; page < 50; page++) {
@@ -68,10 +73,18 @@ for (const kind of ['postgres', 'pglite'] as const) {
         cursor = r.data.auditLog.pageInfo.endCursor;
       }
       assert.equal(seen.length, Number(all[0].n));
-      assert.deepEqual(seen, [...seen].sort((a, b) => Number(b) - Number(a)), 'newest first, no repeats');
+      assert.deepEqual(
+        seen,
+        [...seen].sort((a, b) => Number(b) - Number(a)),
+        'newest first, no repeats',
+      );
       assert.equal(new Set(seen).size, seen.length);
 
-      const renamed = await gql(AUDIT_LOG, { o, first: 10, filter: { action: 'project.renamed' } }, scenario.ownerSession);
+      const renamed = await gql(
+        AUDIT_LOG,
+        { o, first: 10, filter: { action: 'project.renamed' } },
+        scenario.ownerSession,
+      );
       assert.equal(renamed.data.auditLog.nodes.length, 1);
       const [node] = renamed.data.auditLog.nodes;
       assert.equal(node.actor.type, 'API_TOKEN');
@@ -80,10 +93,18 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.deepEqual(node.changes, { before: { name: 'Web' }, after: { name: 'Web app' } });
       assert.equal(node.clientAddress, '203.0.113.7');
 
-      const byToken = await gql(AUDIT_LOG, { o, first: 50, filter: { actor: node.actor.apiTokenId } }, scenario.ownerSession);
+      const byToken = await gql(
+        AUDIT_LOG,
+        { o, first: 50, filter: { actor: node.actor.apiTokenId } },
+        scenario.ownerSession,
+      );
       assert.ok(byToken.data.auditLog.nodes.length >= 4);
       assert.ok(byToken.data.auditLog.nodes.every((n: any) => n.actor.apiTokenId === node.actor.apiTokenId));
-      const byEmail = await gql(AUDIT_LOG, { o, first: 200, filter: { actor: node.actor.label.toUpperCase() } }, scenario.ownerSession);
+      const byEmail = await gql(
+        AUDIT_LOG,
+        { o, first: 200, filter: { actor: node.actor.label.toUpperCase() } },
+        scenario.ownerSession,
+      );
       assert.ok(byEmail.data.auditLog.nodes.length > byToken.data.auditLog.nodes.length);
       const future = new Date(Date.now() + 3_600_000).toISOString();
       const none = await gql(AUDIT_LOG, { o, first: 5, filter: { since: future } }, scenario.ownerSession);
@@ -97,9 +118,18 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.equal(code(await gql(AUDIT_LOG, { o, first: 5 }, stranger.token)), 'NOT_FOUND');
       assert.equal(code(await gql(AUDIT_LOG, { o, first: 5 })), 'UNAUTHENTICATED');
       assert.equal(code(await gql(AUDIT_LOG, { o, first: 0 }, scenario.ownerSession)), 'BAD_USER_INPUT');
-      assert.equal(code(await gql(AUDIT_LOG, { o, first: 5, after: "1' OR 1=1" }, scenario.ownerSession)), 'BAD_USER_INPUT');
-      assert.equal(code(await gql(AUDIT_LOG, { o, first: 5, filter: { action: 'nope' } }, scenario.ownerSession)), 'BAD_USER_INPUT');
-      assert.equal(code(await gql(AUDIT_LOG, { o, first: 5, filter: { since: 'yesterday' } }, scenario.ownerSession)), 'BAD_USER_INPUT');
+      assert.equal(
+        code(await gql(AUDIT_LOG, { o, first: 5, after: "1' OR 1=1" }, scenario.ownerSession)),
+        'BAD_USER_INPUT',
+      );
+      assert.equal(
+        code(await gql(AUDIT_LOG, { o, first: 5, filter: { action: 'nope' } }, scenario.ownerSession)),
+        'BAD_USER_INPUT',
+      );
+      assert.equal(
+        code(await gql(AUDIT_LOG, { o, first: 5, filter: { since: 'yesterday' } }, scenario.ownerSession)),
+        'BAD_USER_INPUT',
+      );
     });
 
     test('a change whose audit row cannot be written is rolled back', async () => {
@@ -110,33 +140,71 @@ for (const kind of ['postgres', 'pglite'] as const) {
            CHECK (action NOT IN ('project.renamed', 'api_token.created', 'auth.signed_in', 'member.invited')) NOT VALID`,
       );
       try {
-        const renamed = await gql(`mutation($p: ID!) { renameProject(id: $p, name: "Renamed") { id } }`, { p: owner.projectId }, owner.token);
+        const renamed = await gql(
+          `mutation($p: ID!) { renameProject(id: $p, name: "Renamed") { id } }`,
+          { p: owner.projectId },
+          owner.token,
+        );
         assert.equal(code(renamed), 'INTERNAL_SERVER_ERROR');
-        const [project] = await queryRows<{ name: string }>(f.db.ds, 'SELECT name FROM projects WHERE id = $1', [owner.projectId]);
+        const [project] = await queryRows<{ name: string }>(f.db.ds, 'SELECT name FROM projects WHERE id = $1', [
+          owner.projectId,
+        ]);
         assert.equal(project.name, 'Web', 'the rename was rolled back');
 
-        const tokens = async () => (await queryRows<{ n: string }>(f.db.ds, 'SELECT count(*) AS n FROM api_tokens WHERE user_id = $1', [owner.userId]))[0].n;
+        const tokens = async () =>
+          (
+            await queryRows<{ n: string }>(f.db.ds, 'SELECT count(*) AS n FROM api_tokens WHERE user_id = $1', [
+              owner.userId,
+            ])
+          )[0].n;
         const beforeTokens = await tokens();
-        assert.equal(code(await gql(`mutation { createApiToken(name: "x", scopes: [READ]) { token } }`, {}, owner.token)), 'INTERNAL_SERVER_ERROR');
+        assert.equal(
+          code(await gql(`mutation { createApiToken(name: "x", scopes: [READ]) { token } }`, {}, owner.token)),
+          'INTERNAL_SERVER_ERROR',
+        );
         assert.equal(await tokens(), beforeTokens, 'no token without its audit row');
 
-        const invites = async () => (await queryRows<{ n: string }>(f.db.ds, 'SELECT count(*) AS n FROM invitations WHERE organization_id = $1', [owner.organizationId]))[0].n;
+        const invites = async () =>
+          (
+            await queryRows<{ n: string }>(
+              f.db.ds,
+              'SELECT count(*) AS n FROM invitations WHERE organization_id = $1',
+              [owner.organizationId],
+            )
+          )[0].n;
         const beforeInvites = await invites();
-        const invited = await gql(`mutation($o: ID!) { inviteMember(organizationId: $o, email: "x@example.com") { link } }`, { o: owner.organizationId }, owner.token);
+        const invited = await gql(
+          `mutation($o: ID!) { inviteMember(organizationId: $o, email: "x@example.com") { link } }`,
+          { o: owner.organizationId },
+          owner.token,
+        );
         assert.equal(code(invited), 'INTERNAL_SERVER_ERROR');
         assert.equal(await invites(), beforeInvites);
 
-        const email = (await queryRows<{ email: string }>(f.db.ds, 'SELECT email FROM users WHERE id = $1', [owner.userId]))[0].email;
-        const sessions = async () => (await queryRows<{ n: string }>(f.db.ds, 'SELECT count(*) AS n FROM sessions WHERE user_id = $1', [owner.userId]))[0].n;
+        const email = (
+          await queryRows<{ email: string }>(f.db.ds, 'SELECT email FROM users WHERE id = $1', [owner.userId])
+        )[0].email;
+        const sessions = async () =>
+          (
+            await queryRows<{ n: string }>(f.db.ds, 'SELECT count(*) AS n FROM sessions WHERE user_id = $1', [
+              owner.userId,
+            ])
+          )[0].n;
         const beforeSessions = await sessions();
-        const login = await gql(`mutation($e: String!) { login(email: $e, password: "long enough pw") { token } }`, { e: email });
+        const login = await gql(`mutation($e: String!) { login(email: $e, password: "long enough pw") { token } }`, {
+          e: email,
+        });
         assert.equal(code(login), 'INTERNAL_SERVER_ERROR');
         assert.equal(await sessions(), beforeSessions, 'no session without its audit row');
       } finally {
         await f.db.ds.query('ALTER TABLE audit_log DROP CONSTRAINT audit_test_refuses');
       }
       // And once the row can be written, the same change goes through.
-      const ok = await gql(`mutation($p: ID!) { renameProject(id: $p, name: "Renamed") { id } }`, { p: owner.projectId }, owner.token);
+      const ok = await gql(
+        `mutation($p: ID!) { renameProject(id: $p, name: "Renamed") { id } }`,
+        { p: owner.projectId },
+        owner.token,
+      );
       assert.equal(ok.errors, undefined);
     });
 
@@ -150,7 +218,12 @@ for (const kind of ['postgres', 'pglite'] as const) {
       );
       const result = await purgeExpired(f.db.ds);
       assert.ok(result.auditLog >= 1);
-      const labels = (await queryRows<{ actor_label: string }>(f.db.ds, `SELECT actor_label FROM audit_log WHERE actor_label IN ('old', 'recent')`)).map((r) => r.actor_label);
+      const labels = (
+        await queryRows<{ actor_label: string }>(
+          f.db.ds,
+          `SELECT actor_label FROM audit_log WHERE actor_label IN ('old', 'recent')`,
+        )
+      ).map((r) => r.actor_label);
       assert.deepEqual(labels, ['recent']);
     });
   });
@@ -174,7 +247,11 @@ describe('audit log: the schema walk', () => {
       const calls = postgresScenario.rowsByMutation.get(name) ?? [];
       if (calls.length === 0 || calls.some((rows) => rows.length === 0)) missing.push(name);
     }
-    assert.deepEqual(missing, [], 'these mutations wrote no audit row: record one (core/src/audit) or exempt them in api/src/auth/audit-policy.ts');
+    assert.deepEqual(
+      missing,
+      [],
+      'these mutations wrote no audit row: record one (core/src/audit) or exempt them in api/src/auth/audit-policy.ts',
+    );
     for (const name of [...Object.keys(AUDIT_EXEMPT_MUTATIONS), ...AUDITED_BEYOND_ADMIN]) {
       assert.ok(names.includes(name), `audit-policy.ts names ${name}, which is no mutation`);
     }

@@ -132,7 +132,14 @@ export async function runAuditScenario(f: IssueFixture): Promise<ScenarioResult>
       apiToken,
     )
   ).createProject.id;
-  await step('renameProject', 'project.renamed', viaToken, `mutation($p: ID!) { renameProject(id: $p, name: "Web app") { id } }`, { p: projectId }, apiToken);
+  await step(
+    'renameProject',
+    'project.renamed',
+    viaToken,
+    `mutation($p: ID!) { renameProject(id: $p, name: "Web app") { id } }`,
+    { p: projectId },
+    apiToken,
+  );
   await step(
     'updateProjectPrivacy',
     'project.privacy_changed',
@@ -142,11 +149,32 @@ export async function runAuditScenario(f: IssueFixture): Promise<ScenarioResult>
     session,
   );
   const keyId: string = (
-    await step('rotateProjectKey', 'project_key.rotated', owner, `mutation($p: ID!) { rotateProjectKey(projectId: $p) { id } }`, { p: projectId }, session)
+    await step(
+      'rotateProjectKey',
+      'project_key.rotated',
+      owner,
+      `mutation($p: ID!) { rotateProjectKey(projectId: $p) { id } }`,
+      { p: projectId },
+      session,
+    )
   ).rotateProjectKey.id;
   const KEY = { p: projectId, k: keyId };
-  await step('updateProjectKey', 'project_key.rate_limit_changed', owner, `mutation($p: ID!, $k: ID!) { updateProjectKey(projectId: $p, keyId: $k, rateLimitPerSecond: 50) { id } }`, KEY, session);
-  await step('disableProjectKey', 'project_key.disabled', owner, `mutation($p: ID!, $k: ID!) { disableProjectKey(projectId: $p, keyId: $k) { id } }`, KEY, session);
+  await step(
+    'updateProjectKey',
+    'project_key.rate_limit_changed',
+    owner,
+    `mutation($p: ID!, $k: ID!) { updateProjectKey(projectId: $p, keyId: $k, rateLimitPerSecond: 50) { id } }`,
+    KEY,
+    session,
+  );
+  await step(
+    'disableProjectKey',
+    'project_key.disabled',
+    owner,
+    `mutation($p: ID!, $k: ID!) { disableProjectKey(projectId: $p, keyId: $k) { id } }`,
+    KEY,
+    session,
+  );
 
   const upload = await step(
     'createUploadToken',
@@ -157,7 +185,14 @@ export async function runAuditScenario(f: IssueFixture): Promise<ScenarioResult>
     apiToken,
   );
   secrets.push(upload.createUploadToken.token);
-  await step('revokeUploadToken', 'upload_token.revoked', viaToken, `mutation($p: ID!, $t: ID!) { revokeUploadToken(projectId: $p, id: $t) { id } }`, { p: projectId, t: upload.createUploadToken.uploadToken.id }, apiToken);
+  await step(
+    'revokeUploadToken',
+    'upload_token.revoked',
+    viaToken,
+    `mutation($p: ID!, $t: ID!) { revokeUploadToken(projectId: $p, id: $t) { id } }`,
+    { p: projectId, t: upload.createUploadToken.uploadToken.id },
+    apiToken,
+  );
 
   const hookPath = `hook-${randomUUID()}`;
   const ruleId: string = (
@@ -170,66 +205,200 @@ export async function runAuditScenario(f: IssueFixture): Promise<ScenarioResult>
       session,
     )
   ).createAlertRule.id;
-  const ruleSecret = (await queryRows<{ secret: string }>(f.db.ds, 'SELECT secret FROM alert_rules WHERE id = $1', [ruleId]))[0].secret;
+  const ruleSecret = (
+    await queryRows<{ secret: string }>(f.db.ds, 'SELECT secret FROM alert_rules WHERE id = $1', [ruleId])
+  )[0].secret;
   secrets.push(hookPath, ruleSecret);
   const slackPath = `T0/B0/${randomUUID()}`;
   secrets.push(slackPath);
-  await step('updateAlertRule', 'alert_rule.channels_changed', owner, `mutation($r: ID!, $u: String!) { updateAlertRule(id: $r, channel: { type: SLACK, url: $u }) { id } }`, { r: ruleId, u: `https://hooks.slack.com/services/${slackPath}` }, session);
-  await step('deleteAlertRule', 'alert_rule.deleted', owner, `mutation($r: ID!) { deleteAlertRule(id: $r) }`, { r: ruleId }, session);
+  await step(
+    'updateAlertRule',
+    'alert_rule.channels_changed',
+    owner,
+    `mutation($r: ID!, $u: String!) { updateAlertRule(id: $r, channel: { type: SLACK, url: $u }) { id } }`,
+    { r: ruleId, u: `https://hooks.slack.com/services/${slackPath}` },
+    session,
+  );
+  await step(
+    'deleteAlertRule',
+    'alert_rule.deleted',
+    owner,
+    `mutation($r: ID!) { deleteAlertRule(id: $r) }`,
+    { r: ruleId },
+    session,
+  );
 
   const INVITE = `mutation($o: ID!, $e: String!, $r: MemberRole!) { inviteMember(organizationId: $o, email: $e, role: $r) { invitation { id } link } }`;
   const bobEmail = `bob-${randomUUID().slice(0, 8)}@example.com`;
-  const invited = await step('inviteMember', 'member.invited', owner, INVITE, { o: organizationId, e: bobEmail, r: 'MEMBER' }, session);
+  const invited = await step(
+    'inviteMember',
+    'member.invited',
+    owner,
+    INVITE,
+    { o: organizationId, e: bobEmail, r: 'MEMBER' },
+    session,
+  );
   const bobLink: string = invited.inviteMember.link;
   const bobInvitation = /eti_[A-Za-z0-9_-]+/.exec(bobLink)![0];
   secrets.push(bobInvitation);
   // Bob joins without a check here; Erin's signupWithInvitation below is the checked one.
-  const bobSession = await gql(`mutation($t: String!, $p: String!) { signupWithInvitation(token: $t, password: $p) { token user { id } } }`, { t: bobInvitation, p: PASSWORD });
+  const bobSession = await gql(
+    `mutation($t: String!, $p: String!) { signupWithInvitation(token: $t, password: $p) { token user { id } } }`,
+    { t: bobInvitation, p: PASSWORD },
+  );
   const bobId: string = bobSession.data.signupWithInvitation.user.id;
   secrets.push(bobSession.data.signupWithInvitation.token);
   const carolEmail = `carol-${randomUUID().slice(0, 8)}@example.com`;
-  const carolLink: string = (await step('inviteMember', 'member.invited', owner, INVITE, { o: organizationId, e: carolEmail, r: 'ADMIN' }, session)).inviteMember.link;
+  const carolLink: string = (
+    await step(
+      'inviteMember',
+      'member.invited',
+      owner,
+      INVITE,
+      { o: organizationId, e: carolEmail, r: 'ADMIN' },
+      session,
+    )
+  ).inviteMember.link;
   const carolInvitation = /eti_[A-Za-z0-9_-]+/.exec(carolLink)![0];
   secrets.push(carolInvitation);
-  const carol = await gql(`mutation($e: String!, $p: String!) { signup(email: $e, password: $p, organizationName: "Carol's") { token user { id } } }`, { e: carolEmail, p: PASSWORD });
+  const carol = await gql(
+    `mutation($e: String!, $p: String!) { signup(email: $e, password: $p, organizationName: "Carol's") { token user { id } } }`,
+    { e: carolEmail, p: PASSWORD },
+  );
   secrets.push(carol.data.signup.token);
-  await step('acceptInvitation', 'member.joined', { userId: carol.data.signup.user.id }, `mutation($t: String!) { acceptInvitation(token: $t) { id } }`, { t: carolInvitation }, carol.data.signup.token);
+  await step(
+    'acceptInvitation',
+    'member.joined',
+    { userId: carol.data.signup.user.id },
+    `mutation($t: String!) { acceptInvitation(token: $t) { id } }`,
+    { t: carolInvitation },
+    carol.data.signup.token,
+  );
   const daveEmail = `dave-${randomUUID().slice(0, 8)}@example.com`;
-  const dave = await step('inviteMember', 'member.invited', owner, INVITE, { o: organizationId, e: daveEmail, r: 'MEMBER' }, session);
+  const dave = await step(
+    'inviteMember',
+    'member.invited',
+    owner,
+    INVITE,
+    { o: organizationId, e: daveEmail, r: 'MEMBER' },
+    session,
+  );
   const daveInvitation = /eti_[A-Za-z0-9_-]+/.exec(dave.inviteMember.link as string)![0];
   secrets.push(daveInvitation);
-  await step('revokeInvitation', 'member.invitation_revoked', owner, `mutation($i: ID!) { revokeInvitation(id: $i) { id } }`, { i: dave.inviteMember.invitation.id }, session);
+  await step(
+    'revokeInvitation',
+    'member.invitation_revoked',
+    owner,
+    `mutation($i: ID!) { revokeInvitation(id: $i) { id } }`,
+    { i: dave.inviteMember.invitation.id },
+    session,
+  );
   const erinEmail = `erin-${randomUUID().slice(0, 8)}@example.com`;
-  const erin = await step('inviteMember', 'member.invited', owner, INVITE, { o: organizationId, e: erinEmail, r: 'MEMBER' }, session);
+  const erin = await step(
+    'inviteMember',
+    'member.invited',
+    owner,
+    INVITE,
+    { o: organizationId, e: erinEmail, r: 'MEMBER' },
+    session,
+  );
   const erinInvitation = /eti_[A-Za-z0-9_-]+/.exec(erin.inviteMember.link as string)![0];
   secrets.push(erinInvitation);
   await stepJoin();
   async function stepJoin() {
     const before = await lastId();
-    const r = await gql(`mutation($t: String!, $p: String!) { signupWithInvitation(token: $t, password: $p) { token user { id } } }`, { t: erinInvitation, p: PASSWORD });
+    const r = await gql(
+      `mutation($t: String!, $p: String!) { signupWithInvitation(token: $t, password: $p) { token user { id } } }`,
+      { t: erinInvitation, p: PASSWORD },
+    );
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
-    const rows = await queryRows<AuditRow>(f.db.ds, 'SELECT *, id::text AS id FROM audit_log WHERE audit_log.id > $1::bigint ORDER BY audit_log.id', [before]);
-    assert.deepEqual(rows.map((x) => [x.action, x.actor_user_id]), [['member.joined', r.data.signupWithInvitation.user.id]]);
+    const rows = await queryRows<AuditRow>(
+      f.db.ds,
+      'SELECT *, id::text AS id FROM audit_log WHERE audit_log.id > $1::bigint ORDER BY audit_log.id',
+      [before],
+    );
+    assert.deepEqual(
+      rows.map((x) => [x.action, x.actor_user_id]),
+      [['member.joined', r.data.signupWithInvitation.user.id]],
+    );
     rowsByMutation.set('signupWithInvitation', [rows]);
     secrets.push(r.data.signupWithInvitation.token);
     return r.data.signupWithInvitation.user.id as string;
   }
 
-  await step('updateMemberRole', 'member.role_changed', owner, `mutation($o: ID!, $u: ID!) { updateMemberRole(organizationId: $o, userId: $u, role: ADMIN) { role } }`, { o: organizationId, u: bobId }, session);
-  await step('removeMember', 'member.removed', viaToken, `mutation($o: ID!, $u: ID!) { removeMember(organizationId: $o, userId: $u) }`, { o: organizationId, u: bobId }, apiToken);
+  await step(
+    'updateMemberRole',
+    'member.role_changed',
+    owner,
+    `mutation($o: ID!, $u: ID!) { updateMemberRole(organizationId: $o, userId: $u, role: ADMIN) { role } }`,
+    { o: organizationId, u: bobId },
+    session,
+  );
+  await step(
+    'removeMember',
+    'member.removed',
+    viaToken,
+    `mutation($o: ID!, $u: ID!) { removeMember(organizationId: $o, userId: $u) }`,
+    { o: organizationId, u: bobId },
+    apiToken,
+  );
 
   const at = new Date();
   await f.ingest(projectId, [
     { at, message: 'first audited', type: 'TypeError' },
     { at, message: 'second audited', type: 'RangeError' },
   ]);
-  const issueIds = (await queryRows<{ id: string }>(f.db.ds, 'SELECT id FROM issues WHERE project_id = $1 ORDER BY title', [projectId])).map((r) => r.id);
+  const issueIds = (
+    await queryRows<{ id: string }>(f.db.ds, 'SELECT id FROM issues WHERE project_id = $1 ORDER BY title', [projectId])
+  ).map((r) => r.id);
   assert.equal(issueIds.length, 2);
-  await step('discardIssue', 'issue.discarded', owner, `mutation($i: ID!) { discardIssue(id: $i, discard: true) { id } }`, { i: issueIds[0] }, session);
-  await step('discardIssue', 'issue.undiscarded', owner, `mutation($i: ID!) { discardIssue(id: $i, discard: false) { id } }`, { i: issueIds[0] }, session);
-  await step('deleteIssue', 'issue.deleted', viaToken, `mutation($i: ID!) { deleteIssue(id: $i) }`, { i: issueIds[1] }, apiToken);
+  await step(
+    'discardIssue',
+    'issue.discarded',
+    owner,
+    `mutation($i: ID!) { discardIssue(id: $i, discard: true) { id } }`,
+    { i: issueIds[0] },
+    session,
+  );
+  await step(
+    'discardIssue',
+    'issue.undiscarded',
+    owner,
+    `mutation($i: ID!) { discardIssue(id: $i, discard: false) { id } }`,
+    { i: issueIds[0] },
+    session,
+  );
+  await step(
+    'deleteIssue',
+    'issue.deleted',
+    viaToken,
+    `mutation($i: ID!) { deleteIssue(id: $i) }`,
+    { i: issueIds[1] },
+    apiToken,
+  );
 
-  await step('deleteProject', 'project.deleted', owner, `mutation($p: ID!) { deleteProject(id: $p) }`, { p: projectId }, session);
-  await step('revokeApiToken', 'api_token.revoked', owner, `mutation($t: ID!) { revokeApiToken(id: $t) { id } }`, { t: apiTokenId }, session);
-  return { rowsByMutation, secrets, organizationId, ownerId, ownerSession: session, adminSession: carol.data.signup.token };
+  await step(
+    'deleteProject',
+    'project.deleted',
+    owner,
+    `mutation($p: ID!) { deleteProject(id: $p) }`,
+    { p: projectId },
+    session,
+  );
+  await step(
+    'revokeApiToken',
+    'api_token.revoked',
+    owner,
+    `mutation($t: ID!) { revokeApiToken(id: $t) { id } }`,
+    { t: apiTokenId },
+    session,
+  );
+  return {
+    rowsByMutation,
+    secrets,
+    organizationId,
+    ownerId,
+    ownerSession: session,
+    adminSession: carol.data.signup.token,
+  };
 }

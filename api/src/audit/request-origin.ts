@@ -1,4 +1,9 @@
-import { CLIENT_ADDRESS_HEADER, CLIENT_USER_AGENT_HEADER, verifyClientAddress, type RequestOrigin } from '@tracker/core';
+import {
+  CLIENT_ADDRESS_HEADER,
+  CLIENT_USER_AGENT_HEADER,
+  verifyClientAddress,
+  type RequestOrigin,
+} from '@tracker/core';
 import type { FastifyRequest } from 'fastify';
 
 function single(value: string | string[] | undefined): string | null {
@@ -20,8 +25,6 @@ export function requestOriginOf(
 ): RequestOrigin {
   const signed = single(request.headers[CLIENT_ADDRESS_HEADER]);
   const vouched = secret !== undefined && signed !== null && verifyClientAddress(secret, signed, now) !== null;
-  const userAgent = vouched
-    ? single(request.headers[CLIENT_USER_AGENT_HEADER])
-    : single(request.headers['user-agent']);
+  const userAgent = vouched ? single(request.headers[CLIENT_USER_AGENT_HEADER]) : single(request.headers['user-agent']);
   return { clientAddress, userAgent };
 }

@@ -23,5 +23,5 @@ export const AUDIT_EXEMPT_MUTATIONS: Readonly<Record<string, string>> = {
   createCheckoutSession:
     'Only makes a Stripe Checkout URL; the plan changes when Stripe confirms payment, recorded from the webhook (organization.plan_changed, actor stripe).',
   createBillingPortalSession:
-    "Only makes a Stripe billing-portal URL; what the owner changes there reaches us as webhooks, recorded as plan changes.",
+    'Only makes a Stripe billing-portal URL; what the owner changes there reaches us as webhooks, recorded as plan changes.',
 };

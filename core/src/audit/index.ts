@@ -1,4 +1,10 @@
-export { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, isAuditAction, type AuditAction, type AuditTargetType } from './audit-actions';
+export {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
+  isAuditAction,
+  type AuditAction,
+  type AuditTargetType,
+} from './audit-actions';
 export { MAX_AUDIT_STRING_CHARS, safeChanges, type AuditChanges } from './audit-changes';
 export {
   auditSourceOf,

@@ -90,7 +90,13 @@ export async function listAuditLog(
   if (actor !== null && actor.length > 320) throw new AppError('BAD_USER_INPUT', 'filter.actor: too long');
   const since = filter.since ?? null;
   if (since !== null && Number.isNaN(since.getTime())) throw new AppError('BAD_USER_INPUT', 'filter.since: not a time');
-  await requireOrganizationAccess(ds, caller, organizationId, { roles: ['owner'], scope: 'admin' }, 'read the audit log');
+  await requireOrganizationAccess(
+    ds,
+    caller,
+    organizationId,
+    { roles: ['owner'], scope: 'admin' },
+    'read the audit log',
+  );
 
   const params: unknown[] = [organizationId];
   const conditions = ['a.organization_id = $1'];

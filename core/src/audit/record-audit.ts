@@ -9,8 +9,7 @@ import { safeChanges, type AuditChanges } from './audit-changes';
  * on someone's behalf (`stripe` for a webhook, `operator` for the command line).
  */
 export type AuditActor =
-  | { type: 'user'; userId: string; apiTokenId?: string | null }
-  | { type: 'system'; name: string };
+  { type: 'user'; userId: string; apiTokenId?: string | null } | { type: 'system'; name: string };
 
 /** One audit row as the code that makes the change describes it. */
 export interface AuditEntry {
@@ -96,11 +95,10 @@ async function insertAudit(
   const columns = `(organization_id, actor_type, actor_user_id, actor_api_token_id, actor_label, action,
                     target_type, target_id, target_label, changes, client_address, user_agent)`;
   if ('organizationId' in where) {
-    await queryRows(
-      em,
-      `INSERT INTO audit_log ${columns} SELECT $12::uuid, s.* FROM (${select}) s RETURNING id`,
-      [...params, where.organizationId],
-    );
+    await queryRows(em, `INSERT INTO audit_log ${columns} SELECT $12::uuid, s.* FROM (${select}) s RETURNING id`, [
+      ...params,
+      where.organizationId,
+    ]);
   } else {
     await queryRows(
       em,

@@ -158,7 +158,10 @@ export async function revokeInvitation(ds: DataSource, caller: Caller, invitatio
         ...auditSourceOf(caller),
         action: 'member.invitation_revoked',
         target: { type: 'invitation', id: invitation.id, label: invitation.email },
-        changes: { before: { email: invitation.email, role: invitation.role, pending: true }, after: { pending: false } },
+        changes: {
+          before: { email: invitation.email, role: invitation.role, pending: true },
+          after: { pending: false },
+        },
       });
     });
   }

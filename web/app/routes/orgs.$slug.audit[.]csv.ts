@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { csvHeader, csvRow, MAX_CSV_ROWS } from '../features/audit/audit-csv.server';
 import { auditFilterOf, readAuditParams } from '../features/audit/audit-params';
 import { AUDIT_LOG_QUERY } from '../features/audit/queries';
+import type { AuditLogQuery } from '../graphql/graphql';
 import { queryApi } from '../lib/graphql.server';
 import { requireOrganization } from '../features/audit/organization.server';
 
@@ -15,7 +16,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const lines = [csvHeader()];
   let after: string | null = null;
   while (lines.length - 1 < MAX_CSV_ROWS) {
-    const { auditLog } = await queryApi(args, AUDIT_LOG_QUERY, {
+    const { auditLog }: AuditLogQuery = await queryApi(args, AUDIT_LOG_QUERY, {
       organizationId: organization.id,
       first: 200,
       after,

@@ -8,7 +8,7 @@ import { AuditLogConnection, AuditLogFilterInput, toAuditLogEntryType } from './
 export class AuditResolver {
   @Query(() => AuditLogConnection, {
     description:
-      'Owners only (API tokens: admin scope). Newest first, at most 200 a page; `after` is a previous page\'s endCursor. Kept one year.',
+      "Owners only (API tokens: admin scope). Newest first, at most 200 a page; `after` is a previous page's endCursor. Kept one year.",
   })
   async auditLog(
     @Arg('organizationId', () => ID) organizationId: string,

@@ -8,7 +8,9 @@ export class AuditActorType {
   @Field(() => String, { description: 'USER (a session), API_TOKEN (a person through one of their tokens) or SYSTEM.' })
   type: 'USER' | 'API_TOKEN' | 'SYSTEM';
 
-  @Field(() => String, { description: "The person's email at the time, or the system's name (stripe, operator, billing)." })
+  @Field(() => String, {
+    description: "The person's email at the time, or the system's name (stripe, operator, billing).",
+  })
   label: string;
 
   @Field(() => ID, { nullable: true })
@@ -26,7 +28,10 @@ export class AuditActorType {
 
 @ObjectType('AuditTarget')
 export class AuditTargetType {
-  @Field(() => String, { description: 'member, invitation, api_token, upload_token, project_key, project, alert_rule, organization, issue, user.' })
+  @Field(() => String, {
+    description:
+      'member, invitation, api_token, upload_token, project_key, project, alert_rule, organization, issue, user.',
+  })
   type: string;
 
   @Field(() => String, { nullable: true })

@@ -31,7 +31,9 @@ export function csvCell(value: string | null | undefined): string {
 }
 
 export function csvRow(e: Entry): string {
-  const token = e.actor.apiTokenId ? `${e.actor.apiTokenName ?? ''} ${e.actor.apiTokenPrefix ?? ''}`.trim() || e.actor.apiTokenId : '';
+  const token = e.actor.apiTokenId
+    ? `${e.actor.apiTokenName ?? ''} ${e.actor.apiTokenPrefix ?? ''}`.trim() || e.actor.apiTokenId
+    : '';
   return [
     e.time,
     e.action,
