@@ -40,7 +40,7 @@ describe('the audit log page (postgres+redis)', () => {
     await q(`mutation($p: ID!) { createUploadToken(projectId: $p, name: "=deploy") { token } }`, {
       p: account.project.id,
     });
-    await q(`mutation($p: ID!) { updateProjectPrivacy(id: $p, input: { scrubIpAddresses: false }) { id } }`, {
+    await q(`mutation($p: ID!) { updateProjectPrivacy(id: $p, input: { scrubIpAddresses: true }) { id } }`, {
       p: account.project.id,
     });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

@@ -72,16 +72,23 @@ export async function updateProjectPrivacy(
   if (changes.sensitiveFields !== undefined) update.sensitiveFields = sensitiveFieldNames(changes.sensitiveFields);
   const { project } = await requireProjectAccess(ds, caller, projectId, 'admin', 'change privacy settings');
   if (Object.keys(update).length > 0) {
+    // The summary names what changed; a save that changes nothing is not an event.
     const before: Record<string, unknown> = {};
-    for (const key of Object.keys(update) as Array<keyof typeof update>) before[key] = project[key];
+    const after: Record<string, unknown> = {};
+    for (const key of Object.keys(update) as Array<keyof typeof update>) {
+      if (JSON.stringify(project[key]) === JSON.stringify(update[key])) continue;
+      before[key] = project[key];
+      after[key] = update[key];
+    }
     await ds.transaction(async (em) => {
       await em.update(Project, { id: project.id }, update);
+      if (Object.keys(after).length === 0) return;
       await recordAudit(em, {
         organizationId: project.organizationId,
         ...auditSourceOf(caller),
         action: 'project.privacy_changed',
         target: { type: 'project', id: project.id, label: project.name },
-        changes: { before, after: { ...update } },
+        changes: { before, after },
       });
     });
   }

@@ -39,7 +39,7 @@ export function AuditTable({ entries, time }: { entries: Entry[]; time: (iso: st
   if (entries.length === 0) return <p className="muted">No entries match.</p>;
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label="Audit log entries">
-      <table className="data-table">
+      <table className="data-table audit-table">
         <caption className="visually-hidden">Audit log, newest first</caption>
         <thead>
           <tr>
@@ -53,20 +53,20 @@ export function AuditTable({ entries, time }: { entries: Entry[]; time: (iso: st
         <tbody>
           {entries.map((e) => (
             <tr key={e.id} data-action={e.action}>
-              <td>{time(e.time)}</td>
-              <td>
+              <td data-label="When">{time(e.time)}</td>
+              <td data-label="Who">
                 <Actor actor={e.actor} />
               </td>
               <th scope="row">
                 {actionLabel(e.action)}
                 {e.target.label && <span className="muted break"> · {visibleText(e.target.label)}</span>}
               </th>
-              <td className="break">
+              <td className="break" data-label="Change">
                 {describeChanges(e.changes).map((line) => (
                   <div key={line}>{visibleText(line)}</div>
                 ))}
               </td>
-              <td>
+              <td data-label="From">
                 <div className="mono">{e.clientAddress ?? '—'}</div>
                 {e.userAgent && <div className="muted break">{visibleText(e.userAgent.slice(0, 80))}</div>}
               </td>
