@@ -7,6 +7,7 @@ import { createContext, type ApiDeps, type Context } from './context';
 import { formatError, rateLimitedError } from './format-error';
 import { createMemoryRateLimiter, type GraphqlRateLimiter } from './rate-limit/graphql-rate-limiter';
 import { createClientAddressReader } from './rate-limit/client-address';
+import { requestOriginOf } from './audit/request-origin';
 import { stripeWebhookPlugin } from './billing/stripe-webhook.plugin';
 import { getSchema } from './schema';
 import { MAX_QUERY_TOKENS, queryLimitsPlugin } from './limits/query-limits.plugin';
@@ -56,8 +57,10 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
     preHandler: refuseOutsizedDocument,
     handler: fastifyApolloHandler<Context>(apollo, {
       context: async (request: FastifyRequest, reply: FastifyReply) => {
+        const clientAddress = clientAddressOf(request);
         const context = await contextOf(request, reply, deps);
-        await enforceRateLimit(limiter, request, context, refusals, clientAddressOf(request));
+        context.origin = requestOriginOf(request, clientAddress, options.clientAddressSecret);
+        await enforceRateLimit(limiter, request, context, refusals, clientAddress);
         return context;
       },
     }),

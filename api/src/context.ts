@@ -1,4 +1,4 @@
-import type { AlertSender, Caller, Clock, Config, Principal, UsageReader } from '@tracker/core';
+import type { AlertSender, Caller, Clock, Config, Principal, RequestOrigin, UsageReader } from '@tracker/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { AppError, callerOf, createDatabaseUsageReader, systemClock } from '@tracker/core';
@@ -37,12 +37,14 @@ export interface Context extends ApiDeps {
   clock: Clock;
   /** The request's logger (carrying `apiTokenId` when an API token made the request); absent in tests. */
   log: FastifyBaseLogger | null;
+  /** The client's address and user agent, for the audit log (audit/request-origin.ts); empty in tests. */
+  origin: RequestOrigin;
 }
 
 export function createContext(
   deps: ApiDeps,
   principal: Principal | null,
-  extra: { authProblem?: string | null; log?: FastifyBaseLogger | null } = {},
+  extra: { authProblem?: string | null; log?: FastifyBaseLogger | null; origin?: RequestOrigin } = {},
 ): Context {
   return {
     ...deps,
@@ -52,6 +54,7 @@ export function createContext(
     clock: deps.clock ?? systemClock,
     loaders: createLoaders(deps.ds, deps.clock ?? systemClock),
     log: extra.log ?? null,
+    origin: extra.origin ?? { clientAddress: null, userAgent: null },
   };
 }
 
@@ -64,7 +67,7 @@ export function requirePrincipal(ctx: Context): Principal {
 
 /** The signed-in caller, as core's access checks take it (UNAUTHENTICATED when signed out). */
 export function requireCaller(ctx: Context): Caller {
-  return callerOf(requirePrincipal(ctx));
+  return callerOf(requirePrincipal(ctx), ctx.origin);
 }
 
 /** For what only a person at the dashboard may do (scope checks are in auth/scope-guard.ts). */

@@ -118,6 +118,8 @@ const FIELDS: Record<string, Row> = {
   // so the member half is checked in saved-searches.test.ts).
   savedSearches: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
 
+  // Owners only (admins too are refused: api/test/audit-log.test.ts).
+  auditLog: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   // Mutation: alert rules (they send data to outside URLs: owners and admins)
   createAlertRule: {
     args: (a) => ({ projectId: a.project, kind: 'NEW_ISSUE', channel: WEBHOOK }),

@@ -252,6 +252,16 @@ describe('Stripe billing', () => {
         'customer.subscription.deleted:business->free',
       ],
     );
+    // The audit log (issue 32): one row per actual plan change, by Stripe, in the webhook's transaction.
+    const audit = await db.ds.query(
+      `SELECT actor_type, actor_label, changes FROM audit_log
+        WHERE organization_id = $1 AND action = 'organization.plan_changed' ORDER BY id`,
+      [org],
+    );
+    assert.deepEqual(
+      audit.map((r: any) => `${r.actor_type}:${r.actor_label}:${r.changes.before.plan}->${r.changes.after.plan}`),
+      ['system:stripe:free->pro', 'system:stripe:pro->business', 'system:stripe:business->free'],
+    );
 
     // After cancellation a new Checkout is allowed again.
     const again = await gql(CHECKOUT, { o: org, p: 'business' }, token);

@@ -109,6 +109,7 @@ const CASES: Record<string, Case> = {
   organization: { ids: { id: 'organization' }, args: (b) => ({ id: b.organization }) },
   members: { ids: { organizationId: 'organization' }, args: (b) => ({ organizationId: b.organization }) },
   invitations: { ids: { organizationId: 'organization' }, args: (b) => ({ organizationId: b.organization }) },
+  auditLog: { ids: { organizationId: 'organization' }, args: (b) => ({ organizationId: b.organization }) },
   billing: { ids: { organizationId: 'organization' }, args: (b) => ({ organizationId: b.organization }) },
   usage: { ids: { organizationId: 'organization' }, args: (b) => ({ organizationId: b.organization }) },
   project: { ids: { id: 'project' }, args: (b) => ({ id: b.project }) },

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 
 export * from './access';
 export * from './activity';
+export * from './audit';
 export * from './accounts';
 export * from './alerts';
 export * from './config';

@@ -477,7 +477,15 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         purging = purgeExpired(db.ds)
           .then(async (r) => {
             if (
-              r.events + r.logs + r.vitals + r.comments + r.activity + r.discardedEvents + r.sessionStates > 0 ||
+              r.events +
+                r.logs +
+                r.vitals +
+                r.comments +
+                r.activity +
+                r.discardedEvents +
+                r.sessionStates +
+                r.auditLog >
+                0 ||
               r.analyzeMs !== null
             )
               app.log.info(r, 'retention purge');

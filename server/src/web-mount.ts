@@ -73,6 +73,8 @@ export async function mountWeb(app: FastifyInstance, options: WebMountOptions): 
           apiUrl: options.apiUrl(),
           sessionSecret: options.sessionSecret,
           signedClientAddress: signClientAddress(options.sessionSecret, ip, Date.now()),
+          // For the audit log only (the API believes it beside a verified address).
+          clientUserAgent: request.headers.get('user-agent')?.slice(0, 300) ?? undefined,
           sdk: options.sdk(),
           secureCookies: https || options.publicUrl().startsWith('https:'),
         }),

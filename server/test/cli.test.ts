@@ -44,8 +44,17 @@ describe('operator command', () => {
     assert.equal(changed.code, 0, changed.out);
     const db = await openDatabase({ databaseUrl: pg.url, dataDir: dir.path });
     const org = await db.ds.manager.findOneByOrFail(Organization, { slug });
+    // Recorded in the organization's audit log, by the operator, with the change (issue 32).
+    const audit = await db.ds.query(
+      `SELECT actor_type, actor_label, changes FROM audit_log WHERE organization_id = $1 AND action = 'organization.plan_changed'`,
+      [org.id],
+    );
     await db.close();
     assert.equal(org.plan, 'business');
+    assert.deepEqual(
+      audit.map((r: any) => [r.actor_type, r.actor_label, r.changes]),
+      [['system', 'operator', { before: { plan: 'free' }, after: { plan: 'business' } }]],
+    );
   });
 
   test('refuses bad input with a message and a non-zero exit', async () => {

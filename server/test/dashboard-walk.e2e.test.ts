@@ -236,6 +236,7 @@ describe('every dashboard page, checked and screenshotted (postgres+redis)', () 
       ['billing', `${base}/billing`, 'main section.card'],
       ['setup', base, '#project-dsn'],
       ['new-project', '/projects/new', 'main form'],
+      ['audit-log', `/orgs/${encodeURIComponent(pro.organization.slug)}/audit`, 'table.audit-table tbody tr'],
     ] as const) {
       await page.goto(path);
       await page.locator(ready).first().waitFor();

@@ -17,6 +17,8 @@ declare module '@remix-run/node' {
      * rate-limits signed-out calls per browser rather than per web process; set by the server.
      */
     signedClientAddress?: string;
+    /** The browser's User-Agent, forwarded to the API for its audit log (X-Tracker-Client-User-Agent). */
+    clientUserAgent?: string;
     /** Optional CSP nonce chosen by the server; entry.server makes one per response otherwise. */
     cspNonce?: string;
     /** The SDKs this instance serves under /sdk/ (absent when they were not built): the setup page's URLs. */

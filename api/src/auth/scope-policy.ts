@@ -51,6 +51,9 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   'createBillingPortalSession',
 ]);
 
+/** Queries that need `admin`: the audit log (who did what, from which address) is security data. */
+export const ADMIN_QUERIES: ReadonlySet<string> = new Set(['auditLog']);
+
 /**
  * Mutations no API token may run, whatever its scopes: they are about the person, not the
  * data (a leaked token must not be able to change the password, mint more tokens or join
@@ -65,5 +68,6 @@ export const SESSION_ONLY_MUTATIONS: ReadonlySet<string> = new Set([
 
 export function requiredScope(operation: 'query' | 'mutation', field: string): ApiScope {
   if (operation === 'mutation' && ADMIN_MUTATIONS.has(field)) return 'admin';
+  if (operation === 'query' && ADMIN_QUERIES.has(field)) return 'admin';
   return DEFAULT_SCOPE[operation];
 }

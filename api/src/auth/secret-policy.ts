@@ -48,6 +48,15 @@ export const REVIEWED_FIELDS: ReadonlyMap<string, string> = new Map([
     'a few characters to recognise the token, never the secret; the query is for owners and admins',
   ],
   ['ApiToken.prefix', "a few characters to recognise the token; the list is the caller's own tokens"],
+  [
+    'AuditActor.apiTokenId',
+    'the id of the API token a change was made with (auditLog: owners, admin scope); not a credential',
+  ],
+  ['AuditActor.apiTokenName', 'the name its owner gave the token, not the secret'],
+  [
+    'AuditActor.apiTokenPrefix',
+    'a few characters to recognise the token in the audit log (owners only), never the secret',
+  ],
   ['CreatedUploadToken.token', 'the answer of createUploadToken (owners and admins, admin scope), shown once'],
   ['CreatedApiToken.token', "the answer of createApiToken (sessions only), the caller's own, shown once"],
   ['AuthPayload.token', "the caller's own new session"],

@@ -1,4 +1,4 @@
-export { callerOf, sessionCaller, type Caller } from './caller';
+export { callerOf, sessionCaller, type Caller, type RequestOrigin } from './caller';
 export { isUuid } from './is-uuid';
 export { findIssueAccess, lockIssuesForCaller, requireLockedIssue, type LockedIssue } from './issue-access';
 export { findOrganizationAccess, requireOrganizationAccess, type OrganizationAccess } from './organization-access';

@@ -1,10 +1,12 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../db/query-rows';
 import {
   assertAllowed,
   findIssueAccess,
   findProjectAccess,
   isMaskedUrl,
   isUuid,
+  maskUrl,
   needOf,
   requireProjectAccess,
   type Caller,
@@ -22,6 +24,20 @@ import { AppError } from '../errors';
 import { generateToken } from '../security';
 import { checkTargetUrl } from '../security/outbound';
 import { resolveRuleSettings, type AlertRuleSettingsInput } from './rule-settings';
+import { auditSourceOf, recordAudit } from '../audit/record-audit';
+
+async function organizationOfProject(em: EntityManager, projectId: string): Promise<string> {
+  const rows = await queryRows<{ organization_id: string }>(em, 'SELECT organization_id FROM projects WHERE id = $1', [
+    projectId,
+  ]);
+  if (!rows[0]) throw new AppError('NOT_FOUND', 'Project not found');
+  return rows[0].organization_id;
+}
+
+/** Where a rule sends, as the audit log shows it: the URL's origin only (its path is a capability). */
+function channelSummary(rule: Pick<AlertRule, 'channelType' | 'url' | 'email'>): Record<string, unknown> {
+  return { channel: rule.channelType, url: rule.url ? maskUrl(rule.url) : null, email: rule.email };
+}
 
 export interface AlertChannelInput {
   type: AlertChannelType;
@@ -62,22 +78,32 @@ export async function createAlertRule(
     allowPrivateTargets: boolean;
   } & AlertRuleSettingsInput,
 ): Promise<AlertRule> {
-  await requireProjectAccess(ds, caller, input.projectId, 'admin', MANAGE);
+  const { project } = await requireProjectAccess(ds, caller, input.projectId, 'admin', MANAGE);
   refuseMaskedUrl(input.channel);
   if (!ALERT_KINDS.includes(input.kind)) throw new AppError('BAD_USER_INPUT', 'kind: unknown alert kind');
   const settings = resolveRuleSettings(input.kind, input);
   const columns = channelColumns(input.channel, input.allowPrivateTargets);
-  return ds.manager.save(
-    Object.assign(new AlertRule(), {
-      projectId: input.projectId,
-      kind: input.kind,
-      ...settings,
-      mutedUntil: null,
-      ...columns,
-      secret: columns.channelType === 'WEBHOOK' ? generateToken('whsec_', 24) : null,
-      enabled: true,
-    }),
-  );
+  return ds.transaction(async (em) => {
+    const rule = await em.save(
+      Object.assign(new AlertRule(), {
+        projectId: input.projectId,
+        kind: input.kind,
+        ...settings,
+        mutedUntil: null,
+        ...columns,
+        secret: columns.channelType === 'WEBHOOK' ? generateToken('whsec_', 24) : null,
+        enabled: true,
+      }),
+    );
+    await recordAudit(em, {
+      organizationId: project.organizationId,
+      ...auditSourceOf(caller),
+      action: 'alert_rule.created',
+      target: { type: 'alert_rule', id: rule.id, label: `${project.name}: ${rule.kind}` },
+      changes: { after: { kind: rule.kind, ...channelSummary(rule) } },
+    });
+    return rule;
+  });
 }
 
 /** The project's rules, oldest first. NOT_FOUND unless the caller may read the project. */
@@ -124,6 +150,8 @@ export async function updateAlertRule(
   } & AlertRuleSettingsInput,
 ): Promise<AlertRule> {
   const rule = await requireManagedRule(ds, caller, id);
+  const channelBefore = channelSummary(rule);
+  const before = { url: rule.url, email: rule.email, channelType: rule.channelType };
   refuseMaskedUrl(patch.channel);
   if (patch.kind) {
     if (!ALERT_KINDS.includes(patch.kind)) throw new AppError('BAD_USER_INPUT', 'kind: unknown alert kind');
@@ -148,13 +176,39 @@ export async function updateAlertRule(
     Object.assign(rule, columns);
   }
   if (patch.enabled !== undefined && patch.enabled !== null) rule.enabled = patch.enabled;
-  return ds.manager.save(rule);
+  const channelAfter = channelSummary(rule);
+  // The channel is compared in full (a new URL path is a new destination), the log shows the origin.
+  const channelChanged =
+    before.url !== rule.url || before.email !== rule.email || before.channelType !== rule.channelType;
+  return ds.transaction(async (em) => {
+    const saved = await em.save(rule);
+    if (channelChanged) {
+      const organizationId = await organizationOfProject(em, rule.projectId);
+      await recordAudit(em, {
+        organizationId,
+        ...auditSourceOf(caller),
+        action: 'alert_rule.channels_changed',
+        target: { type: 'alert_rule', id: rule.id, label: rule.kind },
+        changes: { before: channelBefore, after: channelAfter },
+      });
+    }
+    return saved;
+  });
 }
 
 /** Owners and admins: deletes the rule with its delivery log. */
 export async function deleteAlertRule(ds: DataSource, caller: Caller, id: string): Promise<void> {
   const rule = await requireManagedRule(ds, caller, id);
-  await ds.manager.delete(AlertRule, { id: rule.id });
+  await ds.transaction(async (em) => {
+    await em.delete(AlertRule, { id: rule.id });
+    await recordAudit(em, {
+      organizationId: await organizationOfProject(em, rule.projectId),
+      ...auditSourceOf(caller),
+      action: 'alert_rule.deleted',
+      target: { type: 'alert_rule', id: rule.id, label: rule.kind },
+      changes: { before: { kind: rule.kind, ...channelSummary(rule) } },
+    });
+  });
 }
 
 /** The delivery log of a rule, newest first. */

@@ -3,6 +3,7 @@ import type { BillingConfig } from '../config';
 import { queryRows } from '../db/query-rows';
 import type { PlanId } from '../entities';
 import { isUuid } from '../projects/find-project';
+import { recordAudit } from '../audit/record-audit';
 import {
   isGrantingStatus,
   paidPlanOf,
@@ -161,7 +162,19 @@ export async function applyStripeEvent(
         [organizationId, now],
       );
     }
-    if (plan !== planBefore) await em.query('UPDATE organizations SET plan = $2 WHERE id = $1', [organizationId, plan]);
+    if (plan !== planBefore) {
+      await em.query('UPDATE organizations SET plan = $2 WHERE id = $1', [organizationId, plan]);
+      await recordAudit(em, {
+        organizationId,
+        actor: { type: 'system', name: 'stripe' },
+        action: 'organization.plan_changed',
+        target: { type: 'organization', id: organizationId },
+        changes: {
+          before: { plan: planBefore },
+          after: { plan, stripeEvent: event.id, subscriptionStatus: chosen?.status ?? null },
+        },
+      });
+    }
     await log(em, organizationId, event, planBefore, plan, chosen?.status ?? null);
     return { applied: true, organizationId, planBefore, plan };
   });

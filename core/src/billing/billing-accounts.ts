@@ -5,6 +5,7 @@ import type { PlanId } from '../entities';
 import { AppError } from '../errors';
 import { requireOrganizationAccess, type AccessNeed, type Caller } from '../access';
 import { graceEnd } from './subscription-plan';
+import { recordAudit } from '../audit/record-audit';
 
 export interface BillingOrganization {
   id: string;
@@ -140,6 +141,13 @@ export async function expireBillingGrace(
       if (!org[0] || org[0].plan === 'free' || !a || a.subscription_status !== 'past_due') return false;
       if (!a.past_due_since || a.past_due_since > cutoff) return false;
       await em.query(`UPDATE organizations SET plan = 'free' WHERE id = $1`, [id]);
+      await recordAudit(em, {
+        organizationId: id,
+        actor: { type: 'system', name: 'billing' },
+        action: 'organization.plan_changed',
+        target: { type: 'organization', id },
+        changes: { before: { plan: org[0].plan }, after: { plan: 'free', reason: 'payment grace period ended' } },
+      });
       await em.query(
         `INSERT INTO billing_log (organization_id, stripe_event_id, reason, plan_before, plan_after, subscription_status)
          VALUES ($1, NULL, 'grace_expired', $2, 'free', 'past_due')`,

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { lockIssuesForCaller, requireLockedIssue, type Caller } from '../access';
+import { readIssueForAudit, recordIssueAudit } from './issue-audit';
 
 /**
  * Deletes an issue with its events, users, releases, environments and feedback (all cascade
@@ -11,7 +12,11 @@ export async function deleteIssue(ds: DataSource, caller: Caller, issueId: strin
   return ds.transaction(async (em) => {
     const locked = await lockIssuesForCaller(em, caller, [issueId], 'admin', 'delete issues');
     const issue = requireLockedIssue(caller, locked[0], 'admin', 'delete issues');
+    const audited = await readIssueForAudit(em, issue.id);
     await em.query('DELETE FROM issues WHERE id = $1', [issue.id]);
+    if (audited) {
+      await recordIssueAudit(em, caller, issue.id, audited, 'issue.deleted', { before: { title: audited.title } });
+    }
     // Merges into it (no foreign key: see the grouping-control migration) have nothing to undo now.
     await em.query('DELETE FROM issue_merges WHERE target_issue_id = $1', [issue.id]);
     return issue.id;

@@ -3,6 +3,7 @@ import { lockIssuesForCaller, requireLockedIssue, type Caller } from '../access'
 import { recordIssueActivity } from '../activity/record-activity';
 import { Issue } from '../entities';
 import { AppError } from '../errors';
+import { readIssueForAudit, recordIssueAudit } from './issue-audit';
 
 /**
  * Discards an issue's future events (`discard: true`) or restores normal intake (`false`).
@@ -20,6 +21,14 @@ export async function discardIssue(
   const changed = await ds.transaction(async (em) => {
     const locked = await lockIssuesForCaller(em, caller, [id], 'admin', 'discard issues');
     const issue = requireLockedIssue(caller, locked[0], 'admin', 'discard issues');
+    const audit = async () => {
+      const audited = await readIssueForAudit(em, issue.id);
+      if (!audited) return;
+      await recordIssueAudit(em, caller, issue.id, audited, discard ? 'issue.discarded' : 'issue.undiscarded', {
+        before: { discarded: !discard },
+        after: { discarded: discard },
+      });
+    };
     const record = (message: string) =>
       recordIssueActivity(em, {
         issueId: issue.id,
@@ -44,6 +53,7 @@ export async function discardIssue(
         [issue.id],
       );
       await record('Discarded: new events are dropped at ingest and not counted');
+      await audit();
       return true;
     }
     const rows: unknown[] = await em.query(
@@ -53,6 +63,7 @@ export async function discardIssue(
     if (rows.length === 0) return false;
     await em.query('DELETE FROM issue_discard_keys WHERE issue_id = $1', [issue.id]);
     await record('Stopped discarding: new events are stored again');
+    await audit();
     return true;
   });
   const issue = await ds.manager.findOneBy(Issue, { id });

@@ -9,6 +9,8 @@ import { isUuid } from '../access/is-uuid';
 import { generateToken, hashPassword, hashToken } from '../security';
 import { requireOrganizationAccess, type Caller } from '../access';
 import { MANAGERS, parseRole } from './roles';
+import { auditSourceOf, recordAudit } from '../audit/record-audit';
+import type { RequestOrigin } from '../access/caller';
 
 export const INVITATION_PREFIX = 'eti_';
 /** How long an invitation link works. */
@@ -96,6 +98,13 @@ export async function inviteMember(
       }),
     );
     const inviter = await em.findOneByOrFail(User, { id: caller.userId });
+    await recordAudit(em, {
+      organizationId: access.organization.id,
+      ...auditSourceOf(caller),
+      action: 'member.invited',
+      target: { type: 'invitation', id: invitation.id, label: email },
+      changes: { after: { email, role } },
+    });
     return { token, invitation, organization: access.organization, inviter };
   });
 }
@@ -142,7 +151,19 @@ export async function revokeInvitation(ds: DataSource, caller: Caller, invitatio
   }
   if (!invitation.acceptedAt && !invitation.revokedAt) {
     invitation.revokedAt = new Date();
-    await ds.manager.update(Invitation, { id: invitation.id }, { revokedAt: invitation.revokedAt });
+    await ds.transaction(async (em) => {
+      await em.update(Invitation, { id: invitation.id }, { revokedAt: invitation.revokedAt });
+      await recordAudit(em, {
+        organizationId: invitation.organizationId,
+        ...auditSourceOf(caller),
+        action: 'member.invitation_revoked',
+        target: { type: 'invitation', id: invitation.id, label: invitation.email },
+        changes: {
+          before: { email: invitation.email, role: invitation.role, pending: true },
+          after: { pending: false },
+        },
+      });
+    });
   }
   return invitation;
 }
@@ -188,9 +209,22 @@ async function claimable(em: EntityManager, token: string, now: Date): Promise<I
   }
 }
 
-async function consume(em: EntityManager, invitation: Invitation, userId: string, now: Date): Promise<Organization> {
+async function consume(
+  em: EntityManager,
+  invitation: Invitation,
+  userId: string,
+  now: Date,
+  origin: RequestOrigin | undefined,
+): Promise<Organization> {
   await em.insert(Membership, { organizationId: invitation.organizationId, userId, role: invitation.role });
   await em.update(Invitation, { id: invitation.id }, { acceptedAt: now, acceptedBy: userId });
+  await recordAudit(em, {
+    organizationId: invitation.organizationId,
+    ...auditSourceOf({ userId, scopes: [], origin }),
+    action: 'member.joined',
+    target: { type: 'member', id: userId, label: invitation.email },
+    changes: { after: { email: invitation.email, role: invitation.role, invitationId: invitation.id } },
+  });
   return em.findOneByOrFail(Organization, { id: invitation.organizationId });
 }
 
@@ -209,6 +243,7 @@ export async function acceptInvitation(
   userId: string,
   token: string,
   now = new Date(),
+  origin?: RequestOrigin,
 ): Promise<AcceptedInvitation> {
   return ds.transaction(async (em) => {
     const invitation = await claimable(em, token, now);
@@ -222,7 +257,7 @@ export async function acceptInvitation(
     if (await em.existsBy(Membership, { organizationId: invitation.organizationId, userId })) {
       throw new AppError('CONFLICT', 'You are already a member of this organization');
     }
-    return { organization: await consume(em, invitation, userId, now), role: invitation.role };
+    return { organization: await consume(em, invitation, userId, now, origin), role: invitation.role };
   });
 }
 
@@ -240,6 +275,7 @@ export async function signUpWithInvitation(
   ds: DataSource,
   input: { token: string; password: string },
   now = new Date(),
+  origin?: RequestOrigin,
 ): Promise<InvitedSignUpResult> {
   checkNewPassword('password', input.password);
   // Cheap checks before the (deliberately slow) hash; repeated under the lock below.
@@ -254,7 +290,7 @@ export async function signUpWithInvitation(
       );
     }
     const user = await em.save(em.create(User, { email: invitation.email, passwordHash }));
-    const organization = await consume(em, invitation, user.id, now);
+    const organization = await consume(em, invitation, user.id, now, origin);
     const session = await createSession(em, user.id);
     return { user, organization, ...session };
   });

@@ -6,6 +6,7 @@ import { isUuid } from '../access/is-uuid';
 import { requireOrganizationAccess, type Caller } from '../access';
 import { parseRole, ROLES_BY_RANK } from './roles';
 import { recordIssueActivities } from '../activity/record-activity';
+import { auditSourceOf, recordAudit } from '../audit/record-audit';
 
 export interface MemberRecord {
   userId: string;
@@ -94,6 +95,13 @@ export async function updateMemberRole(
       throw new AppError('CONFLICT', LAST_OWNER);
     }
     await em.update(Membership, { organizationId, userId: target.userId }, { role });
+    await recordAudit(em, {
+      organizationId,
+      ...auditSourceOf(caller),
+      action: 'member.role_changed',
+      target: { type: 'member', id: target.userId, label: target.email },
+      changes: { before: { role: target.role }, after: { role } },
+    });
     return { ...target, role };
   });
 }
@@ -129,6 +137,13 @@ export async function removeMember(
     }
     await em.delete(Membership, { organizationId, userId: target.userId });
     await unassignLeaver(em, organizationId, target.userId, caller.userId, target.email);
+    await recordAudit(em, {
+      organizationId,
+      ...auditSourceOf(caller),
+      action: 'member.removed',
+      target: { type: 'member', id: target.userId, label: target.email },
+      changes: { before: { email: target.email, role: target.role }, after: { left: self } },
+    });
     return target;
   });
 }

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { AppError } from '../errors';
-import { requireOrganizationAccess, sessionCaller } from '../access';
+import { requireOrganizationAccess, sessionCaller, type Caller } from '../access';
+import { auditSourceOf, recordAudit } from '../audit/record-audit';
 import { Project, ProjectKey } from '../entities';
 import { MANAGERS } from '../organizations/roles';
 import { generateDsnKey } from '../security';
@@ -16,6 +17,8 @@ export async function createProject(
   userId: string,
   organizationId: string,
   name: string,
+  /** The request's caller, for the audit log (its token and address); default: a session of `userId`. */
+  caller: Caller = sessionCaller(userId),
 ): Promise<CreatedProject> {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 100) throw new AppError('BAD_USER_INPUT', 'name: must be 1 to 100 characters');
@@ -31,6 +34,13 @@ export async function createProject(
   return ds.transaction(async (em) => {
     const project = await em.save(em.create(Project, { organizationId, name: trimmed }));
     const key = await em.save(em.create(ProjectKey, { projectId: project.id, publicKey: generateDsnKey() }));
+    await recordAudit(em, {
+      organizationId,
+      ...auditSourceOf({ ...caller, userId }),
+      action: 'project.created',
+      target: { type: 'project', id: project.id, label: project.name },
+      changes: { after: { name: project.name } },
+    });
     return { project, key };
   });
 }

@@ -4,6 +4,7 @@ import { Project } from '../entities';
 import { MAX_SENSITIVE_FIELD_CHARS, MAX_SENSITIVE_FIELDS, type PrivacySettings } from '../privacy';
 import { requireProjectAccess, type Caller } from '../access';
 import { MANAGERS } from '../organizations/roles';
+import { auditSourceOf, recordAudit } from '../audit/record-audit';
 
 /** Owners and admins rename; members get FORBIDDEN, strangers NOT_FOUND. */
 export async function renameProject(ds: DataSource, caller: Caller, projectId: string, name: string): Promise<Project> {
@@ -17,7 +18,18 @@ export async function renameProject(ds: DataSource, caller: Caller, projectId: s
     { roles: MANAGERS, scope: 'write' },
     'rename projects',
   );
-  await ds.manager.update(Project, { id: project.id }, { name: trimmed });
+  if (project.name !== trimmed) {
+    await ds.transaction(async (em) => {
+      await em.update(Project, { id: project.id }, { name: trimmed });
+      await recordAudit(em, {
+        organizationId: project.organizationId,
+        ...auditSourceOf(caller),
+        action: 'project.renamed',
+        target: { type: 'project', id: project.id, label: trimmed },
+        changes: { before: { name: project.name }, after: { name: trimmed } },
+      });
+    });
+  }
   return Object.assign(project, { name: trimmed });
 }
 
@@ -29,7 +41,16 @@ export async function renameProject(ds: DataSource, caller: Caller, projectId: s
  */
 export async function deleteProject(ds: DataSource, caller: Caller, projectId: string): Promise<Project> {
   const { project } = await requireProjectAccess(ds, caller, projectId, 'admin', 'delete projects');
-  await ds.manager.delete(Project, { id: project.id });
+  await ds.transaction(async (em) => {
+    await em.delete(Project, { id: project.id });
+    await recordAudit(em, {
+      organizationId: project.organizationId,
+      ...auditSourceOf(caller),
+      action: 'project.deleted',
+      target: { type: 'project', id: project.id, label: project.name },
+      changes: { before: { name: project.name } },
+    });
+  });
   return project;
 }
 
@@ -50,7 +71,27 @@ export async function updateProjectPrivacy(
   if (changes.scrubIpAddresses !== undefined) update.scrubIpAddresses = changes.scrubIpAddresses;
   if (changes.sensitiveFields !== undefined) update.sensitiveFields = sensitiveFieldNames(changes.sensitiveFields);
   const { project } = await requireProjectAccess(ds, caller, projectId, 'admin', 'change privacy settings');
-  if (Object.keys(update).length > 0) await ds.manager.update(Project, { id: project.id }, update);
+  if (Object.keys(update).length > 0) {
+    // The summary names what changed; a save that changes nothing is not an event.
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    for (const key of Object.keys(update) as Array<keyof typeof update>) {
+      if (JSON.stringify(project[key]) === JSON.stringify(update[key])) continue;
+      before[key] = project[key];
+      after[key] = update[key];
+    }
+    await ds.transaction(async (em) => {
+      await em.update(Project, { id: project.id }, update);
+      if (Object.keys(after).length === 0) return;
+      await recordAudit(em, {
+        organizationId: project.organizationId,
+        ...auditSourceOf(caller),
+        action: 'project.privacy_changed',
+        target: { type: 'project', id: project.id, label: project.name },
+        changes: { before, after },
+      });
+    });
+  }
   return Object.assign(project, update);
 }
 

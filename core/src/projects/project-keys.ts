@@ -4,6 +4,12 @@ import { ProjectKey } from '../entities';
 import { generateDsnKey } from '../security';
 import { requireProjectAccess, type Caller } from '../access';
 import { isUuid } from './find-project';
+import { auditSourceOf, recordAudit } from '../audit/record-audit';
+
+/** How a key is named in the audit log: its first characters (the DSN's public part), enough to recognise it. */
+export function keyLabel(key: Pick<ProjectKey, 'publicKey'>): string {
+  return `${key.publicKey.slice(0, 8)}…`;
+}
 
 /** Enabled keys one project may have at once (rotation with `keepOldKeys` adds one each time). */
 export const MAX_ENABLED_KEYS = 10;
@@ -47,7 +53,15 @@ export async function rotateProjectKeyForUser(
         .where('project_id = :id AND disabled_at IS NULL', { id: project.id })
         .execute();
     }
-    return em.save(em.create(ProjectKey, { projectId: project.id, publicKey: generateDsnKey() }));
+    const key = await em.save(em.create(ProjectKey, { projectId: project.id, publicKey: generateDsnKey() }));
+    await recordAudit(em, {
+      organizationId: project.organizationId,
+      ...auditSourceOf(caller),
+      action: 'project_key.rotated',
+      target: { type: 'project_key', id: key.id, label: `${project.name}: ${keyLabel(key)}` },
+      changes: { after: { projectId: project.id, oldKeysKept: options.keepOldKeys === true } },
+    });
+    return key;
   });
 }
 
@@ -65,7 +79,16 @@ export async function disableProjectKeyForUser(
   if (!key) throw new AppError('NOT_FOUND', 'Key not found');
   if (!key.disabledAt) {
     key.disabledAt = new Date();
-    await ds.manager.update(ProjectKey, { id: key.id }, { disabledAt: key.disabledAt });
+    await ds.transaction(async (em) => {
+      await em.update(ProjectKey, { id: key.id }, { disabledAt: key.disabledAt });
+      await recordAudit(em, {
+        organizationId: project.organizationId,
+        ...auditSourceOf(caller),
+        action: 'project_key.disabled',
+        target: { type: 'project_key', id: key.id, label: `${project.name}: ${keyLabel(key)}` },
+        changes: { before: { enabled: true }, after: { enabled: false } },
+      });
+    });
   }
   return key;
 }

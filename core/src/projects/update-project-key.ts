@@ -3,6 +3,8 @@ import { AppError } from '../errors';
 import { ProjectKey } from '../entities';
 import { requireProjectAccess, type Caller } from '../access';
 import { isUuid } from './find-project';
+import { auditSourceOf, recordAudit } from '../audit/record-audit';
+import { keyLabel } from './project-keys';
 
 /**
  * The highest per-key rate limit that can be set: far above what one key sends, low enough that
@@ -39,7 +41,17 @@ export async function updateProjectKeyForUser(
   const { project } = await requireProjectAccess(ds, caller, projectId, 'admin', 'change DSN keys');
   const key = isUuid(keyId) ? await ds.manager.findOneBy(ProjectKey, { id: keyId, projectId: project.id }) : null;
   if (!key) throw new AppError('NOT_FOUND', 'Key not found');
-  await ds.manager.update(ProjectKey, { id: key.id }, { rateLimitPerSecond });
+  const before = key.rateLimitPerSecond;
+  await ds.transaction(async (em) => {
+    await em.update(ProjectKey, { id: key.id }, { rateLimitPerSecond });
+    await recordAudit(em, {
+      organizationId: project.organizationId,
+      ...auditSourceOf(caller),
+      action: 'project_key.rate_limit_changed',
+      target: { type: 'project_key', id: key.id, label: `${project.name}: ${keyLabel(key)}` },
+      changes: { before: { rateLimitPerSecond: before }, after: { rateLimitPerSecond } },
+    });
+  });
   key.rateLimitPerSecond = rateLimitPerSecond;
   return key;
 }

@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import { isUuid, requireProjectAccess, type Caller } from '../access';
 import { MANAGERS } from '../organizations/roles';
 import { generateToken, hashToken } from '../security';
+import { auditSourceOf, recordAudit } from '../audit/record-audit';
 
 const TOKEN_PATTERN = /^etu_[A-Za-z0-9_-]{43}$/;
 /** `etu_` and 4 characters: recognisable in a list, useless to an attacker. */
@@ -18,21 +19,31 @@ export async function createUploadToken(
   caller: Caller,
   input: { projectId: string; name: string },
 ): Promise<{ token: string; record: UploadToken }> {
-  await requireProjectAccess(ds, caller, input.projectId, 'admin', 'create upload tokens');
+  const { project } = await requireProjectAccess(ds, caller, input.projectId, 'admin', 'create upload tokens');
   const name = input.name.trim();
   if (name.length === 0 || name.length > 100) throw new AppError('BAD_USER_INPUT', 'name: must be 1 to 100 characters');
   const token = generateToken('etu_');
-  const record = await ds.manager.save(
-    Object.assign(new UploadToken(), {
-      projectId: input.projectId,
-      name,
-      tokenPrefix: token.slice(0, PREFIX_LENGTH),
-      tokenHash: hashToken(token),
-      createdBy: caller.userId,
-      lastUsedAt: null,
-      revokedAt: null,
-    }),
-  );
+  const record = await ds.transaction(async (em) => {
+    const saved = await em.save(
+      Object.assign(new UploadToken(), {
+        projectId: input.projectId,
+        name,
+        tokenPrefix: token.slice(0, PREFIX_LENGTH),
+        tokenHash: hashToken(token),
+        createdBy: caller.userId,
+        lastUsedAt: null,
+        revokedAt: null,
+      }),
+    );
+    await recordAudit(em, {
+      organizationId: project.organizationId,
+      ...auditSourceOf(caller),
+      action: 'upload_token.created',
+      target: { type: 'upload_token', id: saved.id, label: `${project.name}: ${name}` },
+      changes: { after: { name, tokenPrefix: saved.tokenPrefix, projectId: project.id } },
+    });
+    return saved;
+  });
   return { token, record };
 }
 
@@ -50,12 +61,21 @@ export async function revokeUploadToken(
   ds: DataSource,
   { caller, projectId, tokenId }: { caller: Caller; projectId: string; tokenId: string },
 ): Promise<UploadToken> {
-  await requireProjectAccess(ds, caller, projectId, 'admin', 'revoke upload tokens');
+  const { project } = await requireProjectAccess(ds, caller, projectId, 'admin', 'revoke upload tokens');
   const token = isUuid(tokenId) ? await ds.manager.findOneBy(UploadToken, { id: tokenId, projectId }) : null;
   if (!token) throw new AppError('NOT_FOUND', 'Upload token not found');
   if (!token.revokedAt) {
     token.revokedAt = new Date();
-    await ds.manager.update(UploadToken, { id: token.id }, { revokedAt: token.revokedAt });
+    await ds.transaction(async (em) => {
+      await em.update(UploadToken, { id: token.id }, { revokedAt: token.revokedAt });
+      await recordAudit(em, {
+        organizationId: project.organizationId,
+        ...auditSourceOf(caller),
+        action: 'upload_token.revoked',
+        target: { type: 'upload_token', id: token.id, label: `${project.name}: ${token.name}` },
+        changes: { before: { tokenPrefix: token.tokenPrefix, revoked: false }, after: { revoked: true } },
+      });
+    });
   }
   return token;
 }

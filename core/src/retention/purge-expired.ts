@@ -3,6 +3,7 @@ import { queryRows } from '../db/query-rows';
 import { createPartitionsAhead, dropExpiredPartitions, forgetPartitions, type DroppedPartition } from '../partitions';
 import { PLANS } from '../plans';
 import { purgeSessionStates } from '../sessions/purge-session-states';
+import { purgeAuditLog } from '../audit/purge-audit-log';
 
 export interface PurgeResult {
   /** Rows that went with the dropped partitions of each table. */
@@ -16,6 +17,8 @@ export interface PurgeResult {
   discardedEvents: number;
   /** States of single sessions past Sentry's five days of updates (decision 045). */
   sessionStates: number;
+  /** Audit rows past their year (every plan: core/src/audit). */
+  auditLog: number;
   /** The week partitions dropped (events, logs and vitals reports), with their row counts. */
   partitions: DroppedPartition[];
   /**
@@ -64,6 +67,7 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
     activity: 0,
     discardedEvents: 0,
     sessionStates: 0,
+    auditLog: 0,
     partitions: [],
     analyzeMs: null,
     ran: true,
@@ -125,6 +129,7 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
     }
   }
   result.sessionStates = await purgeSessionStates(ds, at, chunk);
+  result.auditLog = await purgeAuditLog(ds, at, chunk);
   if (embedded) {
     // The edge's writes wait for it (one connection): a sample of 3,000 rows a table instead of
     // 30,000 (292 ms against 2,554 at 100,000 events, 146 MB; 853 ms at 30). Sizes, most common

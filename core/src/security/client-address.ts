@@ -10,6 +10,12 @@ import { isIP } from 'node:net';
 export const CLIENT_ADDRESS_HEADER = 'x-tracker-client-address';
 
 /**
+ * The browser's User-Agent, forwarded by the web role beside CLIENT_ADDRESS_HEADER for the audit
+ * log; the API believes it only on a request whose client address verifies.
+ */
+export const CLIENT_USER_AGENT_HEADER = 'x-tracker-client-user-agent';
+
+/**
  * How far a signature's time may be from the API's clock. The web role signs just before it
  * calls, so this only covers clock skew between hosts, and bounds how long a header seen on the
  * internal network could be replayed.

@@ -12,6 +12,7 @@ export {
 } from './outbound';
 export {
   CLIENT_ADDRESS_HEADER,
+  CLIENT_USER_AGENT_HEADER,
   CLIENT_ADDRESS_MAX_SKEW_MS,
   signClientAddress,
   verifyClientAddress,

@@ -87,6 +87,11 @@ function ProjectSwitcher({ viewer }: { viewer: Viewer }) {
                 </li>
               ))}
               {org.projects.length === 0 && <li className="muted">No projects yet</li>}
+              <li>
+                <Link to={`/orgs/${encodeURIComponent(org.slug)}/audit`} className="muted">
+                  Audit log of {org.name}
+                </Link>
+              </li>
             </ul>
           </section>
         ))}

@@ -66,6 +66,15 @@ export type ApiScope =
   | 'READ'
   | 'WRITE';
 
+export type AuditLogFilter = {
+  /** One action, e.g. member.role_changed. */
+  action?: string | null | undefined;
+  /** A user's or API token's id, or an email or system name (exact, any case). */
+  actor?: string | null | undefined;
+  /** Only entries at or after this time (ISO 8601). */
+  since?: string | null | undefined;
+};
+
 /** SESSIONS: from the sessions Sentry SDKs sent for the release (crash-free sessions and users as they count them). EVENTS: the release has no sessions; crash-free users is derived from the error events that name users. */
 export type HealthBasis =
   | 'EVENTS'
@@ -270,6 +279,21 @@ export type DeleteAlertRuleMutationVariables = Exact<{
 
 
 export type DeleteAlertRuleMutation = { deleteAlertRule: boolean };
+
+export type AuditOrganizationsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuditOrganizationsQuery = { viewer: { id: string, organizations: Array<{ id: string, slug: string, name: string }> } | null };
+
+export type AuditLogQueryVariables = Exact<{
+  organizationId: string;
+  first: number;
+  after?: string | null | undefined;
+  filter?: AuditLogFilter | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { nodes: Array<{ id: string, action: string, time: string, changes: Record<string, unknown> | null, clientAddress: string | null, userAgent: string | null, actor: { type: string, label: string, userId: string | null, apiTokenId: string | null, apiTokenName: string | null, apiTokenPrefix: string | null }, target: { type: string, id: string | null, label: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type StackFrameFieldsFragment = { filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> };
 
@@ -1006,6 +1030,54 @@ export const DeleteAlertRuleDocument = new TypedDocumentString(`
   deleteAlertRule(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteAlertRuleMutation, DeleteAlertRuleMutationVariables>;
+export const AuditOrganizationsDocument = new TypedDocumentString(`
+    query AuditOrganizations {
+  viewer {
+    id
+    organizations {
+      id
+      slug
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AuditOrganizationsQuery, AuditOrganizationsQueryVariables>;
+export const AuditLogDocument = new TypedDocumentString(`
+    query AuditLog($organizationId: ID!, $first: Int!, $after: String, $filter: AuditLogFilter) {
+  auditLog(
+    organizationId: $organizationId
+    first: $first
+    after: $after
+    filter: $filter
+  ) {
+    nodes {
+      id
+      action
+      time
+      actor {
+        type
+        label
+        userId
+        apiTokenId
+        apiTokenName
+        apiTokenPrefix
+      }
+      target {
+        type
+        id
+        label
+      }
+      changes
+      clientAddress
+      userAgent
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
 export const EventJsonDocument = new TypedDocumentString(`
     query EventJson($issueId: ID!, $eventId: ID!) {
   issue(id: $issueId) {

@@ -45,6 +45,10 @@ export async function postGraphQL<TResult, TVariables>(
   if (token) headers.Authorization = `Bearer ${token}`;
   // Only the server's own value: nothing of the browser's request is forwarded to the API.
   if (context.signedClientAddress) headers['X-Tracker-Client-Address'] = context.signedClientAddress;
+  // Recorded by the audit log; the API believes it only beside a verified client address.
+  if (context.signedClientAddress && context.clientUserAgent) {
+    headers['X-Tracker-Client-User-Agent'] = context.clientUserAgent.replace(/[^\x20-\x7e]/g, '');
+  }
   const query = document.toString();
   const operationName = /^\s*(?:query|mutation)\s+(\w+)/.exec(query)?.[1];
 

@@ -44,7 +44,7 @@ export class AuthResolver {
     @Arg('password', () => String) password: string,
     @Ctx() ctx: Context,
   ): Promise<AuthPayload> {
-    const r = await logIn(ctx.ds, email, password);
+    const r = await logIn(ctx.ds, email, password, ctx.origin);
     adoptSession(ctx, r.user, r.sessionId);
     return {
       token: r.token,

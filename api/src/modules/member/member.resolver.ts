@@ -106,7 +106,7 @@ export class MemberResolver {
   })
   async acceptInvitation(@Arg('token', () => String) token: string, @Ctx() ctx: Context): Promise<OrganizationType> {
     const { user } = requireSession(ctx);
-    const { organization } = await acceptInvitation(ctx.ds, user.id, token);
+    const { organization } = await acceptInvitation(ctx.ds, user.id, token, undefined, ctx.origin);
     return toOrganizationType(organization);
   }
 
@@ -118,7 +118,7 @@ export class MemberResolver {
     @Arg('password', () => String) password: string,
     @Ctx() ctx: Context,
   ): Promise<AuthPayload> {
-    const r = await signUpWithInvitation(ctx.ds, { token, password });
+    const r = await signUpWithInvitation(ctx.ds, { token, password }, undefined, ctx.origin);
     adoptSession(ctx, r.user, r.sessionId);
     return { token: r.token, user: toUserType(r.user), organization: toOrganizationType(r.organization) };
   }

@@ -11,7 +11,7 @@ import {
   updateProjectTraceLink,
 } from '@tracker/core';
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { requireCaller, requirePrincipal, type Context } from '../../context';
+import { requireCaller, type Context } from '../../context';
 import { ProjectKeyType, ProjectPrivacyInput, ProjectType, toProjectKeyType, toProjectType } from './project.type';
 
 @Resolver(() => ProjectType)
@@ -28,8 +28,8 @@ export class ProjectResolver {
     @Arg('name', () => String) name: string,
     @Ctx() ctx: Context,
   ): Promise<ProjectType> {
-    const { user } = requirePrincipal(ctx);
-    const { project } = await createProject(ctx.ds, user.id, organizationId, name);
+    const caller = requireCaller(ctx);
+    const { project } = await createProject(ctx.ds, caller.userId, organizationId, name, caller);
     return toProjectType(ctx, project);
   }
 

@@ -22,15 +22,15 @@ export class TokenResolver {
     @Ctx() ctx: Context,
   ): Promise<CreatedApiTokenType> {
     const { user } = requireSession(ctx);
-    const { token, record } = await createApiToken(ctx.ds, user.id, { name, scopes });
+    const { token, record } = await createApiToken(ctx.ds, user.id, { name, scopes }, ctx.origin);
     ctx.log?.info({ userId: user.id, createdApiTokenId: record.id, scopes: record.scopes }, 'api token created');
     return { token, apiToken: toApiTokenType(record) };
   }
 
   @Mutation(() => ApiTokenType, { description: 'One of your tokens; it stops working on the next request.' })
   async revokeApiToken(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ApiTokenType> {
-    const { user } = requirePrincipal(ctx);
-    const record = await revokeApiToken(ctx.ds, user.id, id);
+    const { user, apiTokenId } = requirePrincipal(ctx);
+    const record = await revokeApiToken(ctx.ds, user.id, id, { apiTokenId, origin: ctx.origin });
     ctx.log?.info({ userId: user.id, revokedApiTokenId: record.id }, 'api token revoked');
     return toApiTokenType(record);
   }
