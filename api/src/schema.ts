@@ -23,6 +23,8 @@ import { PerformanceResolver } from './modules/performance/performance.resolver'
 import { LogResolver } from './modules/log/log.resolver';
 import { FeedbackResolver } from './modules/feedback/feedback.resolver';
 import { ActivityResolver, ProjectMembersResolver } from './modules/activity/activity.resolver';
+import { AccountResolver } from './modules/account/account.resolver';
+import { PrivacyPreviewResolver } from './modules/project/privacy-preview.resolver';
 import { scopeGuard } from './auth/scope-guard';
 import { secretGuard } from './auth/secret-guard';
 
@@ -51,6 +53,8 @@ export const RESOLVERS = [
   FeedbackResolver,
   ActivityResolver,
   ProjectMembersResolver,
+  AccountResolver,
+  PrivacyPreviewResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

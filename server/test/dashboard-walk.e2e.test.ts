@@ -236,6 +236,8 @@ describe('every dashboard page, checked and screenshotted (postgres+redis)', () 
       ['billing', `${base}/billing`, 'main section.card'],
       ['setup', base, '#project-dsn'],
       ['new-project', '/projects/new', 'main form'],
+      ['account', '/account', 'main section.card'],
+      ['org-settings', `/orgs/${pro.organization.slug}/settings`, 'main section.card'],
     ] as const) {
       await page.goto(path);
       await page.locator(ready).first().waitFor();

@@ -858,6 +858,20 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
     }
     case 'UpdateAlertRule':
       return ok<Api.UpdateAlertRuleMutation>({ updateAlertRule: { id: String(body.variables.id) } });
+    case 'ProjectPrivacy':
+      return ok<Api.ProjectPrivacyQuery>({
+        project: { id: 'p1', privacy: { scrubDefaults: true, sensitiveFields: ['ssn'], scrubIpAddresses: false } },
+        previewScrubbing: { sample: '{"message": "<b>card</b>"}', event: '{"message": "[Filtered] <img src=x>"}' },
+      });
+    case 'PreviewScrubbing':
+      if (String(body.variables.sample ?? '').startsWith('{not'))
+        return fail('BAD_USER_INPUT', 'sample: not valid JSON');
+      return ok<Api.PreviewScrubbingQuery>({
+        previewScrubbing: {
+          sample: String(body.variables.sample ?? '{}'),
+          event: JSON.stringify({ draft: body.variables.draft }),
+        },
+      });
     case 'MergeIssues':
       if (body.variables.sourceId === 'i-other-tenant') return fail('NOT_FOUND', 'Issue not found');
       return ok<Api.MergeIssuesMutation>({
@@ -1995,6 +2009,34 @@ describe('settings and billing', () => {
     assert.equal(notANumber.status, 400);
     assert.match(await notANumber.text(), /Rate limit: a whole number of items per second, or empty for no limit\./);
     assert.equal(calls().length, before + 3, 'the malformed value never reached the API');
+  });
+
+  test('privacy: every field of updateProjectPrivacy in a form, with the preview as text; Preview sends the draft', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/settings', cookie)).text();
+    assert.match(html, /<input type="checkbox" name="scrubDefaults" checked=""/);
+    assert.match(html, /<input type="checkbox" name="scrubIpAddresses"\/>/);
+    assert.match(html, /<textarea id="privacy-fields" name="sensitiveFields"[^>]*>ssn<\/textarea>/);
+    assert.match(html, /\[Filtered\] &lt;img src=x&gt;/, 'the preview is text');
+    assert.doesNotMatch(html, /<img/i);
+    assert.match(html, /Members and invitations are in/);
+
+    const r = await postForm(
+      '/projects/p1/settings',
+      { intent: 'previewPrivacy', scrubIpAddresses: 'on', sensitiveFields: ' ssn \n\nbirth, pin ', sample: '{}' },
+      cookie,
+    );
+    assert.equal(r.status, 200);
+    const call = received.filter((c) => c.body.operationName === 'PreviewScrubbing').at(-1);
+    assert.deepEqual(call?.body.variables, {
+      projectId: 'p1',
+      sample: '{}',
+      draft: { scrubDefaults: false, scrubIpAddresses: true, sensitiveFields: ['ssn', 'birth', 'pin'] },
+    });
+    assert.equal(received.filter((c) => c.body.operationName === 'UpdateProjectPrivacy').length, 0, 'not saved');
+    const bad = await postForm('/projects/p1/settings', { intent: 'previewPrivacy', sample: '{not json' }, cookie);
+    assert.equal(bad.status, 400);
+    assert.match(await bad.text(), /sample: not valid JSON/);
   });
 
   test('the setup page shows our snippets and, open beside them, the Sentry SDKs with the same DSN', async () => {

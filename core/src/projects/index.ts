@@ -7,3 +7,5 @@ export { findPrimaryKeys, findProject, isUuid, listProjects } from './find-proje
 export { deleteProject, renameProject, updateProjectPrivacy } from './manage-project';
 export { disableProjectKeyForUser, listProjectKeys, MAX_ENABLED_KEYS, rotateProjectKeyForUser } from './project-keys';
 export { MAX_KEY_RATE_LIMIT_PER_SECOND, updateProjectKeyForUser } from './update-project-key';
+export { MAX_PREVIEW_SAMPLE_CHARS, previewScrubbing, SAMPLE_ERROR_EVENT } from './preview-scrubbing';
+export type { ScrubbingPreview } from './preview-scrubbing';
