@@ -98,6 +98,10 @@ function ProjectSwitcher({ viewer }: { viewer: Viewer }) {
         <Link to="/projects/new" className="switcher-new">
           + New project
         </Link>
+        {/* The header's email (the account link) is hidden on a phone: the account is here too. */}
+        <Link to="/account" className="switcher-new">
+          Your account
+        </Link>
       </nav>
     </details>
   );

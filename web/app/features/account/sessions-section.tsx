@@ -29,7 +29,7 @@ export function SessionsSection({ sessions, time, busy }: { sessions: Sessions; 
                 <td>{time(s.expiresAt)}</td>
                 <td>
                   {s.current ? (
-                    <span className="badge">This browser</span>
+                    <strong>This browser</strong>
                   ) : (
                     <Form method="post" className="inline-form">
                       <input type="hidden" name="id" value={s.id} />
