@@ -74,7 +74,12 @@ describe('account settings: sessions, email, organization name, scrubbing previe
   async function signup() {
     const email = `acct${++seq}-${Date.now()}@example.com`;
     const d = ok(await run(SIGNUP, { e: email, p: PASSWORD, o: `Org ${seq}` }));
-    return { email, token: d.signup.token as string, userId: d.signup.user.id as string, org: d.signup.organization.id };
+    return {
+      email,
+      token: d.signup.token as string,
+      userId: d.signup.user.id as string,
+      org: d.signup.organization.id,
+    };
   }
   const login = async (email: string) => ok(await run(LOGIN, { e: email, p: PASSWORD })).login.token as string;
   const emailOf = async (userId: string) =>
@@ -101,9 +106,8 @@ describe('account settings: sessions, email, organization name, scrubbing previe
     ok(await run(VIEWER, {}, other.token));
 
     // An API token of the same person cannot sign them out.
-    const apiToken = ok(
-      await run(`mutation { createApiToken(name: "x", scopes: [ADMIN]) { token } }`, {}, laptop),
-    ).createApiToken.token;
+    const apiToken = ok(await run(`mutation { createApiToken(name: "x", scopes: [ADMIN]) { token } }`, {}, laptop))
+      .createApiToken.token;
     assert.equal(code(await run(`mutation { revokeOtherSessions }`, {}, apiToken)), 'FORBIDDEN');
 
     assert.equal(ok(await run(`mutation { revokeOtherSessions }`, {}, laptop)).revokeOtherSessions, 2);
@@ -122,7 +126,10 @@ describe('account settings: sessions, email, organization name, scrubbing previe
     // One session by id.
     const again = await login(me.email);
     const againId = ok(await run(SESSIONS, {}, again)).sessions.find((s: any) => s.current).id;
-    assert.equal(ok(await run(`mutation($id: ID!) { revokeSession(id: $id) }`, { id: againId }, laptop)).revokeSession, true);
+    assert.equal(
+      ok(await run(`mutation($id: ID!) { revokeSession(id: $id) }`, { id: againId }, laptop)).revokeSession,
+      true,
+    );
     assert.equal(code(await run(SESSIONS, {}, again)), 'UNAUTHENTICATED');
   });
 
@@ -217,7 +224,11 @@ describe('account settings: sessions, email, organization name, scrubbing previe
   test('the scrubbing preview uses the saved settings, a draft on top, and refuses bad samples', async () => {
     const owner = await signup();
     const project = ok(
-      await run(`mutation($o: ID!) { createProject(organizationId: $o, name: "p") { id } }`, { o: owner.org }, owner.token),
+      await run(
+        `mutation($o: ID!) { createProject(organizationId: $o, name: "p") { id } }`,
+        { o: owner.org },
+        owner.token,
+      ),
     ).createProject.id;
     const saved = ok(await run(PREVIEW, { p: project }, owner.token)).previewScrubbing;
     const event = JSON.parse(saved.event);
@@ -244,12 +255,24 @@ describe('account settings: sessions, email, organization name, scrubbing previe
     assert.equal(drafted.context.request.headers.Authorization, 'Bearer abc123', 'built-in keys off in the draft');
     // Nothing was saved by the preview.
     const privacy = ok(
-      await run(`query($id: ID!) { project(id: $id) { privacy { scrubDefaults sensitiveFields scrubIpAddresses } } }`, { id: project }, owner.token),
+      await run(
+        `query($id: ID!) { project(id: $id) { privacy { scrubDefaults sensitiveFields scrubIpAddresses } } }`,
+        { id: project },
+        owner.token,
+      ),
     ).project.privacy;
     assert.deepEqual(privacy, { scrubDefaults: true, sensitiveFields: [], scrubIpAddresses: false });
 
     const own = ok(
-      await run(PREVIEW, { p: project, s: JSON.stringify({ type: 'E', message: 'm', environment: 'prod', context: { pin: '1234' } }), d: { sensitiveFields: ['pin'] } }, owner.token),
+      await run(
+        PREVIEW,
+        {
+          p: project,
+          s: JSON.stringify({ type: 'E', message: 'm', environment: 'prod', context: { pin: '1234' } }),
+          d: { sensitiveFields: ['pin'] },
+        },
+        owner.token,
+      ),
     ).previewScrubbing;
     assert.deepEqual(JSON.parse(own.event).context, { pin: '[Filtered]' });
 

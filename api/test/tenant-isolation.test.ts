@@ -12,7 +12,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { ApolloServer } from '@apollo/server';
-import { authenticateBearer, createSession, loadConfig, mergeIssues, openDatabase, sessionCaller, type Database } from '@tracker/core';
+import {
+  authenticateBearer,
+  createSession,
+  loadConfig,
+  mergeIssues,
+  openDatabase,
+  sessionCaller,
+  type Database,
+} from '@tracker/core';
 import { createTestPostgres, type TestPostgres } from '@tracker/core/testing';
 import {
   getNamedType,

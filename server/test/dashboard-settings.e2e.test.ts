@@ -5,7 +5,16 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Tracker } from '../src';
 import { watchedPages } from './dashboard-browser';
-import { createTestEnv, gql, gqlOk, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
+import {
+  createTestEnv,
+  gql,
+  gqlOk,
+  sendError,
+  signUpWithProject,
+  startTracker,
+  waitFor,
+  type TestEnv,
+} from './helpers';
 import { checkPage } from './page-checks';
 
 // Issue 31 §2, every setting on a screen, in Chromium against the embedded runtime with every
@@ -219,17 +228,24 @@ describe('settings on screens: account, organization, privacy (embedded)', () =>
       await email.getByLabel('Current password').fill(PASSWORD);
       await email.getByRole('button', { name: 'Change email' }).click();
       await page.getByRole('status').getByText(`Your email is now ${moved}.`).waitFor();
-      const login = await gqlOk(url, `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }`, {
-        e: moved,
-        p: PASSWORD,
-      });
+      const login = await gqlOk(
+        url,
+        `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }`,
+        {
+          e: moved,
+          p: PASSWORD,
+        },
+      );
       assert.match(login.login.token, /^ets_/);
 
       const visitor = await newPage();
       try {
         await visitor.page.goto(`/confirm-email/etc_${randomUUID()}`);
         await visitor.page.getByRole('button', { name: 'Confirm the new email' }).click();
-        await visitor.page.getByRole('alert').getByText(/unknown, replaced by a newer one, or used/).waitFor();
+        await visitor.page
+          .getByRole('alert')
+          .getByText(/unknown, replaced by a newer one, or used/)
+          .waitFor();
         await checkPage(visitor.page, 'confirm-email');
       } finally {
         await visitor.context.close();

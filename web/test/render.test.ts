@@ -2095,14 +2095,24 @@ describe('settings and billing', () => {
     assert.equal(calls(), before, 'not sent to the API');
     const wrong = await postForm(
       '/account',
-      { intent: 'changePassword', currentPassword: 'nope', newPassword: 'new password 1', confirmPassword: 'new password 1' },
+      {
+        intent: 'changePassword',
+        currentPassword: 'nope',
+        newPassword: 'new password 1',
+        confirmPassword: 'new password 1',
+      },
       cookie,
     );
     assert.equal(wrong.status, 400);
     assert.equal(wrong.headers.get('Set-Cookie'), null);
     const changed = await postForm(
       '/account',
-      { intent: 'changePassword', currentPassword: PASSWORD, newPassword: 'new password 1', confirmPassword: 'new password 1' },
+      {
+        intent: 'changePassword',
+        currentPassword: PASSWORD,
+        newPassword: 'new password 1',
+        confirmPassword: 'new password 1',
+      },
       cookie,
     );
     assert.equal(changed.status, 200);

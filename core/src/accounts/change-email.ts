@@ -111,7 +111,8 @@ async function updateEmail(on: DataSource | EntityManager, userId: string, email
   try {
     await queryRows(on, 'UPDATE users SET email = $1 WHERE id = $2 RETURNING id', [email, userId]);
   } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw new AppError('CONFLICT', 'Another account uses this email now');
+    if ((err as { code?: string }).code === '23505')
+      throw new AppError('CONFLICT', 'Another account uses this email now');
     throw err;
   }
 }

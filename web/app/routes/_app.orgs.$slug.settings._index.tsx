@@ -35,7 +35,8 @@ export async function loader(args: LoaderFunctionArgs) {
     tryQueryApi(args, MEMBERS_QUERY, vars),
     tryQueryApi(args, INVITATIONS_QUERY, vars),
   ]);
-  if (!settings.organization) throw data({ message: 'This organization does not exist or is not yours.' }, { status: 404 });
+  if (!settings.organization)
+    throw data({ message: 'This organization does not exist or is not yours.' }, { status: 404 });
   return {
     organization: settings.organization,
     members: sectionOf(members),

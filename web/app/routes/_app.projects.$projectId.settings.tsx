@@ -11,7 +11,11 @@ import { FormError } from '../components/field';
 import { SecretOnce } from '../components/secret-once';
 import { RelativeTime } from '../components/time';
 import { KeysSection } from '../features/settings/keys-section';
-import { PRIVACY_INTENTS, runPrivacyAction, type PrivacyActionResult } from '../features/settings/privacy-action.server';
+import {
+  PRIVACY_INTENTS,
+  runPrivacyAction,
+  type PrivacyActionResult,
+} from '../features/settings/privacy-action.server';
 import { PRIVACY_QUERY } from '../features/settings/privacy-queries';
 import { PrivacySection } from '../features/settings/privacy-section';
 import { KEYS_QUERY, PROJECT_ORG_QUERY, UPLOAD_TOKENS_QUERY } from '../features/settings/queries';

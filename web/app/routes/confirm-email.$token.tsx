@@ -13,7 +13,8 @@ export const meta: MetaFunction = () => [{ title: 'Confirm your email · Tracker
 
 export async function action({ context, params }: ActionFunctionArgs) {
   const r = await postGraphQL(context, CONFIRM_EMAIL_CHANGE, { token: params.token ?? '' });
-  if (!r.ok) return data({ error: r.error.message, email: null }, { status: r.error.code === 'UNAVAILABLE' ? 503 : 400 });
+  if (!r.ok)
+    return data({ error: r.error.message, email: null }, { status: r.error.code === 'UNAVAILABLE' ? 503 : 400 });
   return { error: null, email: r.data.confirmEmailChange.email };
 }
 

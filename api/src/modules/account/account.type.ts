@@ -18,7 +18,9 @@ export class SessionType {
 
 @ObjectType('EmailChangeResult')
 export class EmailChangeResultType {
-  @Field(() => UserType, { description: 'You, with the email as it is now (unchanged while a confirmation is pending).' })
+  @Field(() => UserType, {
+    description: 'You, with the email as it is now (unchanged while a confirmation is pending).',
+  })
   user: UserType;
 
   @Field(() => Boolean, {

@@ -40,7 +40,10 @@ export async function runAccountAction(
     case 'changePassword': {
       const newPassword = readString(form, 'newPassword');
       if (newPassword !== readString(form, 'confirmPassword')) {
-        return { result: { ...fail('The new password and its confirmation differ.'), field: 'password' }, cookie: null };
+        return {
+          result: { ...fail('The new password and its confirmation differ.'), field: 'password' },
+          cookie: null,
+        };
       }
       const r = await mutateApi(args, CHANGE_PASSWORD, {
         currentPassword: readString(form, 'currentPassword'),

@@ -4,7 +4,15 @@ import { visibleText } from '../../lib/visible-text';
 import { Section } from '../settings/settings-section';
 
 /** The account's email, and the form that changes it (the current password proves it is you). */
-export function EmailSection({ email, pendingEmail, busy }: { email: string; pendingEmail: string | null; busy: boolean }) {
+export function EmailSection({
+  email,
+  pendingEmail,
+  busy,
+}: {
+  email: string;
+  pendingEmail: string | null;
+  busy: boolean;
+}) {
   return (
     <Section id="email-heading" title="Email">
       <p>
@@ -12,8 +20,8 @@ export function EmailSection({ email, pendingEmail, busy }: { email: string; pen
       </p>
       {pendingEmail && (
         <p className="notice" role="status">
-          Waiting for confirmation: a link was sent to <span className="break">{visibleText(pendingEmail)}</span>.
-          Until it is opened you keep signing in with your current email.
+          Waiting for confirmation: a link was sent to <span className="break">{visibleText(pendingEmail)}</span>. Until
+          it is opened you keep signing in with your current email.
         </p>
       )}
       <Form method="post" className="form form-inline">

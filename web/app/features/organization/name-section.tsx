@@ -17,7 +17,13 @@ export function NameSection({ name, slug, busy }: { name: string; slug: string; 
           autoComplete="organization"
           hint={`Links keep using its slug, ${slug}.`}
         />
-        <button type="submit" name="intent" value="renameOrganization" className="button button-primary" disabled={busy}>
+        <button
+          type="submit"
+          name="intent"
+          value="renameOrganization"
+          className="button button-primary"
+          disabled={busy}
+        >
           Rename
         </button>
       </Form>

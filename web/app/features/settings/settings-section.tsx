@@ -16,7 +16,9 @@ export function Section({ id, title, children }: { id: string; title: string; ch
 }
 
 /** A section's data, or why the viewer cannot see it (FORBIDDEN for a plain member reads as a sentence). */
-export function sectionOf<T>(result: { ok: true; data: T } | { ok: false; error: { code: string; message: string } }): SectionData<T> {
+export function sectionOf<T>(
+  result: { ok: true; data: T } | { ok: false; error: { code: string; message: string } },
+): SectionData<T> {
   if (result.ok) return { data: result.data, reason: null };
   return {
     data: null,
