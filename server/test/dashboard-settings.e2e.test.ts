@@ -1,4 +1,5 @@
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@tracker/core/testing';
+import type { SmtpConfig } from '@tracker/core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, startSmtpReceiver, type SmtpReceiver } from '@tracker/core/testing';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -254,5 +255,97 @@ describe('settings on screens: account, organization, privacy (embedded)', () =>
       await context.close();
     }
     assertInert('email');
+  });
+});
+
+describe('settings on screens: the email change confirmed by the emailed link (postgres+redis, real SMTP)', () => {
+  let env: TestEnv | undefined;
+  let tracker: Tracker | undefined;
+  let browser: Browser | undefined;
+  let smtp: SmtpReceiver | undefined;
+  let url: string;
+
+  const { newPage, assertInert } = watchedPages(
+    () => browser!,
+    () => url,
+  );
+
+  before(async () => {
+    smtp = await startSmtpReceiver();
+    env = await createTestEnv('postgres+redis');
+    const mail: SmtpConfig = { host: '127.0.0.1', port: smtp.port, secure: false, from: 'Tracker <t@tracker.test>' };
+    tracker = await startTracker(env, { roles: ['ingest', 'worker', 'api', 'web'], smtp: mail });
+    url = tracker.url;
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await tracker?.close().catch(() => {});
+    await env?.cleanup().catch(() => {});
+    await smtp?.close().catch(() => {});
+  });
+
+  test('the new address gets a link; the email changes only when its page is confirmed', async () => {
+    const acct = await signUpWithProject(url, 'Mail');
+    const me = await newPage();
+    try {
+      const { page } = me;
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(acct.email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: /sign in/i }).click();
+      await page.waitForURL((u) => u.pathname !== '/login');
+      await page.goto('/account');
+      const email = page.getByRole('region', { name: 'Email' });
+      const target = `confirmed-${Date.now()}@example.com`;
+      await email.getByLabel('New email').fill(target);
+      await email.getByLabel('Current password').fill(PASSWORD);
+      await email.getByRole('button', { name: 'Change email' }).click();
+      await page.getByRole('status').getByText(`We sent a link to ${target}`).waitFor();
+      await page.goto('/account');
+      await email.getByText('Waiting for confirmation').waitFor();
+      assert.match(await email.innerText(), new RegExp(`You sign in as ${acct.email.replace(/\./g, '\\.')}`));
+
+      const mailed = await waitFor('the confirmation email', async () =>
+        smtp!.messages.find((m) => m.to.includes(target)),
+      );
+      const raw = mailed.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      const link = raw.match(/\/confirm-email\/(etc_[A-Za-z0-9_-]+)/);
+      assert.ok(link, raw);
+
+      // Opened signed out, as from a mail client: the GET changes nothing, the button does.
+      const visitor = await newPage();
+      try {
+        await visitor.page.goto(`/confirm-email/${link[1]}`);
+        const before = await gql(
+          url,
+          `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }`,
+          {
+            e: target,
+            p: PASSWORD,
+          },
+        );
+        assert.equal(before.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED', 'not changed by opening the page');
+        await visitor.page.getByRole('button', { name: 'Confirm the new email' }).click();
+        await visitor.page.getByRole('status').getByText(`you sign in as ${target} from now on`).waitFor();
+      } finally {
+        await visitor.context.close();
+      }
+      const login = await gqlOk(
+        url,
+        `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }`,
+        {
+          e: target,
+          p: PASSWORD,
+        },
+      );
+      assert.match(login.login.token, /^ets_/);
+      await page.goto('/account');
+      await email.getByText(`You sign in as ${target}`).waitFor();
+      assert.equal(await email.getByText('Waiting for confirmation').count(), 0);
+    } finally {
+      await me.context.close();
+    }
+    assertInert('email by link');
   });
 });
