@@ -24,6 +24,8 @@ import { LogResolver } from './modules/log/log.resolver';
 import { FeedbackResolver } from './modules/feedback/feedback.resolver';
 import { ActivityResolver, ProjectMembersResolver } from './modules/activity/activity.resolver';
 import { AuditResolver } from './modules/audit/audit.resolver';
+import { AccountResolver } from './modules/account/account.resolver';
+import { PrivacyPreviewResolver } from './modules/project/privacy-preview.resolver';
 import { scopeGuard } from './auth/scope-guard';
 import { secretGuard } from './auth/secret-guard';
 
@@ -53,6 +55,8 @@ export const RESOLVERS = [
   ActivityResolver,
   ProjectMembersResolver,
   AuditResolver,
+  AccountResolver,
+  PrivacyPreviewResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

@@ -20,6 +20,7 @@ import {
   addComment,
   authenticateBearer,
   createApiToken,
+  createSession,
   hasScope,
   loadConfig,
   mergeIssues,
@@ -61,6 +62,8 @@ interface Tenant {
   memberEmail: string;
   /** The owner's saved search: nobody else may see or delete it. */
   savedSearch: string;
+  /** A session of the owner: nobody else may sign it out. */
+  ownerSession: string;
   secrets: string[];
 }
 
@@ -117,6 +120,9 @@ const FIELDS: Record<string, Row> = {
   // The member's own list: the owner's saved search must not appear in it (idsOfA is only for outsiders,
   // so the member half is checked in saved-searches.test.ts).
   savedSearches: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  // Issue 31: the caller's own sessions; a preview any member may ask for (it saves nothing).
+  sessions: { args: () => ({}), outsider: 'ok', member: 'ok' },
+  previewScrubbing: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
 
   // Owners only (admins too are refused: api/test/audit-log.test.ts).
   auditLog: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
@@ -284,6 +290,21 @@ const FIELDS: Record<string, Row> = {
   },
   removeMember: {
     args: (a) => ({ organizationId: a.organization, userId: a.ownerId }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+
+  // Mutation: the account (issue 31; the caller's own only) and the organization's name
+  revokeSession: { args: (a) => ({ id: a.ownerSession }), outsider: 'NOT_FOUND', member: 'NOT_FOUND' },
+  revokeOtherSessions: { args: () => ({}), outsider: 'ok', member: 'ok' },
+  changeEmail: {
+    args: (a) => ({ currentPassword: 'not the password', newEmail: a.ownerEmail }),
+    outsider: 'BAD_USER_INPUT',
+    member: 'BAD_USER_INPUT',
+  },
+  confirmEmailChange: { args: () => ({ token: `etc_${randomUUID()}` }), outsider: 'NOT_FOUND', member: 'NOT_FOUND' },
+  renameOrganization: {
+    args: (a) => ({ id: a.organization, name: 'walk' }),
     outsider: 'NOT_FOUND',
     member: 'FORBIDDEN',
   },
@@ -481,6 +502,7 @@ describe('access rule walked over every root field (issue 18)', () => {
       member: member.userId,
       memberEmail,
       savedSearch: saved.createSavedSearch.id,
+      ownerSession: (await createSession(db.ds.manager, owner.userId)).sessionId,
       secrets: [
         rule.createAlertRule.secret,
         'walkSecretPath',
@@ -507,7 +529,7 @@ describe('access rule walked over every root field (issue 18)', () => {
       A.uploadToken,
       A.apiToken,
     ];
-    idsOfA.push(A.invitation, A.ownerId, A.member, A.savedSearch);
+    idsOfA.push(A.invitation, A.ownerId, A.member, A.savedSearch, A.ownerSession);
 
     const outsiderEmail = `walk-outsider-${randomUUID()}@example.com`;
     const outsider = await signup(outsiderEmail);

@@ -12,7 +12,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { ApolloServer } from '@apollo/server';
-import { authenticateBearer, loadConfig, mergeIssues, openDatabase, sessionCaller, type Database } from '@tracker/core';
+import {
+  authenticateBearer,
+  createSession,
+  loadConfig,
+  mergeIssues,
+  openDatabase,
+  sessionCaller,
+  type Database,
+} from '@tracker/core';
 import { createTestPostgres, type TestPostgres } from '@tracker/core/testing';
 import {
   getNamedType,
@@ -41,7 +49,8 @@ type Kind =
   | 'member'
   | 'projectKey'
   | 'comment'
-  | 'savedSearch';
+  | 'savedSearch'
+  | 'session';
 
 /** One organization's objects, as its owner sees them. */
 interface Tenant {
@@ -67,6 +76,8 @@ interface Tenant {
   comment: string;
   /** The owner's saved search. */
   savedSearch: string;
+  /** A signed-in session of the owner (not the one in `token`). */
+  session: string;
 }
 
 interface Make {
@@ -84,6 +95,8 @@ interface Make {
   /** A comment by the tenant's owner on its issue. */
   comment(t: Tenant): Promise<string>;
   savedSearch(t: Tenant): Promise<string>;
+  /** A fresh session of the tenant's owner (revoking it must not sign out `token`). */
+  session(t: Tenant): Promise<string>;
 }
 
 interface Case {
@@ -148,6 +161,10 @@ const CASES: Record<string, Case> = {
     args: async (b, make) => ({ organizationId: b.organization, userId: await make.member(b) }),
   },
   revokeApiToken: { ids: { id: 'apiToken' }, args: async (b, make) => ({ id: await make.apiToken(b) }) },
+  renameOrganization: { ids: { id: 'organization' }, args: (b) => ({ id: b.organization, name: unique('org') }) },
+  // The account (issue 31): a session is its user's own; another's answers like a missing one.
+  revokeSession: { ids: { id: 'session' }, args: async (b, make) => ({ id: await make.session(b) }) },
+  previewScrubbing: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
   // Without Stripe both answer BILLING_NOT_CONFIGURED before looking at the id (billing.test.ts covers roles).
   createCheckoutSession: {
     ids: { organizationId: 'organization' },
@@ -424,6 +441,9 @@ describe('tenant isolation (generated from the schema)', () => {
       );
       return d.inviteMember.invitation.id;
     },
+    async session(t) {
+      return (await createSession(db.ds.manager, t.userId)).sessionId;
+    },
     async savedSearch(t) {
       const d = await ok(
         `mutation($p: ID!, $n: String!) { createSavedSearch(projectId: $p, name: $n, query: "is:unresolved") { id } }`,
@@ -467,6 +487,7 @@ describe('tenant isolation (generated from the schema)', () => {
     t.invitation = await make.invitation(t);
     t.comment = await make.comment(t);
     t.savedSearch = await make.savedSearch(t);
+    t.session = await make.session(t);
     const member = await newUser();
     await db.ds.query(`INSERT INTO memberships (organization_id, user_id, role) VALUES ($1, $2, 'member')`, [
       t.organization,

@@ -463,11 +463,14 @@ describe('dashboard pages in a real browser (postgres+redis)', () => {
     assertInert('other pages');
   });
 
-  test('an invitation link from Settings signs a new member up into the organization', async () => {
+  test('an invitation link from the organization settings signs a new member up into the organization', async () => {
     const { page } = owner;
     const base = `/projects/${encodeURIComponent(projectId)}`;
     const email = `invited-${Date.now()}@example.com`;
+    // Members and invitations live on the organization's settings page (issue 31), linked from the project's.
     await page.goto(`${base}/settings`);
+    await page.getByRole('link', { name: "the organization's settings" }).click();
+    await page.waitForURL((u) => /^\/orgs\/[^/]+\/settings$/.test(u.pathname));
     await page.getByLabel('Email to invite').fill(email);
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
     // No SMTP in tests: the link is shown once, to pass on by hand.

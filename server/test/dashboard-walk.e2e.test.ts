@@ -237,6 +237,8 @@ describe('every dashboard page, checked and screenshotted (postgres+redis)', () 
       ['setup', base, '#project-dsn'],
       ['new-project', '/projects/new', 'main form'],
       ['audit-log', `/orgs/${encodeURIComponent(pro.organization.slug)}/audit`, 'table.audit-table tbody tr'],
+      ['account', '/account', 'main section.card'],
+      ['org-settings', `/orgs/${pro.organization.slug}/settings`, 'main section.card'],
     ] as const) {
       await page.goto(path);
       await page.locator(ready).first().waitFor();

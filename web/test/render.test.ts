@@ -860,6 +860,52 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
     }
     case 'UpdateAlertRule':
       return ok<Api.UpdateAlertRuleMutation>({ updateAlertRule: { id: String(body.variables.id) } });
+    case 'Account':
+      return ok<Api.AccountQuery>({
+        viewer: { id: 'u1', email: 'ada@example.com', pendingEmail: 'ada@new.example' },
+        sessions: [
+          { id: 's1', createdAt: '2026-01-02T00:00:00Z', expiresAt: '2026-02-01T00:00:00Z', current: true },
+          { id: 's2', createdAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-31T00:00:00Z', current: false },
+        ],
+      });
+    case 'ChangePassword':
+      if (body.variables.currentPassword !== PASSWORD) return fail('BAD_USER_INPUT', 'currentPassword: wrong password');
+      // The same token, so the rest of the suite stays signed in: the cookie is what is checked.
+      return ok<Api.ChangePasswordMutation>({ changePassword: { token: VALID_TOKEN } });
+    case 'OrganizationsOfViewer':
+      return ok<Api.OrganizationsOfViewerQuery>({
+        viewer: { id: 'u1', organizations: viewer.organizations.map((o) => ({ id: o.id, slug: o.slug })) },
+      });
+    case 'OrganizationSettings':
+      return ok<Api.OrganizationSettingsQuery>({
+        organization: {
+          id: 'o1',
+          name: 'Acme <b>',
+          slug: 'acme',
+          plan: 'free',
+          projects: [{ id: 'p1', name: project.name }],
+          usage: {
+            period: '2026-11',
+            periodEnd: '2026-12-01T00:00:00.000Z',
+            events: { used: 4321, limit: 5000, remaining: 679 },
+            logs: { used: 10, limit: 50000, remaining: 49990 },
+          },
+        },
+      });
+    case 'ProjectPrivacy':
+      return ok<Api.ProjectPrivacyQuery>({
+        project: { id: 'p1', privacy: { scrubDefaults: true, sensitiveFields: ['ssn'], scrubIpAddresses: false } },
+        previewScrubbing: { sample: '{"message": "<b>card</b>"}', event: '{"message": "[Filtered] <img src=x>"}' },
+      });
+    case 'PreviewScrubbing':
+      if (String(body.variables.sample ?? '').startsWith('{not'))
+        return fail('BAD_USER_INPUT', 'sample: not valid JSON');
+      return ok<Api.PreviewScrubbingQuery>({
+        previewScrubbing: {
+          sample: String(body.variables.sample ?? '{}'),
+          event: JSON.stringify({ draft: body.variables.draft }),
+        },
+      });
     case 'MergeIssues':
       if (body.variables.sourceId === 'i-other-tenant') return fail('NOT_FOUND', 'Issue not found');
       return ok<Api.MergeIssuesMutation>({
@@ -1997,6 +2043,96 @@ describe('settings and billing', () => {
     assert.equal(notANumber.status, 400);
     assert.match(await notANumber.text(), /Rate limit: a whole number of items per second, or empty for no limit\./);
     assert.equal(calls().length, before + 3, 'the malformed value never reached the API');
+  });
+
+  test('privacy: every field of updateProjectPrivacy in a form, with the preview as text; Preview sends the draft', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/settings', cookie)).text();
+    assert.match(html, /<input type="checkbox" name="scrubDefaults" checked=""/);
+    assert.match(html, /<input type="checkbox" name="scrubIpAddresses"\/>/);
+    assert.match(html, /<textarea id="privacy-fields" name="sensitiveFields"[^>]*>ssn<\/textarea>/);
+    assert.match(html, /\[Filtered\] &lt;img src=x&gt;/, 'the preview is text');
+    assert.doesNotMatch(html, /<img/i);
+    assert.match(html, /Members and invitations are in/);
+
+    const r = await postForm(
+      '/projects/p1/settings',
+      { intent: 'previewPrivacy', scrubIpAddresses: 'on', sensitiveFields: ' ssn \n\nbirth, pin ', sample: '{}' },
+      cookie,
+    );
+    assert.equal(r.status, 200);
+    const call = received.filter((c) => c.body.operationName === 'PreviewScrubbing').at(-1);
+    assert.deepEqual(call?.body.variables, {
+      projectId: 'p1',
+      sample: '{}',
+      draft: { scrubDefaults: false, scrubIpAddresses: true, sensitiveFields: ['ssn', 'birth', 'pin'] },
+    });
+    assert.equal(received.filter((c) => c.body.operationName === 'UpdateProjectPrivacy').length, 0, 'not saved');
+    const bad = await postForm('/projects/p1/settings', { intent: 'previewPrivacy', sample: '{not json' }, cookie);
+    assert.equal(bad.status, 400);
+    assert.match(await bad.text(), /sample: not valid JSON/);
+  });
+
+  test('the account page: email with its pending change, sessions, password; a password change sets the new cookie', async () => {
+    const cookie = await signIn();
+    const response = await get('/account', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /ada@new\.example/);
+    assert.match(html, /This browser/);
+    assert.match(html, /<input type="hidden" name="id" value="s2"\/>/);
+    assert.match(html, /Sign out everywhere else/);
+    assert.match(html, /name="newPassword"/);
+    assert.match(html, /Your API tokens/);
+
+    const calls = () => received.filter((r) => r.body.operationName === 'ChangePassword').length;
+    const before = calls();
+    const differ = await postForm(
+      '/account',
+      { intent: 'changePassword', currentPassword: PASSWORD, newPassword: 'new password 1', confirmPassword: 'other' },
+      cookie,
+    );
+    assert.equal(differ.status, 400);
+    assert.match(await differ.text(), /The new password and its confirmation differ\./);
+    assert.equal(calls(), before, 'not sent to the API');
+    const wrong = await postForm(
+      '/account',
+      {
+        intent: 'changePassword',
+        currentPassword: 'nope',
+        newPassword: 'new password 1',
+        confirmPassword: 'new password 1',
+      },
+      cookie,
+    );
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.headers.get('Set-Cookie'), null);
+    const changed = await postForm(
+      '/account',
+      {
+        intent: 'changePassword',
+        currentPassword: PASSWORD,
+        newPassword: 'new password 1',
+        confirmPassword: 'new password 1',
+      },
+      cookie,
+    );
+    assert.equal(changed.status, 200);
+    assert.match(changed.headers.get('Set-Cookie') ?? '', /^tracker_session=.*HttpOnly/i);
+    assert.match(await changed.text(), /Password changed\. Every other session is signed out\./);
+  });
+
+  test('the organization settings page: name, members, usage; another slug is a 404', async () => {
+    const cookie = await signIn();
+    const response = await get('/orgs/acme/settings', cookie);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /Acme &lt;b&gt;(<!-- -->)?: organization settings/);
+    assert.match(html, /<input id="org-name"[^>]*value="Acme &lt;b&gt;"/);
+    assert.match(html, /Members and invitations/);
+    assert.match(html, /4,321(<!-- -->)? of (<!-- -->)?5,000(<!-- -->)? used/);
+    assert.doesNotMatch(html, /<img/i, 'member emails as text');
+    assert.equal((await get('/orgs/initech/settings', cookie)).status, 404);
   });
 
   test('the setup page shows our snippets and, open beside them, the Sentry SDKs with the same DSN', async () => {

@@ -64,6 +64,10 @@ export const SESSION_ONLY_MUTATIONS: ReadonlySet<string> = new Set([
   'createApiToken',
   'acceptInvitation',
   'logout',
+  // the account itself (issue 31): a leaked token must not move the email or sign the person out
+  'changeEmail',
+  'revokeSession',
+  'revokeOtherSessions',
 ]);
 
 export function requiredScope(operation: 'query' | 'mutation', field: string): ApiScope {

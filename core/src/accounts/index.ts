@@ -17,3 +17,14 @@ export type { SignUpInput, SignUpResult } from './sign-up';
 // Organizations (members, roles, invitations) live in core/src/organizations; they are
 // re-exported here so that `@tracker/core` carries them without editing the shared core/src/index.ts.
 export * from '../organizations';
+export {
+  cancelEmailChange,
+  confirmEmailChange,
+  EMAIL_CHANGE_PREFIX,
+  EMAIL_CHANGE_TTL_MS,
+  findPendingEmail,
+  requestEmailChange,
+} from './change-email';
+export type { EmailChangeRequest } from './change-email';
+export { listSessions, revokeOtherSessions, revokeSession } from './sessions';
+export type { SessionSummary } from './sessions';

@@ -57,3 +57,4 @@ export {
 export { limitTags } from './wire-fields';
 export * from './evidence';
 export { createDebugIdLookup, limitDebugImages, MAX_DEBUG_IMAGES, type DebugImage } from './debug-images';
+export { parseBody } from './parse-body';

@@ -13,3 +13,5 @@ export {
   traceUrl,
   updateProjectTraceLink,
 } from './trace-link';
+export { MAX_PREVIEW_SAMPLE_CHARS, previewScrubbing, SAMPLE_ERROR_EVENT } from './preview-scrubbing';
+export type { ScrubbingPreview } from './preview-scrubbing';

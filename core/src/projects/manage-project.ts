@@ -95,7 +95,8 @@ export async function updateProjectPrivacy(
   return Object.assign(project, update);
 }
 
-function sensitiveFieldNames(names: readonly string[]): string[] {
+/** Validated, trimmed, de-duplicated (case-insensitively) sensitive field names. */
+export function sensitiveFieldNames(names: readonly string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of names) {

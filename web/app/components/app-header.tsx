@@ -14,7 +14,9 @@ export function AppHeader({ viewer }: { viewer: Viewer }) {
       </Link>
       <ProjectSwitcher viewer={viewer} />
       <div className="header-end">
-        <span className="viewer-email">{viewer.email}</span>
+        <Link to="/account" className="viewer-email" title="Your account: email, password, sessions, API tokens">
+          {viewer.email}
+        </Link>
         <Form method="post" action="/logout">
           <button type="submit" className="button button-quiet">
             Sign out
@@ -75,6 +77,9 @@ function ProjectSwitcher({ viewer }: { viewer: Viewer }) {
             <h2 className="switcher-org">
               {org.name} <span className="plan-badge">{org.plan}</span>
             </h2>
+            <Link to={`/orgs/${encodeURIComponent(org.slug)}/settings`} className="switcher-settings">
+              Organization settings<span className="visually-hidden">: {org.name}</span>
+            </Link>
             <ul>
               {org.projects.map((project) => (
                 <li key={project.id}>
@@ -97,6 +102,10 @@ function ProjectSwitcher({ viewer }: { viewer: Viewer }) {
         ))}
         <Link to="/projects/new" className="switcher-new">
           + New project
+        </Link>
+        {/* The header's email (the account link) is hidden on a phone: the account is here too. */}
+        <Link to="/account" className="switcher-new">
+          Your account
         </Link>
       </nav>
     </details>

@@ -15,6 +15,12 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query Account {\n    viewer {\n      id\n      email\n      pendingEmail\n    }\n    sessions {\n      id\n      createdAt\n      expiresAt\n      current\n    }\n  }\n": typeof types.AccountDocument,
+    "\n  mutation ChangeEmail($currentPassword: String!, $newEmail: String!) {\n    changeEmail(currentPassword: $currentPassword, newEmail: $newEmail) {\n      changed\n      pendingEmail\n      user {\n        email\n      }\n    }\n  }\n": typeof types.ChangeEmailDocument,
+    "\n  mutation ChangePassword($currentPassword: String!, $newPassword: String!, $revokeApiTokens: Boolean!) {\n    changePassword(currentPassword: $currentPassword, newPassword: $newPassword, revokeApiTokens: $revokeApiTokens) {\n      token\n    }\n  }\n": typeof types.ChangePasswordDocument,
+    "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id)\n  }\n": typeof types.RevokeSessionDocument,
+    "\n  mutation RevokeOtherSessions {\n    revokeOtherSessions\n  }\n": typeof types.RevokeOtherSessionsDocument,
+    "\n  mutation ConfirmEmailChange($token: String!) {\n    confirmEmailChange(token: $token) {\n      email\n    }\n  }\n": typeof types.ConfirmEmailChangeDocument,
     "\n  query AlertRules($projectId: ID!, $deliveries: Int!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      enabled\n      createdAt\n      secret\n      masked\n      threshold\n      windowMinutes\n      query\n      actionIntervalMinutes\n      digestMinutes\n      mutedUntil\n      filter {\n        environments\n        minLevel\n        tags {\n          key\n          value\n        }\n        release\n        assigned\n      }\n      channel {\n        type\n        url\n        email\n      }\n      deliveries(first: $deliveries) {\n        id\n        kind\n        status\n        attempts\n        lastError\n        lastStatus\n        createdAt\n        deliveredAt\n        nextAttemptAt\n        response\n        test\n      }\n      failing\n      recentFailures\n    }\n    alertChannels {\n      type\n      name\n      target\n      available\n      unavailableReason\n      help\n    }\n  }\n": typeof types.AlertRulesDocument,
     "\n  mutation CreateAlertRule(\n    $projectId: ID!\n    $kind: AlertKind!\n    $channel: AlertChannelInput!\n    $threshold: Int\n    $windowMinutes: Int\n    $query: String\n    $filter: AlertFilterInput\n    $actionIntervalMinutes: Int\n    $digestMinutes: Int\n  ) {\n    createAlertRule(\n      projectId: $projectId\n      kind: $kind\n      channel: $channel\n      threshold: $threshold\n      windowMinutes: $windowMinutes\n      query: $query\n      filter: $filter\n      actionIntervalMinutes: $actionIntervalMinutes\n      digestMinutes: $digestMinutes\n    ) {\n      id\n    }\n  }\n": typeof types.CreateAlertRuleDocument,
     "\n  mutation UpdateAlertRuleSettings(\n    $id: ID!\n    $kind: AlertKind!\n    $threshold: Int\n    $windowMinutes: Int\n    $query: String\n    $filter: AlertFilterInput\n    $actionIntervalMinutes: Int\n    $digestMinutes: Int\n  ) {\n    updateAlertRule(\n      id: $id\n      kind: $kind\n      threshold: $threshold\n      windowMinutes: $windowMinutes\n      query: $query\n      filter: $filter\n      actionIntervalMinutes: $actionIntervalMinutes\n      digestMinutes: $digestMinutes\n    ) {\n      id\n    }\n  }\n": typeof types.UpdateAlertRuleSettingsDocument,
@@ -42,7 +48,13 @@ type Documents = {
     "\n  mutation DeleteSavedSearch($id: ID!) {\n    deleteSavedSearch(id: $id)\n  }\n": typeof types.DeleteSavedSearchDocument,
     "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n": typeof types.ResolveIssuesDocument,
     "\n  mutation MergeIssues($sourceId: ID!, $targetId: ID!) {\n    mergeIssues(sourceId: $sourceId, targetId: $targetId) {\n      id\n      title\n    }\n  }\n": typeof types.MergeIssuesDocument,
+    "\n  query OrganizationsOfViewer {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n      }\n    }\n  }\n": typeof types.OrganizationsOfViewerDocument,
+    "\n  query OrganizationSettings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      slug\n      plan\n      projects {\n        id\n        name\n      }\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n  }\n": typeof types.OrganizationSettingsDocument,
+    "\n  mutation RenameOrganization($id: ID!, $name: String!) {\n    renameOrganization(id: $id, name: $name) {\n      id\n      name\n    }\n  }\n": typeof types.RenameOrganizationDocument,
     "\n  fragment ReleaseVersionFields on Release {\n    dateReleased\n    commits {\n      id\n      repository\n      authorName\n      authorEmail\n      message\n      timestamp\n    }\n  }\n": typeof types.ReleaseVersionFieldsFragmentDoc,
+    "\n  query ProjectPrivacy($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      privacy {\n        scrubDefaults\n        sensitiveFields\n        scrubIpAddresses\n      }\n    }\n    previewScrubbing(projectId: $projectId) {\n      sample\n      event\n    }\n  }\n": typeof types.ProjectPrivacyDocument,
+    "\n  query PreviewScrubbing($projectId: ID!, $sample: String, $draft: ProjectPrivacyInput) {\n    previewScrubbing(projectId: $projectId, sample: $sample, draft: $draft) {\n      sample\n      event\n    }\n  }\n": typeof types.PreviewScrubbingDocument,
+    "\n  mutation UpdateProjectPrivacy($id: ID!, $input: ProjectPrivacyInput!) {\n    updateProjectPrivacy(id: $id, input: $input) {\n      id\n      privacy {\n        scrubDefaults\n        sensitiveFields\n        scrubIpAddresses\n      }\n    }\n  }\n": typeof types.UpdateProjectPrivacyDocument,
     "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n      traceUrlTemplate\n    }\n  }\n": typeof types.ProjectOrganizationDocument,
     "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": typeof types.ProjectKeysDocument,
     "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.UploadTokensDocument,
@@ -88,6 +100,12 @@ type Documents = {
     "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": typeof types.SignupDocument,
 };
 const documents: Documents = {
+    "\n  query Account {\n    viewer {\n      id\n      email\n      pendingEmail\n    }\n    sessions {\n      id\n      createdAt\n      expiresAt\n      current\n    }\n  }\n": types.AccountDocument,
+    "\n  mutation ChangeEmail($currentPassword: String!, $newEmail: String!) {\n    changeEmail(currentPassword: $currentPassword, newEmail: $newEmail) {\n      changed\n      pendingEmail\n      user {\n        email\n      }\n    }\n  }\n": types.ChangeEmailDocument,
+    "\n  mutation ChangePassword($currentPassword: String!, $newPassword: String!, $revokeApiTokens: Boolean!) {\n    changePassword(currentPassword: $currentPassword, newPassword: $newPassword, revokeApiTokens: $revokeApiTokens) {\n      token\n    }\n  }\n": types.ChangePasswordDocument,
+    "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id)\n  }\n": types.RevokeSessionDocument,
+    "\n  mutation RevokeOtherSessions {\n    revokeOtherSessions\n  }\n": types.RevokeOtherSessionsDocument,
+    "\n  mutation ConfirmEmailChange($token: String!) {\n    confirmEmailChange(token: $token) {\n      email\n    }\n  }\n": types.ConfirmEmailChangeDocument,
     "\n  query AlertRules($projectId: ID!, $deliveries: Int!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      enabled\n      createdAt\n      secret\n      masked\n      threshold\n      windowMinutes\n      query\n      actionIntervalMinutes\n      digestMinutes\n      mutedUntil\n      filter {\n        environments\n        minLevel\n        tags {\n          key\n          value\n        }\n        release\n        assigned\n      }\n      channel {\n        type\n        url\n        email\n      }\n      deliveries(first: $deliveries) {\n        id\n        kind\n        status\n        attempts\n        lastError\n        lastStatus\n        createdAt\n        deliveredAt\n        nextAttemptAt\n        response\n        test\n      }\n      failing\n      recentFailures\n    }\n    alertChannels {\n      type\n      name\n      target\n      available\n      unavailableReason\n      help\n    }\n  }\n": types.AlertRulesDocument,
     "\n  mutation CreateAlertRule(\n    $projectId: ID!\n    $kind: AlertKind!\n    $channel: AlertChannelInput!\n    $threshold: Int\n    $windowMinutes: Int\n    $query: String\n    $filter: AlertFilterInput\n    $actionIntervalMinutes: Int\n    $digestMinutes: Int\n  ) {\n    createAlertRule(\n      projectId: $projectId\n      kind: $kind\n      channel: $channel\n      threshold: $threshold\n      windowMinutes: $windowMinutes\n      query: $query\n      filter: $filter\n      actionIntervalMinutes: $actionIntervalMinutes\n      digestMinutes: $digestMinutes\n    ) {\n      id\n    }\n  }\n": types.CreateAlertRuleDocument,
     "\n  mutation UpdateAlertRuleSettings(\n    $id: ID!\n    $kind: AlertKind!\n    $threshold: Int\n    $windowMinutes: Int\n    $query: String\n    $filter: AlertFilterInput\n    $actionIntervalMinutes: Int\n    $digestMinutes: Int\n  ) {\n    updateAlertRule(\n      id: $id\n      kind: $kind\n      threshold: $threshold\n      windowMinutes: $windowMinutes\n      query: $query\n      filter: $filter\n      actionIntervalMinutes: $actionIntervalMinutes\n      digestMinutes: $digestMinutes\n    ) {\n      id\n    }\n  }\n": types.UpdateAlertRuleSettingsDocument,
@@ -115,7 +133,13 @@ const documents: Documents = {
     "\n  mutation DeleteSavedSearch($id: ID!) {\n    deleteSavedSearch(id: $id)\n  }\n": types.DeleteSavedSearchDocument,
     "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n": types.ResolveIssuesDocument,
     "\n  mutation MergeIssues($sourceId: ID!, $targetId: ID!) {\n    mergeIssues(sourceId: $sourceId, targetId: $targetId) {\n      id\n      title\n    }\n  }\n": types.MergeIssuesDocument,
+    "\n  query OrganizationsOfViewer {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n      }\n    }\n  }\n": types.OrganizationsOfViewerDocument,
+    "\n  query OrganizationSettings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      slug\n      plan\n      projects {\n        id\n        name\n      }\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n  }\n": types.OrganizationSettingsDocument,
+    "\n  mutation RenameOrganization($id: ID!, $name: String!) {\n    renameOrganization(id: $id, name: $name) {\n      id\n      name\n    }\n  }\n": types.RenameOrganizationDocument,
     "\n  fragment ReleaseVersionFields on Release {\n    dateReleased\n    commits {\n      id\n      repository\n      authorName\n      authorEmail\n      message\n      timestamp\n    }\n  }\n": types.ReleaseVersionFieldsFragmentDoc,
+    "\n  query ProjectPrivacy($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      privacy {\n        scrubDefaults\n        sensitiveFields\n        scrubIpAddresses\n      }\n    }\n    previewScrubbing(projectId: $projectId) {\n      sample\n      event\n    }\n  }\n": types.ProjectPrivacyDocument,
+    "\n  query PreviewScrubbing($projectId: ID!, $sample: String, $draft: ProjectPrivacyInput) {\n    previewScrubbing(projectId: $projectId, sample: $sample, draft: $draft) {\n      sample\n      event\n    }\n  }\n": types.PreviewScrubbingDocument,
+    "\n  mutation UpdateProjectPrivacy($id: ID!, $input: ProjectPrivacyInput!) {\n    updateProjectPrivacy(id: $id, input: $input) {\n      id\n      privacy {\n        scrubDefaults\n        sensitiveFields\n        scrubIpAddresses\n      }\n    }\n  }\n": types.UpdateProjectPrivacyDocument,
     "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n      traceUrlTemplate\n    }\n  }\n": types.ProjectOrganizationDocument,
     "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": types.ProjectKeysDocument,
     "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.UploadTokensDocument,
@@ -161,6 +185,30 @@ const documents: Documents = {
     "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": types.SignupDocument,
 };
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Account {\n    viewer {\n      id\n      email\n      pendingEmail\n    }\n    sessions {\n      id\n      createdAt\n      expiresAt\n      current\n    }\n  }\n"): typeof import('./graphql').AccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ChangeEmail($currentPassword: String!, $newEmail: String!) {\n    changeEmail(currentPassword: $currentPassword, newEmail: $newEmail) {\n      changed\n      pendingEmail\n      user {\n        email\n      }\n    }\n  }\n"): typeof import('./graphql').ChangeEmailDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ChangePassword($currentPassword: String!, $newPassword: String!, $revokeApiTokens: Boolean!) {\n    changePassword(currentPassword: $currentPassword, newPassword: $newPassword, revokeApiTokens: $revokeApiTokens) {\n      token\n    }\n  }\n"): typeof import('./graphql').ChangePasswordDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id)\n  }\n"): typeof import('./graphql').RevokeSessionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeOtherSessions {\n    revokeOtherSessions\n  }\n"): typeof import('./graphql').RevokeOtherSessionsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConfirmEmailChange($token: String!) {\n    confirmEmailChange(token: $token) {\n      email\n    }\n  }\n"): typeof import('./graphql').ConfirmEmailChangeDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -272,7 +320,31 @@ export function graphql(source: "\n  mutation MergeIssues($sourceId: ID!, $targe
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query OrganizationsOfViewer {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n      }\n    }\n  }\n"): typeof import('./graphql').OrganizationsOfViewerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query OrganizationSettings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      slug\n      plan\n      projects {\n        id\n        name\n      }\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').OrganizationSettingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RenameOrganization($id: ID!, $name: String!) {\n    renameOrganization(id: $id, name: $name) {\n      id\n      name\n    }\n  }\n"): typeof import('./graphql').RenameOrganizationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  fragment ReleaseVersionFields on Release {\n    dateReleased\n    commits {\n      id\n      repository\n      authorName\n      authorEmail\n      message\n      timestamp\n    }\n  }\n"): typeof import('./graphql').ReleaseVersionFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectPrivacy($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      privacy {\n        scrubDefaults\n        sensitiveFields\n        scrubIpAddresses\n      }\n    }\n    previewScrubbing(projectId: $projectId) {\n      sample\n      event\n    }\n  }\n"): typeof import('./graphql').ProjectPrivacyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PreviewScrubbing($projectId: ID!, $sample: String, $draft: ProjectPrivacyInput) {\n    previewScrubbing(projectId: $projectId, sample: $sample, draft: $draft) {\n      sample\n      event\n    }\n  }\n"): typeof import('./graphql').PreviewScrubbingDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateProjectPrivacy($id: ID!, $input: ProjectPrivacyInput!) {\n    updateProjectPrivacy(id: $id, input: $input) {\n      id\n      privacy {\n        scrubDefaults\n        sensitiveFields\n        scrubIpAddresses\n      }\n    }\n  }\n"): typeof import('./graphql').UpdateProjectPrivacyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

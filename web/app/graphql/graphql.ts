@@ -166,6 +166,14 @@ export type MemberRole =
   | 'MEMBER'
   | 'OWNER';
 
+/** Fields left out keep their value. */
+export type ProjectPrivacyInput = {
+  scrubDefaults?: boolean | null | undefined;
+  scrubIpAddresses?: boolean | null | undefined;
+  /** Replaces the list: at most 50 names of 1 to 100 characters. */
+  sensitiveFields?: Array<string> | null | undefined;
+};
+
 /** A chart range and its buckets: 12 × 5 minutes, 24 × 1 hour, 28 × 6 hours, 30 × 1 day (UTC). */
 export type SeriesRange =
   | 'LAST_7_DAYS'
@@ -212,6 +220,47 @@ export type VitalsFilter = {
 export type VitalsInterval =
   | 'DAY'
   | 'HOUR';
+
+export type AccountQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AccountQuery = { viewer: { id: string, email: string, pendingEmail: string | null } | null, sessions: Array<{ id: string, createdAt: string, expiresAt: string, current: boolean }> };
+
+export type ChangeEmailMutationVariables = Exact<{
+  currentPassword: string;
+  newEmail: string;
+}>;
+
+
+export type ChangeEmailMutation = { changeEmail: { changed: boolean, pendingEmail: string | null, user: { email: string } } };
+
+export type ChangePasswordMutationVariables = Exact<{
+  currentPassword: string;
+  newPassword: string;
+  revokeApiTokens: boolean;
+}>;
+
+
+export type ChangePasswordMutation = { changePassword: { token: string } };
+
+export type RevokeSessionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeSessionMutation = { revokeSession: boolean };
+
+export type RevokeOtherSessionsMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RevokeOtherSessionsMutation = { revokeOtherSessions: number };
+
+export type ConfirmEmailChangeMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type ConfirmEmailChangeMutation = { confirmEmailChange: { email: string } };
 
 export type AlertRulesQueryVariables = Exact<{
   projectId: string;
@@ -440,7 +489,51 @@ export type MergeIssuesMutationVariables = Exact<{
 
 export type MergeIssuesMutation = { mergeIssues: { id: string, title: string } };
 
+export type OrganizationsOfViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OrganizationsOfViewerQuery = { viewer: { id: string, organizations: Array<{ id: string, slug: string }> } | null };
+
+export type OrganizationSettingsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type OrganizationSettingsQuery = { organization: { id: string, name: string, slug: string, plan: string, projects: Array<{ id: string, name: string }>, usage: { period: string, periodEnd: string, events: { used: number, limit: number, remaining: number }, logs: { used: number, limit: number, remaining: number } } } | null };
+
+export type RenameOrganizationMutationVariables = Exact<{
+  id: string;
+  name: string;
+}>;
+
+
+export type RenameOrganizationMutation = { renameOrganization: { id: string, name: string } };
+
 export type ReleaseVersionFieldsFragment = { dateReleased: string | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> };
+
+export type ProjectPrivacyQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type ProjectPrivacyQuery = { project: { id: string, privacy: { scrubDefaults: boolean, sensitiveFields: Array<string>, scrubIpAddresses: boolean } } | null, previewScrubbing: { sample: string, event: string } };
+
+export type PreviewScrubbingQueryVariables = Exact<{
+  projectId: string;
+  sample?: string | null | undefined;
+  draft?: ProjectPrivacyInput | null | undefined;
+}>;
+
+
+export type PreviewScrubbingQuery = { previewScrubbing: { sample: string, event: string } };
+
+export type UpdateProjectPrivacyMutationVariables = Exact<{
+  id: string;
+  input: ProjectPrivacyInput;
+}>;
+
+
+export type UpdateProjectPrivacyMutation = { updateProjectPrivacy: { id: string, privacy: { scrubDefaults: boolean, sensitiveFields: Array<string>, scrubIpAddresses: boolean } } };
 
 export type ProjectOrganizationQueryVariables = Exact<{
   id: string;
@@ -904,6 +997,60 @@ export const PlanFieldsFragmentDoc = new TypedDocumentString(`
   releaseHealth
 }
     `, {"fragmentName":"PlanFields"}) as unknown as TypedDocumentString<PlanFieldsFragment, unknown>;
+export const AccountDocument = new TypedDocumentString(`
+    query Account {
+  viewer {
+    id
+    email
+    pendingEmail
+  }
+  sessions {
+    id
+    createdAt
+    expiresAt
+    current
+  }
+}
+    `) as unknown as TypedDocumentString<AccountQuery, AccountQueryVariables>;
+export const ChangeEmailDocument = new TypedDocumentString(`
+    mutation ChangeEmail($currentPassword: String!, $newEmail: String!) {
+  changeEmail(currentPassword: $currentPassword, newEmail: $newEmail) {
+    changed
+    pendingEmail
+    user {
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ChangeEmailMutation, ChangeEmailMutationVariables>;
+export const ChangePasswordDocument = new TypedDocumentString(`
+    mutation ChangePassword($currentPassword: String!, $newPassword: String!, $revokeApiTokens: Boolean!) {
+  changePassword(
+    currentPassword: $currentPassword
+    newPassword: $newPassword
+    revokeApiTokens: $revokeApiTokens
+  ) {
+    token
+  }
+}
+    `) as unknown as TypedDocumentString<ChangePasswordMutation, ChangePasswordMutationVariables>;
+export const RevokeSessionDocument = new TypedDocumentString(`
+    mutation RevokeSession($id: ID!) {
+  revokeSession(id: $id)
+}
+    `) as unknown as TypedDocumentString<RevokeSessionMutation, RevokeSessionMutationVariables>;
+export const RevokeOtherSessionsDocument = new TypedDocumentString(`
+    mutation RevokeOtherSessions {
+  revokeOtherSessions
+}
+    `) as unknown as TypedDocumentString<RevokeOtherSessionsMutation, RevokeOtherSessionsMutationVariables>;
+export const ConfirmEmailChangeDocument = new TypedDocumentString(`
+    mutation ConfirmEmailChange($token: String!) {
+  confirmEmailChange(token: $token) {
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<ConfirmEmailChangeMutation, ConfirmEmailChangeMutationVariables>;
 export const AlertRulesDocument = new TypedDocumentString(`
     query AlertRules($projectId: ID!, $deliveries: Int!) {
   alertRules(projectId: $projectId) {
@@ -1441,6 +1588,89 @@ export const MergeIssuesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MergeIssuesMutation, MergeIssuesMutationVariables>;
+export const OrganizationsOfViewerDocument = new TypedDocumentString(`
+    query OrganizationsOfViewer {
+  viewer {
+    id
+    organizations {
+      id
+      slug
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<OrganizationsOfViewerQuery, OrganizationsOfViewerQueryVariables>;
+export const OrganizationSettingsDocument = new TypedDocumentString(`
+    query OrganizationSettings($id: ID!) {
+  organization(id: $id) {
+    id
+    name
+    slug
+    plan
+    projects {
+      id
+      name
+    }
+    usage {
+      period
+      periodEnd
+      events {
+        used
+        limit
+        remaining
+      }
+      logs {
+        used
+        limit
+        remaining
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<OrganizationSettingsQuery, OrganizationSettingsQueryVariables>;
+export const RenameOrganizationDocument = new TypedDocumentString(`
+    mutation RenameOrganization($id: ID!, $name: String!) {
+  renameOrganization(id: $id, name: $name) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<RenameOrganizationMutation, RenameOrganizationMutationVariables>;
+export const ProjectPrivacyDocument = new TypedDocumentString(`
+    query ProjectPrivacy($projectId: ID!) {
+  project(id: $projectId) {
+    id
+    privacy {
+      scrubDefaults
+      sensitiveFields
+      scrubIpAddresses
+    }
+  }
+  previewScrubbing(projectId: $projectId) {
+    sample
+    event
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectPrivacyQuery, ProjectPrivacyQueryVariables>;
+export const PreviewScrubbingDocument = new TypedDocumentString(`
+    query PreviewScrubbing($projectId: ID!, $sample: String, $draft: ProjectPrivacyInput) {
+  previewScrubbing(projectId: $projectId, sample: $sample, draft: $draft) {
+    sample
+    event
+  }
+}
+    `) as unknown as TypedDocumentString<PreviewScrubbingQuery, PreviewScrubbingQueryVariables>;
+export const UpdateProjectPrivacyDocument = new TypedDocumentString(`
+    mutation UpdateProjectPrivacy($id: ID!, $input: ProjectPrivacyInput!) {
+  updateProjectPrivacy(id: $id, input: $input) {
+    id
+    privacy {
+      scrubDefaults
+      sensitiveFields
+      scrubIpAddresses
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateProjectPrivacyMutation, UpdateProjectPrivacyMutationVariables>;
 export const ProjectOrganizationDocument = new TypedDocumentString(`
     query ProjectOrganization($id: ID!) {
   project(id: $id) {

@@ -1,33 +1,30 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import {
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRouteLoaderData,
+  type ShouldRevalidateFunction,
+} from '@remix-run/react';
 import { FormError } from '../components/field';
 import { SecretOnce } from '../components/secret-once';
 import { RelativeTime } from '../components/time';
-import { ApiTokensSection } from '../features/settings/api-tokens-section';
 import { KeysSection } from '../features/settings/keys-section';
-import { MembersSection } from '../features/settings/members-section';
 import {
-  API_TOKENS_QUERY,
-  INVITATIONS_QUERY,
-  KEYS_QUERY,
-  MEMBERS_QUERY,
-  PROJECT_ORG_QUERY,
-  UPLOAD_TOKENS_QUERY,
-} from '../features/settings/queries';
+  PRIVACY_INTENTS,
+  runPrivacyAction,
+  type PrivacyActionResult,
+} from '../features/settings/privacy-action.server';
+import { PRIVACY_QUERY } from '../features/settings/privacy-queries';
+import { PrivacySection } from '../features/settings/privacy-section';
+import { KEYS_QUERY, PROJECT_ORG_QUERY, UPLOAD_TOKENS_QUERY } from '../features/settings/queries';
 import { runSettingsAction } from '../features/settings/settings-action.server';
-import type { SectionData } from '../features/settings/settings-section';
+import { sectionOf } from '../features/settings/settings-section';
 import { TraceLinkSection } from '../features/settings/trace-link-section';
 import { UploadTokensSection } from '../features/settings/upload-tokens-section';
-import { queryApi, tryQueryApi, type ApiResult } from '../lib/graphql.server';
-
-/** A section's data, or why the viewer cannot see it. */
-function section<T>(result: ApiResult<T>): SectionData<T> {
-  if (result.ok) return { data: result.data, reason: null };
-  return {
-    data: null,
-    reason: result.error.code === 'FORBIDDEN' ? 'Only owners and admins can see this.' : result.error.message,
-  };
-}
+import { queryApi, tryQueryApi } from '../lib/graphql.server';
+import type { loader as appLoader } from './_app';
 
 async function requireProject(args: LoaderFunctionArgs) {
   const { project } = await queryApi(args, PROJECT_ORG_QUERY, { id: args.params.projectId ?? '' });
@@ -37,38 +34,45 @@ async function requireProject(args: LoaderFunctionArgs) {
 
 export const meta: MetaFunction = () => [{ title: 'Settings · Tracker' }];
 
+/** A preview saves nothing: the live preview's fetcher posts must not reload the page's data each time. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
+  formData?.get('intent') === 'previewPrivacy' ? false : defaultShouldRevalidate;
+
 export async function loader(args: LoaderFunctionArgs) {
   const project = await requireProject(args);
   const projectVars = { projectId: project.id };
-  const orgVars = { organizationId: project.organizationId };
-  const [keys, uploadTokens, members, invitations, apiTokens] = await Promise.all([
+  const [keys, uploadTokens, privacy] = await Promise.all([
     tryQueryApi(args, KEYS_QUERY, projectVars),
     tryQueryApi(args, UPLOAD_TOKENS_QUERY, projectVars),
-    tryQueryApi(args, MEMBERS_QUERY, orgVars),
-    tryQueryApi(args, INVITATIONS_QUERY, orgVars),
-    tryQueryApi(args, API_TOKENS_QUERY),
+    queryApi(args, PRIVACY_QUERY, projectVars),
   ]);
   return {
     dsn: project.dsn,
+    organizationId: project.organizationId,
     traceUrlTemplate: project.traceUrlTemplate ?? null,
-    keys: section(keys),
-    uploadTokens: section(uploadTokens),
-    members: section(members),
-    invitations: section(invitations),
-    apiTokens: section(apiTokens),
+    keys: sectionOf(keys),
+    uploadTokens: sectionOf(uploadTokens),
+    privacy: privacy.project!.privacy,
+    preview: privacy.previewScrubbing,
     now: new Date().toISOString(),
   };
 }
 
 export async function action(args: ActionFunctionArgs) {
   const project = await requireProject(args);
-  const result = await runSettingsAction(args, project.organizationId);
+  const form = await args.request.formData();
+  const intent = String(form.get('intent') ?? '');
+  const result: PrivacyActionResult = (PRIVACY_INTENTS as readonly string[]).includes(intent)
+    ? await runPrivacyAction(args, form)
+    : { ...(await runSettingsAction(args, project.organizationId, form)), preview: null };
   return data(result, { status: result.error ? 400 : 200 });
 }
 
 export default function SettingsPage() {
-  const { dsn, traceUrlTemplate, keys, uploadTokens, members, invitations, apiTokens, now } =
+  const { dsn, organizationId, traceUrlTemplate, keys, uploadTokens, privacy, preview, now } =
     useLoaderData<typeof loader>();
+  const app = useRouteLoaderData<typeof appLoader>('routes/_app');
+  const orgSlug = app?.viewer.organizations.find((o) => o.id === organizationId)?.slug;
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const time = (iso: string | null) => (iso ? <RelativeTime iso={iso} now={now} /> : '—');
@@ -88,9 +92,17 @@ export default function SettingsPage() {
 
       <KeysSection dsn={dsn} keys={keys} time={time} busy={busy} />
       <UploadTokensSection tokens={uploadTokens} time={time} busy={busy} />
+      <PrivacySection privacy={privacy} preview={preview} answer={result} busy={busy} />
       <TraceLinkSection template={traceUrlTemplate} busy={busy} />
-      <MembersSection members={members} invitations={invitations} time={time} busy={busy} />
-      <ApiTokensSection tokens={apiTokens} time={time} busy={busy} />
+      <p className="muted settings-elsewhere">
+        Members and invitations are in{' '}
+        {orgSlug ? (
+          <Link to={`/orgs/${encodeURIComponent(orgSlug)}/settings`}>the organization&apos;s settings</Link>
+        ) : (
+          "the organization's settings"
+        )}
+        ; your API tokens, password and sessions in <Link to="/account">your account</Link>.
+      </p>
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { findOrganization } from '@tracker/core';
-import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { findOrganization, renameOrganization } from '@tracker/core';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requireCaller, type Context } from '../../context';
 import { ProjectType, toProjectType } from '../project/project.type';
 import { OrganizationType, toOrganizationType } from './organization.type';
@@ -10,6 +10,15 @@ export class OrganizationResolver {
   async organization(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<OrganizationType | null> {
     const org = await findOrganization(ctx.ds, requireCaller(ctx), id);
     return org ? toOrganizationType(org) : null;
+  }
+
+  @Mutation(() => OrganizationType, { description: 'Owners and admins. The slug stays (it is in links already sent).' })
+  async renameOrganization(
+    @Arg('id', () => ID) id: string,
+    @Arg('name', () => String) name: string,
+    @Ctx() ctx: Context,
+  ): Promise<OrganizationType> {
+    return toOrganizationType(await renameOrganization(ctx.ds, requireCaller(ctx), id, name));
   }
 
   @FieldResolver(() => [ProjectType])

@@ -110,11 +110,16 @@ const ok = (done: string, secret: SettingsActionResult['secret'] = null): Settin
   secret,
 });
 
+/**
+ * Runs the form's `intent`. The account and organization pages pass the form they already read
+ * (a request body is read once) for the intents they share with this page (tokens, members).
+ */
 export async function runSettingsAction(
   args: ActionFunctionArgs,
   organizationId: string,
+  readForm?: FormData,
 ): Promise<SettingsActionResult> {
-  const form = await args.request.formData();
+  const form = readForm ?? (await args.request.formData());
   const projectId = args.params.projectId ?? '';
   const intent = readString(form, 'intent');
   const id = readString(form, 'id');

@@ -14,3 +14,14 @@ export function Section({ id, title, children }: { id: string; title: string; ch
     </section>
   );
 }
+
+/** A section's data, or why the viewer cannot see it (FORBIDDEN for a plain member reads as a sentence). */
+export function sectionOf<T>(
+  result: { ok: true; data: T } | { ok: false; error: { code: string; message: string } },
+): SectionData<T> {
+  if (result.ok) return { data: result.data, reason: null };
+  return {
+    data: null,
+    reason: result.error.code === 'FORBIDDEN' ? 'Only owners and admins can see this.' : result.error.message,
+  };
+}
