@@ -66,8 +66,10 @@ export async function replayDeadLettersForAdmin(
     const bad = ids.find((id) => !/^\d{1,18}$/.test(id));
     if (bad !== undefined) throw new AppError('BAD_USER_INPUT', `ids: "${bad.slice(0, 40)}" is not a dead letter's id`);
   }
-  if (!enqueue) throw new AppError('UNAVAILABLE', 'This process has no queue to replay into', 5);
-  return (await replayDeadLetters(ds, ids, enqueue)).map((d) => d.id);
+  const into =
+    enqueue ??
+    (() => Promise.reject(new AppError('UNAVAILABLE', 'This process has no queue to replay dead letters into', 5)));
+  return (await replayDeadLetters(ds, ids, into)).map((d) => d.id);
 }
 
 /** Deletes dead letters whose last failure is older than `olderThanDays` (0: all); returns how many. */

@@ -95,16 +95,17 @@ export class AdminResolver {
     description: 'Instance admins. Queues dead letters again (ids, or all: true); answers the ids queued.',
   })
   async adminReplayDeadLetters(
-    @Arg('ids', () => [ID], { nullable: true }) ids: string[] | null,
+    @Arg('ids', () => [ID], { nullable: true }) ids: string[] | null | undefined,
     @Arg('all', () => Boolean, { defaultValue: false }) all: boolean,
     @Ctx() ctx: Context,
   ): Promise<string[]> {
     const caller = requireCaller(ctx);
     await requireInstanceAdmin(ctx.ds, caller, 'replay dead letters');
-    if (all === (ids !== null && ids.length > 0)) {
+    const named = ids ?? [];
+    if (all === named.length > 0) {
       throw new AppError('BAD_USER_INPUT', 'ids: name the dead letters to replay, or pass all: true (not both)');
     }
-    return replayDeadLettersForAdmin(ctx.ds, caller, all ? 'all' : ids!, ctx.enqueueReplay);
+    return replayDeadLettersForAdmin(ctx.ds, caller, all ? 'all' : named, ctx.enqueueReplay);
   }
 
   @Mutation(() => Int, {
