@@ -6,7 +6,7 @@ import { countDeadLetters } from '../dead-letters';
 
 /** What the instance runs: for the admin screen's "Instance" section. No secret, no tenant data. */
 export interface InstanceStatus {
-  /** `PostgreSQL 15.8 …`, or PGlite's (it reports PostgreSQL 18). */
+  /** `PostgreSQL 15.8`, or `PostgreSQL 18.6 (PGlite 0.5.16)` embedded. */
   databaseVersion: string;
   databaseKind: 'postgres' | 'pglite';
   /** Applied migrations, oldest first. */
@@ -39,8 +39,9 @@ export async function readInstanceStatus(ds: DataSource, caller: Caller, config:
   const known = ds.migrations.map((m) => m.name ?? m.constructor.name);
   const key = config.billing.secretKey;
   return {
+    // PGlite says so in its version ("PostgreSQL 18.6 (PGlite 0.5.16) on wasm32…"): the data source is what runs.
     databaseVersion: version.split(/ on |,/)[0],
-    databaseKind: config.databaseUrl ? 'postgres' : 'pglite',
+    databaseKind: /PGlite/.test(version) ? 'pglite' : 'postgres',
     migrations: applied.map((m) => ({ name: m.name, timestamp: Number(m.timestamp) })),
     pendingMigrations: known.filter((n) => !appliedNames.has(n)),
     deadLetters: await countDeadLetters(ds),
