@@ -14,6 +14,11 @@ export function AppHeader({ viewer }: { viewer: Viewer }) {
       </Link>
       <ProjectSwitcher viewer={viewer} />
       <div className="header-end">
+        {viewer.isInstanceAdmin && (
+          <Link to="/admin" className="button button-quiet">
+            Admin
+          </Link>
+        )}
         <span className="viewer-email">{viewer.email}</span>
         <Form method="post" action="/logout">
           <button type="submit" className="button button-quiet">
