@@ -536,7 +536,13 @@ describe('access rule walked over every root field (issue 18)', () => {
 
     const [{ is_admin: ownerIsAdmin }] = await db.ds.query('SELECT is_admin FROM users WHERE id = $1', [owner.userId]);
     assert.equal(ownerIsAdmin, false, 'only the first account is an admin');
-    callers.push({ name: 'the instance admin (session)', as: 'admin', scope: null, token: admin.token, email: adminEmail });
+    callers.push({
+      name: 'the instance admin (session)',
+      as: 'admin',
+      scope: null,
+      token: admin.token,
+      email: adminEmail,
+    });
     callers.push({
       name: 'the instance admin (admin token)',
       as: 'admin',
@@ -606,8 +612,7 @@ describe('access rule walked over every root field (issue 18)', () => {
   /** What the caller must get: a scope refusal first, then the row's rule for who they are. */
   function expected(kind: 'query' | 'mutation', name: string, caller: WalkCaller): Outcome | 'skip' {
     if (caller.scope) {
-      const sessionOnly =
-        (kind === 'mutation' && SESSION_ONLY_MUTATIONS.has(name)) || INSTANCE_ADMIN_FIELDS.has(name);
+      const sessionOnly = (kind === 'mutation' && SESSION_ONLY_MUTATIONS.has(name)) || INSTANCE_ADMIN_FIELDS.has(name);
       if (sessionOnly || !hasScope([caller.scope], requiredScope(kind, name))) return 'FORBIDDEN';
     }
     const row = FIELDS[name];

@@ -59,7 +59,12 @@ for (const kind of ['postgres', 'pglite'] as const) {
       return r.data;
     }
     const account = (name: string, options?: { admin?: boolean }) =>
-      signUp(db.ds, { email: `${name}-${randomUUID()}@example.com`, password: 'long enough pw', organizationName: name }, 'free', options);
+      signUp(
+        db.ds,
+        { email: `${name}-${randomUUID()}@example.com`, password: 'long enough pw', organizationName: name },
+        'free',
+        options,
+      );
 
     before(async () => {
       pg = kind === 'postgres' ? await createTestPostgres() : undefined;
@@ -135,7 +140,13 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.deepEqual(set, {
         planBefore: 'free',
         overrodeSubscription: null,
-        organization: { slug: owner.organization.slug, plan: 'pro', memberCount: 1, projectCount: 1, events: { limit: 100_000 } },
+        organization: {
+          slug: owner.organization.slug,
+          plan: 'pro',
+          memberCount: 1,
+          projectCount: 1,
+          events: { limit: 100_000 },
+        },
       });
       // At once: the owner's next request has the plan.
       assert.equal((await ok(mark, { p }, owner.token)).markRelease.version, '1.0.0');
@@ -176,7 +187,14 @@ for (const kind of ['postgres', 'pglite'] as const) {
           attempts: 5,
           lastFailedAt: new Date(now - 40 * 86_400_000),
         },
-        { messageId: 'database:2', topic: 'alerts', payload: 'p2', error: 'boom', attempts: 5, lastFailedAt: new Date(now) },
+        {
+          messageId: 'database:2',
+          topic: 'alerts',
+          payload: 'p2',
+          error: 'boom',
+          attempts: 5,
+          lastFailedAt: new Date(now),
+        },
       ]);
       const LIST = `{ adminDeadLetters { totalCount nodes { id topic kind attempts reason lastFailedAt } } }`;
       const list = (await ok(LIST, {}, admin.token)).adminDeadLetters;
@@ -195,14 +213,24 @@ for (const kind of ['postgres', 'pglite'] as const) {
       const notAnId = await run(`mutation { adminReplayDeadLetters(ids: ["x'; --"]) }`, {}, admin.token);
       assert.equal(notAnId.errors[0].extensions.code, 'BAD_USER_INPUT');
       const alertsLetter = list.nodes[0].id;
-      const one = await ok(`mutation($ids: [ID!]) { adminReplayDeadLetters(ids: $ids) }`, { ids: [alertsLetter] }, admin.token);
+      const one = await ok(
+        `mutation($ids: [ID!]) { adminReplayDeadLetters(ids: $ids) }`,
+        { ids: [alertsLetter] },
+        admin.token,
+      );
       assert.deepEqual(one.adminReplayDeadLetters, [alertsLetter]);
       assert.deepEqual(replayed, [{ topic: 'alerts', payloads: ['p2'] }]);
 
       const negative = await run(`mutation { adminPurgeDeadLetters(olderThanDays: -1) }`, {}, admin.token);
       assert.equal(negative.errors[0].extensions.code, 'BAD_USER_INPUT');
-      assert.equal((await ok(`mutation { adminPurgeDeadLetters(olderThanDays: 50) }`, {}, admin.token)).adminPurgeDeadLetters, 0);
-      assert.equal((await ok(`mutation { adminPurgeDeadLetters(olderThanDays: 30) }`, {}, admin.token)).adminPurgeDeadLetters, 1);
+      assert.equal(
+        (await ok(`mutation { adminPurgeDeadLetters(olderThanDays: 50) }`, {}, admin.token)).adminPurgeDeadLetters,
+        0,
+      );
+      assert.equal(
+        (await ok(`mutation { adminPurgeDeadLetters(olderThanDays: 30) }`, {}, admin.token)).adminPurgeDeadLetters,
+        1,
+      );
       assert.equal((await ok(LIST, {}, admin.token)).adminDeadLetters.totalCount, 0);
     });
 
@@ -220,8 +248,20 @@ for (const kind of ['postgres', 'pglite'] as const) {
       assert.deepEqual(s.migrations.at(-1), { name: 'InstanceAdmin1797350000000', timestamp: '1797350000000' });
       assert.ok(s.migrations.length > 30);
       assert.deepEqual(s.pendingMigrations, []);
-      assert.deepEqual(s.smtp, { configured: true, host: '127.0.0.1', port: smtp.port, secure: false, from: 'Tracker <tracker@example.com>' });
-      assert.deepEqual(s.stripe, { configured: false, secretKey: true, webhookSecret: false, pricePro: false, mode: 'test' });
+      assert.deepEqual(s.smtp, {
+        configured: true,
+        host: '127.0.0.1',
+        port: smtp.port,
+        secure: false,
+        from: 'Tracker <tracker@example.com>',
+      });
+      assert.deepEqual(s.stripe, {
+        configured: false,
+        secretKey: true,
+        webhookSecret: false,
+        pricePro: false,
+        mode: 'test',
+      });
       assert.ok(!JSON.stringify(answer).includes(STRIPE_KEY));
     });
 

@@ -38,7 +38,6 @@ async function backupCommand(
   }
 }
 
-
 /** The operator command. Exit codes: 0 done, 1 failed, 2 bad usage. */
 export async function runCli(
   argv: string[],
@@ -95,7 +94,9 @@ export async function runCli(
     if (err instanceof DataDirLockedError) {
       // Held, and its holder did not answer on the control socket (still starting, or a build
       // from before the socket): say both.
-      const why = noServer ? ` It did not answer on its control socket (${noServer}): wait for it to start, or stop it.` : '';
+      const why = noServer
+        ? ` It did not answer on its control socket (${noServer}): wait for it to start, or stop it.`
+        : '';
       return { code: 1, out: `error: ${err.message}${why}` };
     }
     if (err instanceof ConfigError || isAppError(err)) {

@@ -9,14 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import {
-  createProject,
-  encodeJob,
-  openDatabase,
-  recordDeadLetters,
-  signUp,
-  type ErrorJob,
-} from '@tracker/core';
+import { createProject, encodeJob, openDatabase, recordDeadLetters, signUp, type ErrorJob } from '@tracker/core';
 import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
@@ -68,7 +61,11 @@ describe('admin screen on the embedded runtime (npm start in its own process)', 
     // on Free, and two dead letters of the tenant's, one recent and one 40 days old.
     const db = await openDatabase({ dataDir: dir.path }, { migrate: true });
     try {
-      const first = await signUp(db.ds, { email: admin.email, password: PASSWORD, organizationName: 'Operators' }, 'free');
+      const first = await signUp(
+        db.ds,
+        { email: admin.email, password: PASSWORD, organizationName: 'Operators' },
+        'free',
+      );
       assert.equal(first.user.isAdmin, true);
       const t = await signUp(db.ds, { email: tenant.email, password: PASSWORD, organizationName: 'Shop' }, 'free');
       const { project } = await createProject(db.ds, t.user.id, t.organization.id, 'Storefront');
@@ -127,7 +124,11 @@ describe('admin screen on the embedded runtime (npm start in its own process)', 
     }
     await page.goto(`/projects/${tenant.projectId}/issues`);
     assert.equal(await page.getByRole('link', { name: 'Admin', exact: true }).count(), 0);
-    for (const query of ['{ adminOrganizations { totalCount } }', '{ adminDeadLetters { totalCount } }', '{ adminInstance { version } }']) {
+    for (const query of [
+      '{ adminOrganizations { totalCount } }',
+      '{ adminDeadLetters { totalCount } }',
+      '{ adminInstance { version } }',
+    ]) {
       const r = await gql(url, query, {}, tenant.token);
       assert.equal(r.errors?.[0]?.extensions?.code, 'FORBIDDEN', query);
     }
@@ -158,7 +159,10 @@ describe('admin screen on the embedded runtime (npm start in its own process)', 
     await checkPage(page, 'admin-organizations');
     await row.getByLabel(`Plan of ${tenant.slug}`, { exact: true }).selectOption('pro');
     await row.getByRole('button', { name: `Set plan of ${tenant.slug}` }).click();
-    await page.getByRole('status').filter({ hasText: `${tenant.slug} moved from free to pro.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${tenant.slug} moved from free to pro.` })
+      .waitFor();
 
     await asTenant.page.goto(releases);
     await mark().waitFor();
@@ -199,7 +203,10 @@ describe('admin screen on the embedded runtime (npm start in its own process)', 
     const recent = page.locator('tr', { hasText: 'statement timeout' });
     const id = (await recent.locator('th').innerText()).match(/#(\d+)/)![1];
     await recent.getByRole('button', { name: `Replay #${id}` }).click();
-    await page.getByRole('status').filter({ hasText: `Queued 1 dead letter(s) again: #${id}.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Queued 1 dead letter(s) again: #${id}.` })
+      .waitFor();
     // The running server's worker stores it: the tenant sees the issue.
     await waitFor(
       'the replayed event stored',
@@ -234,7 +241,10 @@ describe('admin screen on the embedded runtime (npm start in its own process)', 
     await checkPage(page, 'admin-instance');
     const before = smtp.messages.length;
     await page.getByRole('button', { name: 'Send test email' }).click();
-    await page.getByRole('status').filter({ hasText: `Sent to ${admin.email}. The relay answered: 250` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Sent to ${admin.email}. The relay answered: 250` })
+      .waitFor();
     assert.equal(smtp.messages.length, before + 1);
     assert.deepEqual(smtp.messages.at(-1)!.to, [admin.email]);
     assertInert('instance');

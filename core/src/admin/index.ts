@@ -1,6 +1,9 @@
 export {
   findOrganizationForAdmin,
-  listOrganizationsForAdmin, type AdminOrganization, type AdminOrganizationPage } from './list-organizations';
+  listOrganizationsForAdmin,
+  type AdminOrganization,
+  type AdminOrganizationPage,
+} from './list-organizations';
 export {
   listDeadLettersForAdmin,
   purgeDeadLettersForAdmin,

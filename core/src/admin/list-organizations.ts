@@ -60,7 +60,10 @@ export async function listOrganizationsForAdmin(
     throw new AppError('BAD_USER_INPUT', `first: must be between 1 and ${MAX_FIRST}`);
   }
   const after = options.after ? decodeCursor(options.after) : null;
-  const rows = await readRows(ds, 'WHERE ($1::text IS NULL OR o.slug > $1) ORDER BY o.slug LIMIT $2', [after, first + 1]);
+  const rows = await readRows(ds, 'WHERE ($1::text IS NULL OR o.slug > $1) ORDER BY o.slug LIMIT $2', [
+    after,
+    first + 1,
+  ]);
   const [{ n: totalCount }] = await queryRows<{ n: number }>(ds, 'SELECT count(*)::int AS n FROM organizations');
   const page = rows.slice(0, first);
   return {

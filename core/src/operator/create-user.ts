@@ -15,5 +15,10 @@ export async function createUserWithPassword(
 ): Promise<{ email: string; password: string; organizationSlug: string; isAdmin: boolean }> {
   const password = randomBytes(12).toString('base64url');
   const result = await signUp(ds, { email, password, organizationName: email.split('@')[0] || 'org' }, plan, options);
-  return { email: result.user.email, password, organizationSlug: result.organization.slug, isAdmin: result.user.isAdmin };
+  return {
+    email: result.user.email,
+    password,
+    organizationSlug: result.organization.slug,
+    isAdmin: result.user.isAdmin,
+  };
 }

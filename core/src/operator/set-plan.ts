@@ -72,7 +72,14 @@ export async function changeOrganizationPlan(ds: DataSource, input: PlanChangeIn
       `INSERT INTO billing_log (organization_id, stripe_event_id, reason, plan_before, plan_after,
                                 subscription_status, changed_by)
        VALUES ($1, NULL, $2, $3, $4, $5, $6)`,
-      [row.id, input.adminUserId ? 'admin' : 'operator', row.plan, plan, row.subscription_status, input.adminUserId ?? null],
+      [
+        row.id,
+        input.adminUserId ? 'admin' : 'operator',
+        row.plan,
+        plan,
+        row.subscription_status,
+        input.adminUserId ?? null,
+      ],
     );
     return {
       organization: { id: row.id, name: row.name, slug: row.slug, plan, createdAt: new Date(row.created_at) },

@@ -64,7 +64,9 @@ export const COMMANDS: Record<string, CommandSpec> = {
   migrate: { args: [], run: async () => 'migrations are up to date' },
   'user:create': {
     args: (args) =>
-      args.length === 1 || (args.length === 2 && args[1] === '--admin') ? undefined : 'user:create takes <email> [--admin]',
+      args.length === 1 || (args.length === 2 && args[1] === '--admin')
+        ? undefined
+        : 'user:create takes <email> [--admin]',
     run: async ({ db, config }, [email, flag]) => {
       const u = await createUserWithPassword(db.ds, email, config.defaultPlan, { admin: flag === '--admin' });
       const admin = u.isAdmin ? ', instance admin' : '';

@@ -15,9 +15,7 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
  * - `absent`: no server listens (no socket, or a dead run's): open the folder instead.
  */
 export type ControlOutcome =
-  | { kind: 'answered'; answer: ControlAnswer }
-  | { kind: 'refused'; message: string }
-  | { kind: 'absent'; why: string };
+  { kind: 'answered'; answer: ControlAnswer } | { kind: 'refused'; message: string } | { kind: 'absent'; why: string };
 
 /** Sends `command args` to the server holding `dataDir`, after checking the socket is its owner's (decision 052). */
 export async function sendControlCommand(dataDir: string, command: string, args: string[]): Promise<ControlOutcome> {
@@ -78,7 +76,10 @@ function exchange(socketPath: string, request: string): Promise<ControlOutcome> 
       if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') {
         done({ kind: 'absent', why: 'a control socket nobody listens on' });
       } else if (err.code === 'EACCES' || err.code === 'EPERM') {
-        done({ kind: 'refused', message: `${socketPath}: permission denied (only the data folder's owner may use it)` });
+        done({
+          kind: 'refused',
+          message: `${socketPath}: permission denied (only the data folder's owner may use it)`,
+        });
       } else {
         done({ kind: 'refused', message: `${socketPath}: ${err.code ?? err.message}` });
       }

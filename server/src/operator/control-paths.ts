@@ -44,8 +44,7 @@ export function untrusted(path: string, kind: 'directory' | 'socket' | 'file', o
     if (code === 'EACCES') return `${path} belongs to another user: only the data folder's owner may use it`;
     return `${path}: ${code ?? String(err)}`;
   }
-  const is =
-    kind === 'directory' ? stats.isDirectory() : kind === 'socket' ? stats.isSocket() : stats.isFile();
+  const is = kind === 'directory' ? stats.isDirectory() : kind === 'socket' ? stats.isSocket() : stats.isFile();
   if (!is) return `${path} is not a ${kind}${stats.isSymbolicLink() ? ' (a symbolic link)' : ''}`;
   if (owner !== 'any' && stats.uid !== owner) {
     return `${path} belongs to user ${stats.uid}, not to you (user ${owner}): run the command as the user that runs Tracker`;

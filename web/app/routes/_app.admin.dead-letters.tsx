@@ -22,7 +22,10 @@ export async function action(args: ActionFunctionArgs) {
     const text = readString(form, 'olderThanDays');
     // The API checks the range; a field that is not a whole number is said here in the same words.
     if (!/^\d{1,6}$/.test(text)) {
-      return data<Result>({ error: 'olderThanDays: must be a whole number from 0 to 36500', done: null }, { status: 400 });
+      return data<Result>(
+        { error: 'olderThanDays: must be a whole number from 0 to 36500', done: null },
+        { status: 400 },
+      );
     }
     const r = await mutateApi(args, ADMIN_PURGE, { olderThanDays: Number(text) });
     outcome = r.ok
@@ -32,8 +35,10 @@ export async function action(args: ActionFunctionArgs) {
     return outcome;
   }
   const all = intent === 'replayAll';
-  const r = await mutateApi(args, ADMIN_REPLAY, all ? { all: true } : { ids: [readString(form, 'id')] });
-  if (!r.ok) return data<Result>({ error: r.error.message, done: null }, { status: r.error.code === 'FORBIDDEN' ? 403 : 400 });
+  const variables: { ids?: string[]; all?: boolean } = all ? { all: true } : { ids: [readString(form, 'id')] };
+  const r = await mutateApi(args, ADMIN_REPLAY, variables);
+  if (!r.ok)
+    return data<Result>({ error: r.error.message, done: null }, { status: r.error.code === 'FORBIDDEN' ? 403 : 400 });
   const ids = r.data.adminReplayDeadLetters;
   return {
     error: null,
@@ -74,7 +79,16 @@ export default function AdminDeadLetters() {
         )}
         <Form method="post" className="inline-form">
           <label htmlFor="purge-days">Purge those whose last failure is older than (days)</label>
-          <input id="purge-days" name="olderThanDays" type="number" min={0} max={36_500} step={1} defaultValue={30} required />
+          <input
+            id="purge-days"
+            name="olderThanDays"
+            type="number"
+            min={0}
+            max={36_500}
+            step={1}
+            defaultValue={30}
+            required
+          />
           <ConfirmButton intent="purge" label="Purge" confirmLabel="Delete them for good" disabled={busy} />
         </Form>
       </div>

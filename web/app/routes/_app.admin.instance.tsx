@@ -40,7 +40,9 @@ export default function AdminInstance() {
           <dt>Migrations</dt>
           <dd>
             {s.migrations.length} applied
-            {s.pendingMigrations.length > 0 ? `, ${s.pendingMigrations.length} pending: run npm run tracker -- migrate` : ', none pending'}
+            {s.pendingMigrations.length > 0
+              ? `, ${s.pendingMigrations.length} pending: run npm run tracker -- migrate`
+              : ', none pending'}
           </dd>
         </dl>
         <details>
@@ -62,8 +64,8 @@ export default function AdminInstance() {
           </p>
         ) : (
           <p>
-            Email is not configured: alert, invitation and usage-warning emails cannot be sent. Set TRACKER_SMTP_URL (and
-            TRACKER_SMTP_FROM), then restart Tracker.
+            Email is not configured: alert, invitation and usage-warning emails cannot be sent. Set TRACKER_SMTP_URL
+            (and TRACKER_SMTP_FROM), then restart Tracker.
           </p>
         )}
         <div aria-live="polite">

@@ -30,7 +30,8 @@ export class AdminOrganizationType {
 
   @Field(() => String, {
     nullable: true,
-    description: "Stripe's status of a subscription that still bills (active, trialing, past_due, unpaid): a plan change then needs force.",
+    description:
+      "Stripe's status of a subscription that still bills (active, trialing, past_due, unpaid): a plan change then needs force.",
   })
   liveSubscription: string | null;
 

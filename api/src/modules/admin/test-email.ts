@@ -32,7 +32,10 @@ export async function sendAdminTestEmail(
     });
     return { to: input.to, response: String(info.response ?? 'accepted') };
   } catch (err) {
-    throw new AppError('UNAVAILABLE', `The email relay ${smtp.host}:${smtp.port} did not take it: ${errorMessage(err)}`);
+    throw new AppError(
+      'UNAVAILABLE',
+      `The email relay ${smtp.host}:${smtp.port} did not take it: ${errorMessage(err)}`,
+    );
   } finally {
     transporter.close();
   }
