@@ -7,11 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createTempDir, type TempDir } from '@tracker/core/testing';
+import * as tar from 'tar';
 import { runCli } from '../src/cli';
 import { controlPaths } from '../src/operator/control-paths';
 import { startChildServer, type ChildServer } from './child-server';
