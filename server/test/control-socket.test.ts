@@ -217,6 +217,21 @@ describe(
       server = undefined;
       const set = await runCli(['org:set-plan', owner.organization.slug, 'business'], env);
       assert.deepEqual(set, { code: 0, out: `${owner.organization.slug} is now on the business plan` });
+      // A backup of the folder leaves the dead run's socket and token out.
+      const file = join(dir.path, '..', `${dir.path.split('/').pop()}.backup`);
+      try {
+        const backedUp = await runCli(['backup', file], env);
+        assert.equal(backedUp.code, 0, backedUp.out);
+        const names: string[] = [];
+        await tar.t({ file, onReadEntry: (e) => void names.push(e.path) });
+        assert.ok(names.length > 0);
+        assert.deepEqual(
+          names.filter((n) => n.replace(/^\.\//, '').startsWith('control')),
+          [],
+        );
+      } finally {
+        rmSync(file, { force: true });
+      }
       const restarted = await startChildServer({ TRACKER_DATA_DIR: dir.path }, 'ingest,worker,api,web', {
         startTimeoutMs: 180_000,
       });
