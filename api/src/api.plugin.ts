@@ -45,6 +45,8 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
     onProjectChanged: options.onProjectChanged,
     clock: options.clock,
     sendAlert: options.sendAlert,
+    enqueueReplay: options.enqueueReplay,
+    instanceVersion: options.instanceVersion,
   };
   const limiter = options.rateLimiter ?? createMemoryRateLimiter(options.config.graphqlRateLimit);
   const refusals = createRefusalLog();

@@ -25,6 +25,14 @@ export interface ApiDeps {
    * `testAlertRule` sends through exactly what real alerts use; without it test sends are refused.
    */
   sendAlert?: AlertSender;
+  /**
+   * The admin screen's dead-letter replay: queues payloads again on the server's queue of their
+   * topic (the server hands it in, as it does `sendAlert`: the api never imports ingest).
+   * Without it replay answers UNAVAILABLE.
+   */
+  enqueueReplay?: (topic: string, payloads: string[]) => Promise<void>;
+  /** Tracker's version as the admin screen shows it (the server's package); default `unknown`. */
+  instanceVersion?: string;
 }
 
 /** Per request: who is calling, and request-scoped DataLoaders. */

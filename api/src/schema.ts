@@ -26,6 +26,7 @@ import { ActivityResolver, ProjectMembersResolver } from './modules/activity/act
 import { AuditResolver } from './modules/audit/audit.resolver';
 import { AccountResolver } from './modules/account/account.resolver';
 import { PrivacyPreviewResolver } from './modules/project/privacy-preview.resolver';
+import { AdminResolver, ViewerAdminResolver } from './modules/admin/admin.resolver';
 import { scopeGuard } from './auth/scope-guard';
 import { secretGuard } from './auth/secret-guard';
 
@@ -57,6 +58,8 @@ export const RESOLVERS = [
   AuditResolver,
   AccountResolver,
   PrivacyPreviewResolver,
+  AdminResolver,
+  ViewerAdminResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

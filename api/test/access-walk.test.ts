@@ -11,6 +11,11 @@
  * tokens, invitation links, sessions).
  *
  * FIELDS must name exactly the schema's root fields: a field added without a row fails here.
+ *
+ * And an instance admin (issue 31, decision 051), the instance's first account, a member of none
+ * of A: admins are not tenants, so every field about A answers them as it answers B (NOT_FOUND,
+ * null), the admin fields answer them only, with a session, and their answers carry A's
+ * organization (its counts) and nothing else of A.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -32,7 +37,7 @@ import {
 import { createTestPostgres, type TestPostgres } from '@tracker/core/testing';
 import { getNamedType, isNonNullType, isObjectType, type GraphQLField, type GraphQLObjectType } from 'graphql';
 import { createApollo } from '../src/api.plugin';
-import { requiredScope, SESSION_ONLY_MUTATIONS } from '../src/auth/scope-policy';
+import { INSTANCE_ADMIN_FIELDS, requiredScope, SESSION_ONLY_MUTATIONS } from '../src/auth/scope-policy';
 import { createContext, type Context } from '../src/context';
 import { getSchema } from '../src/schema';
 
@@ -83,6 +88,8 @@ interface Row {
   outsider: Outcome;
   /** What A's plain member gets (with a session, or a token whose scope admits the field). */
   member: Outcome;
+  /** What the instance admin (no member of A) gets with a session; default: what B's owner gets. */
+  admin?: Outcome;
   /** Ends the caller's session: run with a fresh one. */
   endsSession?: boolean;
 }
@@ -312,6 +319,27 @@ const FIELDS: Record<string, Row> = {
   // Mutation: API tokens (the caller's own only)
   createApiToken: { args: () => ({ name: 'walk', scopes: ['READ'] }), outsider: 'ok', member: 'ok' },
   revokeApiToken: { args: (a) => ({ id: a.apiToken }), outsider: 'NOT_FOUND', member: 'NOT_FOUND' },
+
+  // The instance admin's fields (issue 31): FORBIDDEN for everyone but the admin, and for every
+  // token (auth/scope-policy.ts INSTANCE_ADMIN_FIELDS).
+  adminOrganizations: { args: () => ({}), outsider: 'FORBIDDEN', member: 'FORBIDDEN', admin: 'ok' },
+  adminDeadLetters: { args: () => ({}), outsider: 'FORBIDDEN', member: 'FORBIDDEN', admin: 'ok' },
+  adminInstance: { args: () => ({}), outsider: 'FORBIDDEN', member: 'FORBIDDEN', admin: 'ok' },
+  adminSetOrganizationPlan: {
+    args: (a) => ({ organizationId: a.organization, plan: 'pro' }),
+    outsider: 'FORBIDDEN',
+    member: 'FORBIDDEN',
+    admin: 'ok',
+  },
+  adminReplayDeadLetters: { args: () => ({ all: true }), outsider: 'FORBIDDEN', member: 'FORBIDDEN', admin: 'ok' },
+  adminPurgeDeadLetters: {
+    args: () => ({ olderThanDays: 30 }),
+    outsider: 'FORBIDDEN',
+    member: 'FORBIDDEN',
+    admin: 'ok',
+  },
+  // No SMTP in this walk: the admin is told so; nobody else learns even that.
+  adminSendTestEmail: { args: () => ({}), outsider: 'FORBIDDEN', member: 'FORBIDDEN', admin: 'BAD_USER_INPUT' },
 };
 
 /** Fields of a type, two levels deep, without required arguments: enough to show any leak. */
@@ -337,8 +365,8 @@ function operation(kind: 'query' | 'mutation', field: GraphQLField<unknown, unkn
 
 interface WalkCaller {
   name: string;
-  /** Whose rules apply: B's owner, or A's plain member. */
-  as: 'outsider' | 'member' | 'owner';
+  /** Whose rules apply: B's owner, A's plain member, A's owner, or the instance admin. */
+  as: 'outsider' | 'member' | 'owner' | 'admin';
   /** Null for a session. */
   scope: ApiScope | null;
   token: string;
@@ -420,6 +448,10 @@ describe('access rule walked over every root field (issue 18)', () => {
     pg = await createTestPostgres();
     db = await openDatabase({ databaseUrl: pg.url, dataDir: '' }, { migrate: true });
     apollo = await createApollo();
+
+    // The instance's first account: its admin (decision 051), with an organization of its own.
+    const adminEmail = `walk-admin-${randomUUID()}@example.com`;
+    const admin = await signup(adminEmail);
 
     const ownerEmail = `walk-owner-${randomUUID()}@example.com`;
     const owner = await signup(ownerEmail);
@@ -531,6 +563,23 @@ describe('access rule walked over every root field (issue 18)', () => {
     ];
     idsOfA.push(A.invitation, A.ownerId, A.member, A.savedSearch, A.ownerSession);
 
+    const [{ is_admin: ownerIsAdmin }] = await db.ds.query('SELECT is_admin FROM users WHERE id = $1', [owner.userId]);
+    assert.equal(ownerIsAdmin, false, 'only the first account is an admin');
+    callers.push({
+      name: 'the instance admin (session)',
+      as: 'admin',
+      scope: null,
+      token: admin.token,
+      email: adminEmail,
+    });
+    callers.push({
+      name: 'the instance admin (admin token)',
+      as: 'admin',
+      scope: 'admin',
+      token: (await createApiToken(db.ds, admin.userId, { name: 'a', scopes: ['admin'] })).token,
+      email: adminEmail,
+    });
+
     const outsiderEmail = `walk-outsider-${randomUUID()}@example.com`;
     const outsider = await signup(outsiderEmail);
     callers.push({
@@ -592,12 +641,13 @@ describe('access rule walked over every root field (issue 18)', () => {
   /** What the caller must get: a scope refusal first, then the row's rule for who they are. */
   function expected(kind: 'query' | 'mutation', name: string, caller: WalkCaller): Outcome | 'skip' {
     if (caller.scope) {
-      const sessionOnly = kind === 'mutation' && SESSION_ONLY_MUTATIONS.has(name);
+      const sessionOnly = (kind === 'mutation' && SESSION_ONLY_MUTATIONS.has(name)) || INSTANCE_ADMIN_FIELDS.has(name);
       if (sessionOnly || !hasScope([caller.scope], requiredScope(kind, name))) return 'FORBIDDEN';
     }
     const row = FIELDS[name];
     if (caller.as === 'outsider') return row.outsider;
     if (caller.as === 'member') return row.member;
+    if (caller.as === 'admin') return row.admin ?? row.outsider;
     // A's own owner with enough scope: their data; only reads are checked (for masked secrets).
     return kind === 'query' ? 'ok' : 'skip';
   }
@@ -644,7 +694,13 @@ describe('access rule walked over every root field (issue 18)', () => {
           const what = `${field.name} as ${caller.name}`;
           check(outcome, answer, field.name, what);
           const text = JSON.stringify(answer);
-          const hidden = caller.as === 'outsider' ? [...idsOfA, ...A.secrets] : A.secrets;
+          // The admin sees A's organization in the admin fields (its plan and counts), nothing else of A.
+          const hidden =
+            caller.as === 'outsider'
+              ? [...idsOfA, ...A.secrets]
+              : caller.as === 'admin'
+                ? [...idsOfA.filter((id) => id !== A.organization), A.ownerEmail, A.memberEmail, ...A.secrets]
+                : A.secrets;
           const leaked = hidden.filter((s) => text.includes(s));
           assert.deepEqual(leaked, [], `${what}: the answer contains what the caller must not see`);
         }
@@ -653,5 +709,23 @@ describe('access rule walked over every root field (issue 18)', () => {
     // 56 fields × 9 callers, less the owner's own mutations: a walk that silently skipped would be short.
     assert.ok(calls >= 400, `only ${calls} calls`);
     t.diagnostic(`${calls} calls over ${rootFields(schema).length} fields and ${callers.length} callers`);
+  });
+
+  test("the instance admin reads A's plan and counts, and none of A's issues or events", async () => {
+    const admin = callers.find((c) => c.as === 'admin' && c.scope === null)!;
+    const list = await ok(
+      `{ adminOrganizations(first: 100) { totalCount nodes { id slug plan memberCount projectCount events { used limit } } } }`,
+      {},
+      admin.token,
+    );
+    const a = list.adminOrganizations.nodes.find((n: { id: string }) => n.id === A.organization);
+    assert.deepEqual(
+      { plan: a.plan, members: a.memberCount, projects: a.projectCount, limit: a.events.limit },
+      { plan: 'pro', members: 2, projects: 1, limit: 100_000 },
+    );
+    const issues = await run(`query($p: ID!) { issues(projectId: $p) { totalCount } }`, { p: A.project }, admin.token);
+    assert.equal(issues.errors?.[0]?.extensions?.code, 'NOT_FOUND');
+    const event = await run(`query($id: ID!) { event(id: $id) { id } }`, { id: A.event }, admin.token);
+    assert.equal(event.data?.event, null);
   });
 });

@@ -177,6 +177,15 @@ const CASES: Record<string, Case> = {
     own: 'BILLING_NOT_CONFIGURED',
   },
 
+  // The instance admin's (issue 31): B's callers are no admins, so FORBIDDEN for any id alike
+  // (access-walk.test.ts and admin.test.ts cover the admin).
+  adminSetOrganizationPlan: {
+    ids: { organizationId: 'organization' },
+    args: (b) => ({ organizationId: b.organization, plan: 'pro' }),
+    own: 'FORBIDDEN',
+  },
+  adminReplayDeadLetters: { ids: { ids: 'project' }, args: () => ({ ids: [] }), own: 'FORBIDDEN' },
+
   // Mutation: projects and keys
   renameProject: { ids: { id: 'project' }, args: (b) => ({ id: b.project, name: unique('renamed') }) },
   updateProjectPrivacy: {

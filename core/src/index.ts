@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 
 export * from './access';
+export * from './admin';
 export * from './activity';
 export * from './audit';
 export * from './accounts';

@@ -120,6 +120,8 @@ function keep(path: string): boolean {
     name !== '' &&
     name !== '.' &&
     name !== 'tracker.lock' &&
+    // A run's control socket and its token (decision 052): not data, and a socket is no file to archive.
+    name !== 'control' &&
     !name.startsWith('pgdata.') &&
     !name.startsWith('.tracker')
   );

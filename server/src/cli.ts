@@ -1,120 +1,17 @@
 import {
   errorMessage,
   ConfigError,
-  createUserWithPassword,
   DataDirLockedError,
-  formatDsn,
-  Project,
   isAppError,
-  listDeadLetters,
   loadConfig,
-  purgeDeadLetters,
-  replayDeadLetters,
   openDatabase,
-  rotateProjectKey,
-  setOrganizationPlan,
   type Config,
   type Database,
 } from '@tracker/core';
 import { backup, BackupError, restore } from './backup';
 import { createQueue } from './create-queue';
-
-const USAGE = `usage: npm run tracker -- <command>
-
-  migrate                          apply pending database migrations
-  user:create <email>              create an account (prints a generated password)
-  org:set-plan <org-slug> <plan>   change an organization's plan (free, pro, business)
-  key:rotate <project-id>          issue a new DSN key and disable the old ones
-  dead-letter:list [--limit <n>]   jobs set aside by the worker, newest first, with the reason
-  dead-letter:replay <id>|--all    queue dead letters again (once the cause is fixed)
-  dead-letter:purge --older-than <days>
-                                   delete dead letters whose last failure is older than that
-  backup <file>                    the whole database (embedded: the data folder; stop Tracker first)
-  restore <file> [--force]         into an empty database (--force replaces one), then migrate
-
-Reads the same environment as the server (DATABASE_URL, TRACKER_DATA_DIR, …).`;
-
-type Command = (db: Database, args: string[], config: Config) => Promise<string>;
-
-/**
- * `args`: the positional arguments, or a check of their own for commands with options
- * (returns the usage error, or undefined when the arguments are fine).
- */
-const COMMANDS: Record<string, { args: string[] | ((args: string[]) => string | undefined); run: Command }> = {
-  migrate: { args: [], run: async () => 'migrations are up to date' },
-  'user:create': {
-    args: ['email'],
-    run: async (db, [email], config) => {
-      const u = await createUserWithPassword(db.ds, email, config.defaultPlan);
-      return `created ${u.email} (organization ${u.organizationSlug})\npassword: ${u.password}`;
-    },
-  },
-  'org:set-plan': {
-    args: ['org-slug', 'plan'],
-    run: async (db, [slug, plan]) => {
-      const org = await setOrganizationPlan(db.ds, slug, plan);
-      return `${org.slug} is now on the ${org.plan} plan`;
-    },
-  },
-  'key:rotate': {
-    args: ['project-id'],
-    run: async (db, [projectId], config) => {
-      const key = await rotateProjectKey(db.ds, projectId);
-      const { number } = await db.ds.manager.findOneByOrFail(Project, { id: projectId });
-      return `new DSN: ${formatDsn(config.publicUrl, key.publicKey, number)}`;
-    },
-  },
-  'dead-letter:list': {
-    args: (args) =>
-      args.length === 0 || (args.length === 2 && args[0] === '--limit' && isCount(args[1]))
-        ? undefined
-        : 'dead-letter:list takes [--limit <n>]',
-    run: async (db, args) => {
-      const letters = await listDeadLetters(db.ds, { limit: args.length === 2 ? Number(args[1]) : 50 });
-      if (letters.length === 0) return 'no dead letters';
-      return letters
-        .map(
-          (d) =>
-            `#${d.id}  ${d.topic}/${d.kind ?? '?'}  project ${d.projectId ?? '?'}  item ${d.itemId ?? '?'}\n` +
-            `    ${d.attempts} attempt(s), first failed ${d.firstFailedAt.toISOString()}, last ${d.lastFailedAt.toISOString()}\n` +
-            `    ${d.error.split('\n')[0].slice(0, 300)}`,
-        )
-        .join('\n');
-    },
-  },
-  'dead-letter:replay': {
-    args: (args) =>
-      args.length === 1 && (args[0] === '--all' || isCount(args[0]))
-        ? undefined
-        : 'dead-letter:replay takes <id> or --all',
-    run: async (db, [which], config) => {
-      const queues = new Map<string, Awaited<ReturnType<typeof createQueue>>>();
-      try {
-        const replayed = await replayDeadLetters(
-          db.ds,
-          which === '--all' ? 'all' : [which],
-          async (topic, payloads) => {
-            let queue = queues.get(topic);
-            if (!queue) queues.set(topic, (queue = await createQueue(config, db, {}, topic)));
-            await queue.enqueue(payloads);
-          },
-        );
-        if (replayed.length === 0) return which === '--all' ? 'no dead letters' : `no dead letter #${which}`;
-        return `queued ${replayed.length} dead letter(s) again: ${replayed.map((d) => `#${d.id}`).join(', ')}`;
-      } finally {
-        for (const q of queues.values()) await q.close();
-      }
-    },
-  },
-  'dead-letter:purge': {
-    args: (args) =>
-      args.length === 2 && args[0] === '--older-than' && isCount(args[1])
-        ? undefined
-        : 'dead-letter:purge takes --older-than <days>',
-    run: async (db, [, days]) =>
-      `deleted ${await purgeDeadLetters(db.ds, Number(days))} dead letter(s) older than ${days} day(s)`,
-  },
-};
+import { COMMANDS, CONTROL_COMMANDS, USAGE, usageError, type CommandSpec } from './operator/commands';
+import { sendControlCommand } from './operator/control-client';
 
 /** Outside COMMANDS: they take the data folder's lock themselves, or run PostgreSQL's tools. */
 const FILE_COMMANDS = {
@@ -141,56 +38,73 @@ async function backupCommand(
   }
 }
 
-function isCount(text: string): boolean {
-  return /^\d{1,9}$/.test(text);
-}
-
 /** The operator command. Exit codes: 0 done, 1 failed, 2 bad usage. */
 export async function runCli(
   argv: string[],
   env: Record<string, string | undefined> = process.env,
 ): Promise<{ code: number; out: string }> {
   const [name, ...args] = argv;
-  const command = name
+  const command: CommandSpec | undefined = name
     ? (COMMANDS[name] ??
       (name in FILE_COMMANDS
         ? { args: FILE_COMMANDS[name as keyof typeof FILE_COMMANDS], run: async () => '' }
         : undefined))
     : undefined;
   if (!command) return { code: 2, out: name ? `unknown command "${name}"\n\n${USAGE}` : USAGE };
-  const usageError =
-    typeof command.args === 'function'
-      ? command.args(args)
-      : args.length !== command.args.length
-        ? `${name} takes ${command.args.map((a) => `<${a}>`).join(' ') || 'no arguments'}`
-        : undefined;
-  if (usageError) return { code: 2, out: `${usageError}\n\n${USAGE}` };
+  const problem = usageError(name, command, args);
+  if (problem) return { code: 2, out: `${problem}\n\n${USAGE}` };
   if (name === 'backup' || name === 'restore') return backupCommand(name, args, env);
-  let db: Database | undefined;
+  let config: Config;
   try {
-    const config = loadConfig(env);
+    config = loadConfig(env);
+  } catch (err) {
+    return { code: 1, out: `error: ${errorMessage(err)}` };
+  }
+  // Embedded: a running server holds the folder (one process per folder), so the command goes
+  // to it over the control socket in the folder; with no server there, the folder is opened here.
+  let noServer = '';
+  if (!config.databaseUrl && CONTROL_COMMANDS.has(name)) {
+    const sent = await sendControlCommand(config.dataDir, name, args);
+    if (sent.kind === 'answered') return sent.answer;
+    if (sent.kind === 'refused') return { code: 1, out: `error: ${sent.message}` };
+    noServer = sent.why;
+  }
+  let db: Database | undefined;
+  const queues = new Map<string, Awaited<ReturnType<typeof createQueue>>>();
+  try {
     db = await openDatabase(config, { migrate: name === 'migrate', poolSize: 2 });
     if (name !== 'migrate' && (await db.ds.showMigrations())) {
       return { code: 1, out: 'error: the database has pending migrations: run `npm run tracker -- migrate` first' };
     }
-    return { code: 0, out: await command.run(db, args, config) };
+    const opened = db;
+    const out = await command.run(
+      {
+        db: opened,
+        config,
+        enqueue: async (topic, payloads) => {
+          let queue = queues.get(topic);
+          if (!queue) queues.set(topic, (queue = await createQueue(config, opened, {}, topic)));
+          await queue.enqueue(payloads);
+        },
+      },
+      args,
+    );
+    return { code: 0, out };
   } catch (err) {
-    if (err instanceof DataDirLockedError && name.startsWith('dead-letter:')) {
-      // The embedded runtime's folder is held by the running server (one process per folder).
-      return {
-        code: 1,
-        out:
-          `error: ${err.message}\n` +
-          `Dead letters live in that folder: stop Tracker, run \`npm run tracker -- ${argv.join(' ')}\`, then start it ` +
-          `again (replayed jobs are processed at the next start). With PostgreSQL (DATABASE_URL) these commands run ` +
-          `while Tracker runs.`,
-      };
+    if (err instanceof DataDirLockedError) {
+      // Held, and its holder did not answer on the control socket (still starting, or a build
+      // from before the socket): say both.
+      const why = noServer
+        ? ` It did not answer on its control socket (${noServer}): wait for it to start, or stop it.`
+        : '';
+      return { code: 1, out: `error: ${err.message}${why}` };
     }
-    if (err instanceof ConfigError || err instanceof DataDirLockedError || isAppError(err)) {
+    if (err instanceof ConfigError || isAppError(err)) {
       return { code: 1, out: `error: ${errorMessage(err)}` };
     }
     return { code: 1, out: `error: ${(err as Error).stack ?? String(err)}` };
   } finally {
+    for (const q of queues.values()) await q.close();
     await db?.close();
   }
 }

@@ -53,6 +53,9 @@ import { loadSdkAssets, type SdkAssets } from './sdk-dist/sdk-assets';
 import { registerSdkRoutes } from './sdk-dist/sdk-routes';
 import { mountWeb } from './web-mount';
 import { chooseLogFormat, createPrettyStream } from './log-format';
+import { startOperatorControl, type ControlServer } from './operator/control-start';
+import { createReplayEnqueue } from './operator/replay-enqueue';
+import { readTrackerVersion } from './version';
 
 /** Behind a load balancer the health checks and ingest see many short connections. */
 const KEEP_ALIVE_MS = 65_000;
@@ -371,6 +374,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   const sessionSecret = roles.has('web')
     ? resolveSessionSecret(config.sessionSecret, config.dataDir)
     : config.sessionSecret;
+  // Dead letters replayed from the admin screen or the control socket: this process's queues.
+  const enqueueReplay = createReplayEnqueue(config, db, { jobs: queue, alerts: alertsQueue });
   let api: { stop(): Promise<void> } | undefined;
   if (roles.has('api')) {
     // GraphQL requests per token: shared by every api process through Redis when there is one.
@@ -386,6 +391,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       // With the ingest role here too, a project's new privacy settings apply to its next event.
       onProjectChanged: (projectId) => keys?.invalidateProject(projectId),
       clock: options.clock,
+      enqueueReplay,
+      instanceVersion: readTrackerVersion(),
       // "Send test notification" goes through the dispatcher's channel code, from this process.
       sendAlert: createAlertSender({
         allowPrivateTargets: config.allowPrivateTargets,
@@ -411,6 +418,8 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
   // docs/decisions/038).
   let internalApi: Server | undefined;
   let internalApiUrl: string | undefined;
+  /** Embedded only: operator commands while this process holds the data folder (decision 052). */
+  let control: ControlServer | null = null;
 
   async function listen(): Promise<string> {
     await app.listen({ port: config.port, host: config.host });
@@ -430,6 +439,15 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     const port = typeof address === 'object' && address ? address.port : config.port;
     tracker.url = `http://127.0.0.1:${port}`;
     if (publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
+    if (db.kind === 'pglite') {
+      control = await startOperatorControl({
+        config,
+        db,
+        enqueue: enqueueReplay,
+        onProjectChanged: (projectId) => keys?.invalidateProject(projectId),
+        log: (level, msg, data) => app.log[level](data ?? {}, msg),
+      });
+    }
     if (roles.has('worker')) {
       (tracker as { worker: RunningWorker | undefined }).worker = startWorker({
         ds: db.ds,
@@ -552,6 +570,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       };
       // Requests in flight get a few seconds (an enqueue fails within ~1 s); then their
       // connections are cut.
+      await step('control socket (operator commands)', () => control?.close());
       const idleSweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
       await step('HTTP requests in flight', () => app.close(), Math.min(3_000, config.shutdownTimeoutMs / 2));
       clearInterval(idleSweep);

@@ -39,7 +39,13 @@ describe('operator command', () => {
   test('creates a user and changes the plan of their organization', async () => {
     const created = await runCli(['user:create', 'ops@example.com'], env);
     assert.equal(created.code, 0, created.out);
-    const slug = /organization (\S+)\)/.exec(created.out)![1];
+    // The instance's first account is its admin (decision 051); later ones only with --admin.
+    assert.match(created.out, /, instance admin\)/);
+    const plain = await runCli(['user:create', 'dev@example.com'], env);
+    assert.doesNotMatch(plain.out, /instance admin/);
+    assert.match((await runCli(['user:create', 'ops2@example.com', '--admin'], env)).out, /, instance admin\)/);
+    assert.equal((await runCli(['user:create', 'x@example.com', '--root'], env)).code, 2);
+    const slug = /organization ([^,)\s]+)/.exec(created.out)![1];
     const changed = await runCli(['org:set-plan', slug, 'business'], env);
     assert.equal(changed.code, 0, changed.out);
     const db = await openDatabase({ databaseUrl: pg.url, dataDir: dir.path });
@@ -70,13 +76,16 @@ describe('operator command', () => {
 });
 
 describe('operator command on the embedded database', () => {
-  test('rotates a DSN key (old key refused after rotation) and refuses to open a folder in use', async () => {
+  test('rotates a DSN key while the server runs (the old key refused at once) and with it stopped', async () => {
     const testEnv = await createTestEnv('embedded');
     const tracker = await startTracker(testEnv);
     const a = await signUpWithProject(tracker.url);
-    const busy = await runCli(['key:rotate', a.project.id], { TRACKER_DATA_DIR: testEnv.config.dataDir });
-    assert.equal(busy.code, 1);
-    assert.match(busy.out, /in use by another Tracker process/);
+    // The server holds the folder: the command goes over its control socket (decision 052).
+    const live = await runCli(['key:rotate', a.project.id], { TRACKER_DATA_DIR: testEnv.config.dataDir });
+    assert.equal(live.code, 0, live.out);
+    const liveKey = /new DSN: http:\/\/(et_[0-9a-f]{32})@/.exec(live.out)![1];
+    assert.equal((await sendError(tracker.url, a.key, { type: 'E', message: 'm', environment: 'p' })).status, 401);
+    assert.equal((await sendError(tracker.url, liveKey, { type: 'E', message: 'm', environment: 'p' })).status, 202);
     await tracker.close();
 
     const rotated = await runCli(['key:rotate', a.project.id], {
@@ -87,7 +96,7 @@ describe('operator command on the embedded database', () => {
     const newKey = /new DSN: http:\/\/(et_[0-9a-f]{32})@/.exec(rotated.out)![1];
 
     const again = await startTracker(testEnv);
-    assert.equal((await sendError(again.url, a.key, { type: 'E', message: 'm', environment: 'p' })).status, 401);
+    assert.equal((await sendError(again.url, liveKey, { type: 'E', message: 'm', environment: 'p' })).status, 401);
     assert.equal((await sendError(again.url, newKey, { type: 'E', message: 'm', environment: 'p' })).status, 202);
     const project = await gqlOk(
       again.url,
@@ -141,9 +150,10 @@ for (const mode of MODES) {
         60_000,
       );
       if (mode === 'embedded') {
-        const busy = await runCli(['dead-letter:list'], cliEnv);
-        assert.equal(busy.code, 1);
-        assert.match(busy.out, /stop Tracker, run `npm run tracker -- dead-letter:list`, then start it again/);
+        // Answered by the running server over its control socket; then the rest with it stopped.
+        const live = await runCli(['dead-letter:list'], cliEnv);
+        assert.equal(live.code, 0, live.out);
+        assert.match(live.out, /refused by the operator's trigger/);
         await tracker.db.ds.query('DROP TRIGGER cli_test_reject ON events');
         await tracker.close();
       }

@@ -35,6 +35,7 @@ const proProject = { ...project, id: 'p2', name: 'Storefront', organizationId: '
 const viewer: NonNullable<Api.ViewerQuery['viewer']> = {
   id: 'u1',
   email: 'ada@example.com',
+  isInstanceAdmin: false,
   organizations: [
     { id: 'o1', slug: 'acme', name: 'Acme', plan: 'free', projects: [{ id: 'p1', name: project.name }] },
     { id: 'o2', slug: 'globex', name: 'Globex', plan: 'pro', projects: [{ id: 'p2', name: proProject.name }] },

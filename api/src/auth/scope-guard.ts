@@ -1,7 +1,7 @@
 import { AppError, hasScope } from '@tracker/core';
 import type { MiddlewareFn } from 'type-graphql';
 import type { Context } from '../context';
-import { requiredScope, SESSION_ONLY_MUTATIONS } from './scope-policy';
+import { INSTANCE_ADMIN_FIELDS, requiredScope, SESSION_ONLY_MUTATIONS } from './scope-policy';
 
 /**
  * The single place API-token scopes are enforced: a global type-graphql middleware, so every
@@ -17,7 +17,7 @@ export const scopeGuard: MiddlewareFn<Context> = ({ context, info }, next) => {
   const operation = info.operation.operation;
   if (operation === 'subscription') throw new AppError('FORBIDDEN', 'Subscriptions are not available to API tokens');
   const field = info.fieldName;
-  if (operation === 'mutation' && SESSION_ONLY_MUTATIONS.has(field)) {
+  if ((operation === 'mutation' && SESSION_ONLY_MUTATIONS.has(field)) || INSTANCE_ADMIN_FIELDS.has(field)) {
     throw new AppError('FORBIDDEN', `${field} needs a signed-in session: API tokens cannot run it`);
   }
   const needed = requiredScope(operation, field);

@@ -70,6 +70,21 @@ export const SESSION_ONLY_MUTATIONS: ReadonlySet<string> = new Set([
   'revokeOtherSessions',
 ]);
 
+/**
+ * The instance admin's fields (decision 051): no API token may call them, whatever its scopes.
+ * They reach across every organization of the instance; a leaked token must not carry that, and
+ * the operator command covers automation on the server itself.
+ */
+export const INSTANCE_ADMIN_FIELDS: ReadonlySet<string> = new Set([
+  'adminOrganizations',
+  'adminDeadLetters',
+  'adminInstance',
+  'adminSetOrganizationPlan',
+  'adminReplayDeadLetters',
+  'adminPurgeDeadLetters',
+  'adminSendTestEmail',
+]);
+
 export function requiredScope(operation: 'query' | 'mutation', field: string): ApiScope {
   if (operation === 'mutation' && ADMIN_MUTATIONS.has(field)) return 'admin';
   if (operation === 'query' && ADMIN_QUERIES.has(field)) return 'admin';

@@ -79,4 +79,6 @@ export const REVIEWED_FIELDS: ReadonlyMap<string, string> = new Map([
   ['EventTag.key', 'a tag name'],
   ['TagBreakdown.key', 'a tag name'],
   ['TagFilter.key', "a tag name in an alert rule's conditions"],
+  ['AdminStripeStatus.secretKey', 'a boolean: whether STRIPE_SECRET_KEY is set, never its value (instance admins)'],
+  ['AdminStripeStatus.webhookSecret', 'a boolean: whether STRIPE_WEBHOOK_SECRET is set (instance admins)'],
 ]);

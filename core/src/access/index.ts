@@ -1,4 +1,5 @@
 export { callerOf, sessionCaller, type Caller, type RequestOrigin } from './caller';
+export { isFirstAccount, isInstanceAdmin, requireInstanceAdmin } from './instance-admin';
 export { isUuid } from './is-uuid';
 export { findIssueAccess, lockIssuesForCaller, requireLockedIssue, type LockedIssue } from './issue-access';
 export { findOrganizationAccess, requireOrganizationAccess, type OrganizationAccess } from './organization-access';

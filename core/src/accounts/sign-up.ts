@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { isFirstAccount } from '../access/instance-admin';
 import { AppError } from '../errors';
 import { Membership, Organization, User } from '../entities';
 import type { PlanId } from '../entities';
@@ -19,8 +20,17 @@ export interface SignUpResult extends CreatedSession {
   organization: Organization;
 }
 
-/** Creates a user, their first organization (as owner) and a session, in one transaction. */
-export async function signUp(ds: DataSource, input: SignUpInput, plan: PlanId): Promise<SignUpResult> {
+/**
+ * Creates a user, their first organization (as owner) and a session, in one transaction. The
+ * instance's first account is its admin (decision 051); `admin` makes any new account one (the
+ * operator command's `user:create --admin`).
+ */
+export async function signUp(
+  ds: DataSource,
+  input: SignUpInput,
+  plan: PlanId,
+  options: { admin?: boolean } = {},
+): Promise<SignUpResult> {
   const email = normalizeEmail(input.email);
   checkNewPassword('password', input.password);
   const orgName = input.organizationName.trim();
@@ -31,7 +41,8 @@ export async function signUp(ds: DataSource, input: SignUpInput, plan: PlanId): 
   return ds.transaction(async (em) => {
     const taken = await em.findOneBy(User, { email });
     if (taken) throw new AppError('CONFLICT', 'email: an account with this email already exists');
-    const user = await em.save(em.create(User, { email, passwordHash }));
+    const isAdmin = options.admin === true || (await isFirstAccount(em));
+    const user = await em.save(em.create(User, { email, passwordHash, isAdmin }));
     const slug = await uniqueSlug(em, orgName);
     const organization = await em.save(em.create(Organization, { name: orgName, slug, plan }));
     await em.insert(Membership, { organizationId: organization.id, userId: user.id, role: 'owner' });

@@ -13,7 +13,7 @@ export class BillingLogEntry {
   @Column('text', { name: 'stripe_event_id', nullable: true })
   stripeEventId: string | null;
 
-  /** The Stripe event type, or `grace_expired`. */
+  /** The Stripe event type, `grace_expired`, or `operator` / `admin` for a plan set by hand. */
   @Column('text')
   reason: string;
 
@@ -25,6 +25,10 @@ export class BillingLogEntry {
 
   @Column('text', { name: 'subscription_status', nullable: true })
   subscriptionStatus: string | null;
+
+  /** The instance admin who set the plan by hand; null otherwise. */
+  @Column('uuid', { name: 'changed_by', nullable: true })
+  changedBy: string | null;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt: Date;

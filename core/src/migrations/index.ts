@@ -30,6 +30,7 @@ import { ArtifactBundles1797310000000 } from './1797310000000-artifact-bundles';
 import { ReleaseSessions1797320000000 } from './1797320000000-release-sessions';
 import { EventLogMessage1797340000000 } from './1797340000000-event-log-message';
 import { FeedbackNameAndUrl1797341000000 } from './1797341000000-feedback-name-and-url';
+import { InstanceAdmin1797350000000 } from './1797350000000-instance-admin';
 import { EmailChanges1797360000000 } from './1797360000000-email-changes';
 import { AuditLog1797400000000 } from './1797400000000-audit-log';
 import { ProjectTraceUrlTemplate1797420000000 } from './1797420000000-project-trace-url-template';
@@ -68,6 +69,7 @@ export const MIGRATIONS = [
   VitalsPiecesAndTagCase1797330000000,
   EventLogMessage1797340000000,
   FeedbackNameAndUrl1797341000000,
+  InstanceAdmin1797350000000,
   EmailChanges1797360000000,
   AuditLog1797400000000,
   ProjectTraceUrlTemplate1797420000000,

@@ -3,13 +3,22 @@ import type { DataSource } from 'typeorm';
 import { signUp } from '../accounts/sign-up';
 import type { PlanId } from '../entities';
 
-/** Creates an account with a generated password and its own organization. */
+/**
+ * Creates an account with a generated password and its own organization; `admin` makes it an
+ * instance admin (as the instance's first account is anyway).
+ */
 export async function createUserWithPassword(
   ds: DataSource,
   email: string,
   plan: PlanId,
-): Promise<{ email: string; password: string; organizationSlug: string }> {
+  options: { admin?: boolean } = {},
+): Promise<{ email: string; password: string; organizationSlug: string; isAdmin: boolean }> {
   const password = randomBytes(12).toString('base64url');
-  const result = await signUp(ds, { email, password, organizationName: email.split('@')[0] || 'org' }, plan);
-  return { email: result.user.email, password, organizationSlug: result.organization.slug };
+  const result = await signUp(ds, { email, password, organizationName: email.split('@')[0] || 'org' }, plan, options);
+  return {
+    email: result.user.email,
+    password,
+    organizationSlug: result.organization.slug,
+    isAdmin: result.user.isAdmin,
+  };
 }

@@ -1,3 +1,3 @@
 export { createUserWithPassword } from './create-user';
 export { rotateProjectKey } from './rotate-key';
-export { setOrganizationPlan } from './set-plan';
+export { changeOrganizationPlan, setOrganizationPlan, type PlanChange, type PlanChangeInput } from './set-plan';

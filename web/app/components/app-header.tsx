@@ -14,6 +14,11 @@ export function AppHeader({ viewer }: { viewer: Viewer }) {
       </Link>
       <ProjectSwitcher viewer={viewer} />
       <div className="header-end">
+        {viewer.isInstanceAdmin && (
+          <Link to="/admin" className="button button-quiet">
+            Admin
+          </Link>
+        )}
         <Link to="/account" className="viewer-email" title="Your account: email, password, sessions, API tokens">
           {viewer.email}
         </Link>

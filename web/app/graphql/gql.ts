@@ -21,6 +21,13 @@ type Documents = {
     "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id)\n  }\n": typeof types.RevokeSessionDocument,
     "\n  mutation RevokeOtherSessions {\n    revokeOtherSessions\n  }\n": typeof types.RevokeOtherSessionsDocument,
     "\n  mutation ConfirmEmailChange($token: String!) {\n    confirmEmailChange(token: $token) {\n      email\n    }\n  }\n": typeof types.ConfirmEmailChangeDocument,
+    "\n  query AdminOrganizations($after: String) {\n    adminOrganizations(first: 50, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        name\n        slug\n        plan\n        memberCount\n        projectCount\n        liveSubscription\n        events {\n          used\n          limit\n        }\n        logs {\n          used\n          limit\n        }\n      }\n    }\n    plans {\n      id\n      name\n    }\n  }\n": typeof types.AdminOrganizationsDocument,
+    "\n  mutation AdminSetOrganizationPlan($organizationId: ID!, $plan: String!, $force: Boolean) {\n    adminSetOrganizationPlan(organizationId: $organizationId, plan: $plan, force: $force) {\n      planBefore\n      overrodeSubscription\n      organization {\n        slug\n        plan\n      }\n    }\n  }\n": typeof types.AdminSetOrganizationPlanDocument,
+    "\n  query AdminDeadLetters {\n    adminDeadLetters(first: 100) {\n      totalCount\n      nodes {\n        id\n        topic\n        kind\n        attempts\n        firstFailedAt\n        lastFailedAt\n        reason\n      }\n    }\n  }\n": typeof types.AdminDeadLettersDocument,
+    "\n  mutation AdminReplayDeadLetters($ids: [ID!], $all: Boolean) {\n    adminReplayDeadLetters(ids: $ids, all: $all)\n  }\n": typeof types.AdminReplayDeadLettersDocument,
+    "\n  mutation AdminPurgeDeadLetters($olderThanDays: Int!) {\n    adminPurgeDeadLetters(olderThanDays: $olderThanDays)\n  }\n": typeof types.AdminPurgeDeadLettersDocument,
+    "\n  query AdminInstance {\n    adminInstance {\n      version\n      nodeVersion\n      databaseKind\n      databaseVersion\n      migrations {\n        name\n        timestamp\n      }\n      pendingMigrations\n      deadLetterCount\n      smtp {\n        configured\n        host\n        port\n        secure\n        from\n      }\n      stripe {\n        configured\n        secretKey\n        webhookSecret\n        pricePro\n        priceBusiness\n        mode\n      }\n    }\n  }\n": typeof types.AdminInstanceDocument,
+    "\n  mutation AdminSendTestEmail {\n    adminSendTestEmail {\n      to\n      response\n    }\n  }\n": typeof types.AdminSendTestEmailDocument,
     "\n  query AlertRules($projectId: ID!, $deliveries: Int!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      enabled\n      createdAt\n      secret\n      masked\n      threshold\n      windowMinutes\n      query\n      actionIntervalMinutes\n      digestMinutes\n      mutedUntil\n      filter {\n        environments\n        minLevel\n        tags {\n          key\n          value\n        }\n        release\n        assigned\n      }\n      channel {\n        type\n        url\n        email\n      }\n      deliveries(first: $deliveries) {\n        id\n        kind\n        status\n        attempts\n        lastError\n        lastStatus\n        createdAt\n        deliveredAt\n        nextAttemptAt\n        response\n        test\n      }\n      failing\n      recentFailures\n    }\n    alertChannels {\n      type\n      name\n      target\n      available\n      unavailableReason\n      help\n    }\n  }\n": typeof types.AlertRulesDocument,
     "\n  mutation CreateAlertRule(\n    $projectId: ID!\n    $kind: AlertKind!\n    $channel: AlertChannelInput!\n    $threshold: Int\n    $windowMinutes: Int\n    $query: String\n    $filter: AlertFilterInput\n    $actionIntervalMinutes: Int\n    $digestMinutes: Int\n  ) {\n    createAlertRule(\n      projectId: $projectId\n      kind: $kind\n      channel: $channel\n      threshold: $threshold\n      windowMinutes: $windowMinutes\n      query: $query\n      filter: $filter\n      actionIntervalMinutes: $actionIntervalMinutes\n      digestMinutes: $digestMinutes\n    ) {\n      id\n    }\n  }\n": typeof types.CreateAlertRuleDocument,
     "\n  mutation UpdateAlertRuleSettings(\n    $id: ID!\n    $kind: AlertKind!\n    $threshold: Int\n    $windowMinutes: Int\n    $query: String\n    $filter: AlertFilterInput\n    $actionIntervalMinutes: Int\n    $digestMinutes: Int\n  ) {\n    updateAlertRule(\n      id: $id\n      kind: $kind\n      threshold: $threshold\n      windowMinutes: $windowMinutes\n      query: $query\n      filter: $filter\n      actionIntervalMinutes: $actionIntervalMinutes\n      digestMinutes: $digestMinutes\n    ) {\n      id\n    }\n  }\n": typeof types.UpdateAlertRuleSettingsDocument,
@@ -73,6 +80,7 @@ type Documents = {
     "\n    mutation UpdateProjectTraceLink($id: ID!, $template: String) {\n      updateProjectTraceLink(id: $id, template: $template) {\n        id\n        traceUrlTemplate\n      }\n    }\n  ": typeof types.UpdateProjectTraceLinkDocument,
     "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": typeof types.RevokeApiTokenDocument,
     "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": typeof types.PlanFieldsFragmentDoc,
+    "\n  query AdminViewer {\n    viewer {\n      id\n      isInstanceAdmin\n    }\n  }\n": typeof types.AdminViewerDocument,
     "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": typeof types.ProjectSetupDocument,
     "\n  query AlertMutePage($projectId: ID!, $issueId: ID!, $withIssue: Boolean!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      mutedUntil\n      channel {\n        type\n      }\n    }\n    issue(id: $issueId) @include(if: $withIssue) {\n      id\n      projectId\n      title\n      alertsMutedUntil\n    }\n  }\n": typeof types.AlertMutePageDocument,
     "\n  mutation MuteAlertRuleFromLink($id: ID!, $until: String) {\n    muteAlertRule(id: $id, until: $until) {\n      id\n    }\n  }\n": typeof types.MuteAlertRuleFromLinkDocument,
@@ -89,7 +97,7 @@ type Documents = {
     "\n  mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {\n    markRelease(projectId: $projectId, version: $version, environment: $environment) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": typeof types.MarkReleaseDocument,
     "\n  query Project($id: ID!) {\n    project(id: $id) {\n      id\n      name\n      dsn\n      organizationId\n    }\n  }\n": typeof types.ProjectDocument,
     "\n  mutation CreateProject($organizationId: ID!, $name: String!) {\n    createProject(organizationId: $organizationId, name: $name) {\n      id\n    }\n  }\n": typeof types.CreateProjectDocument,
-    "\n  query Viewer {\n    viewer {\n      id\n      email\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": typeof types.ViewerDocument,
+    "\n  query Viewer {\n    viewer {\n      id\n      email\n      isInstanceAdmin\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  query FirstProject {\n    viewer {\n      id\n      organizations {\n        id\n        projects {\n          id\n        }\n      }\n    }\n  }\n": typeof types.FirstProjectDocument,
     "\n  query InvitationPreview($token: String!) {\n    invitation(token: $token) {\n      organizationName\n      email\n      role\n      status\n      expiresAt\n    }\n  }\n": typeof types.InvitationPreviewDocument,
     "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) {\n      id\n      projects {\n        id\n      }\n    }\n  }\n": typeof types.AcceptInvitationDocument,
@@ -106,6 +114,13 @@ const documents: Documents = {
     "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id)\n  }\n": types.RevokeSessionDocument,
     "\n  mutation RevokeOtherSessions {\n    revokeOtherSessions\n  }\n": types.RevokeOtherSessionsDocument,
     "\n  mutation ConfirmEmailChange($token: String!) {\n    confirmEmailChange(token: $token) {\n      email\n    }\n  }\n": types.ConfirmEmailChangeDocument,
+    "\n  query AdminOrganizations($after: String) {\n    adminOrganizations(first: 50, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        name\n        slug\n        plan\n        memberCount\n        projectCount\n        liveSubscription\n        events {\n          used\n          limit\n        }\n        logs {\n          used\n          limit\n        }\n      }\n    }\n    plans {\n      id\n      name\n    }\n  }\n": types.AdminOrganizationsDocument,
+    "\n  mutation AdminSetOrganizationPlan($organizationId: ID!, $plan: String!, $force: Boolean) {\n    adminSetOrganizationPlan(organizationId: $organizationId, plan: $plan, force: $force) {\n      planBefore\n      overrodeSubscription\n      organization {\n        slug\n        plan\n      }\n    }\n  }\n": types.AdminSetOrganizationPlanDocument,
+    "\n  query AdminDeadLetters {\n    adminDeadLetters(first: 100) {\n      totalCount\n      nodes {\n        id\n        topic\n        kind\n        attempts\n        firstFailedAt\n        lastFailedAt\n        reason\n      }\n    }\n  }\n": types.AdminDeadLettersDocument,
+    "\n  mutation AdminReplayDeadLetters($ids: [ID!], $all: Boolean) {\n    adminReplayDeadLetters(ids: $ids, all: $all)\n  }\n": types.AdminReplayDeadLettersDocument,
+    "\n  mutation AdminPurgeDeadLetters($olderThanDays: Int!) {\n    adminPurgeDeadLetters(olderThanDays: $olderThanDays)\n  }\n": types.AdminPurgeDeadLettersDocument,
+    "\n  query AdminInstance {\n    adminInstance {\n      version\n      nodeVersion\n      databaseKind\n      databaseVersion\n      migrations {\n        name\n        timestamp\n      }\n      pendingMigrations\n      deadLetterCount\n      smtp {\n        configured\n        host\n        port\n        secure\n        from\n      }\n      stripe {\n        configured\n        secretKey\n        webhookSecret\n        pricePro\n        priceBusiness\n        mode\n      }\n    }\n  }\n": types.AdminInstanceDocument,
+    "\n  mutation AdminSendTestEmail {\n    adminSendTestEmail {\n      to\n      response\n    }\n  }\n": types.AdminSendTestEmailDocument,
     "\n  query AlertRules($projectId: ID!, $deliveries: Int!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      enabled\n      createdAt\n      secret\n      masked\n      threshold\n      windowMinutes\n      query\n      actionIntervalMinutes\n      digestMinutes\n      mutedUntil\n      filter {\n        environments\n        minLevel\n        tags {\n          key\n          value\n        }\n        release\n        assigned\n      }\n      channel {\n        type\n        url\n        email\n      }\n      deliveries(first: $deliveries) {\n        id\n        kind\n        status\n        attempts\n        lastError\n        lastStatus\n        createdAt\n        deliveredAt\n        nextAttemptAt\n        response\n        test\n      }\n      failing\n      recentFailures\n    }\n    alertChannels {\n      type\n      name\n      target\n      available\n      unavailableReason\n      help\n    }\n  }\n": types.AlertRulesDocument,
     "\n  mutation CreateAlertRule(\n    $projectId: ID!\n    $kind: AlertKind!\n    $channel: AlertChannelInput!\n    $threshold: Int\n    $windowMinutes: Int\n    $query: String\n    $filter: AlertFilterInput\n    $actionIntervalMinutes: Int\n    $digestMinutes: Int\n  ) {\n    createAlertRule(\n      projectId: $projectId\n      kind: $kind\n      channel: $channel\n      threshold: $threshold\n      windowMinutes: $windowMinutes\n      query: $query\n      filter: $filter\n      actionIntervalMinutes: $actionIntervalMinutes\n      digestMinutes: $digestMinutes\n    ) {\n      id\n    }\n  }\n": types.CreateAlertRuleDocument,
     "\n  mutation UpdateAlertRuleSettings(\n    $id: ID!\n    $kind: AlertKind!\n    $threshold: Int\n    $windowMinutes: Int\n    $query: String\n    $filter: AlertFilterInput\n    $actionIntervalMinutes: Int\n    $digestMinutes: Int\n  ) {\n    updateAlertRule(\n      id: $id\n      kind: $kind\n      threshold: $threshold\n      windowMinutes: $windowMinutes\n      query: $query\n      filter: $filter\n      actionIntervalMinutes: $actionIntervalMinutes\n      digestMinutes: $digestMinutes\n    ) {\n      id\n    }\n  }\n": types.UpdateAlertRuleSettingsDocument,
@@ -158,6 +173,7 @@ const documents: Documents = {
     "\n    mutation UpdateProjectTraceLink($id: ID!, $template: String) {\n      updateProjectTraceLink(id: $id, template: $template) {\n        id\n        traceUrlTemplate\n      }\n    }\n  ": types.UpdateProjectTraceLinkDocument,
     "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": types.RevokeApiTokenDocument,
     "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": types.PlanFieldsFragmentDoc,
+    "\n  query AdminViewer {\n    viewer {\n      id\n      isInstanceAdmin\n    }\n  }\n": types.AdminViewerDocument,
     "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": types.ProjectSetupDocument,
     "\n  query AlertMutePage($projectId: ID!, $issueId: ID!, $withIssue: Boolean!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      mutedUntil\n      channel {\n        type\n      }\n    }\n    issue(id: $issueId) @include(if: $withIssue) {\n      id\n      projectId\n      title\n      alertsMutedUntil\n    }\n  }\n": types.AlertMutePageDocument,
     "\n  mutation MuteAlertRuleFromLink($id: ID!, $until: String) {\n    muteAlertRule(id: $id, until: $until) {\n      id\n    }\n  }\n": types.MuteAlertRuleFromLinkDocument,
@@ -174,7 +190,7 @@ const documents: Documents = {
     "\n  mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {\n    markRelease(projectId: $projectId, version: $version, environment: $environment) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": types.MarkReleaseDocument,
     "\n  query Project($id: ID!) {\n    project(id: $id) {\n      id\n      name\n      dsn\n      organizationId\n    }\n  }\n": types.ProjectDocument,
     "\n  mutation CreateProject($organizationId: ID!, $name: String!) {\n    createProject(organizationId: $organizationId, name: $name) {\n      id\n    }\n  }\n": types.CreateProjectDocument,
-    "\n  query Viewer {\n    viewer {\n      id\n      email\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": types.ViewerDocument,
+    "\n  query Viewer {\n    viewer {\n      id\n      email\n      isInstanceAdmin\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": types.ViewerDocument,
     "\n  query FirstProject {\n    viewer {\n      id\n      organizations {\n        id\n        projects {\n          id\n        }\n      }\n    }\n  }\n": types.FirstProjectDocument,
     "\n  query InvitationPreview($token: String!) {\n    invitation(token: $token) {\n      organizationName\n      email\n      role\n      status\n      expiresAt\n    }\n  }\n": types.InvitationPreviewDocument,
     "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) {\n      id\n      projects {\n        id\n      }\n    }\n  }\n": types.AcceptInvitationDocument,
@@ -209,6 +225,34 @@ export function graphql(source: "\n  mutation RevokeOtherSessions {\n    revokeO
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConfirmEmailChange($token: String!) {\n    confirmEmailChange(token: $token) {\n      email\n    }\n  }\n"): typeof import('./graphql').ConfirmEmailChangeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AdminOrganizations($after: String) {\n    adminOrganizations(first: 50, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        name\n        slug\n        plan\n        memberCount\n        projectCount\n        liveSubscription\n        events {\n          used\n          limit\n        }\n        logs {\n          used\n          limit\n        }\n      }\n    }\n    plans {\n      id\n      name\n    }\n  }\n"): typeof import('./graphql').AdminOrganizationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminSetOrganizationPlan($organizationId: ID!, $plan: String!, $force: Boolean) {\n    adminSetOrganizationPlan(organizationId: $organizationId, plan: $plan, force: $force) {\n      planBefore\n      overrodeSubscription\n      organization {\n        slug\n        plan\n      }\n    }\n  }\n"): typeof import('./graphql').AdminSetOrganizationPlanDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AdminDeadLetters {\n    adminDeadLetters(first: 100) {\n      totalCount\n      nodes {\n        id\n        topic\n        kind\n        attempts\n        firstFailedAt\n        lastFailedAt\n        reason\n      }\n    }\n  }\n"): typeof import('./graphql').AdminDeadLettersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminReplayDeadLetters($ids: [ID!], $all: Boolean) {\n    adminReplayDeadLetters(ids: $ids, all: $all)\n  }\n"): typeof import('./graphql').AdminReplayDeadLettersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminPurgeDeadLetters($olderThanDays: Int!) {\n    adminPurgeDeadLetters(olderThanDays: $olderThanDays)\n  }\n"): typeof import('./graphql').AdminPurgeDeadLettersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AdminInstance {\n    adminInstance {\n      version\n      nodeVersion\n      databaseKind\n      databaseVersion\n      migrations {\n        name\n        timestamp\n      }\n      pendingMigrations\n      deadLetterCount\n      smtp {\n        configured\n        host\n        port\n        secure\n        from\n      }\n      stripe {\n        configured\n        secretKey\n        webhookSecret\n        pricePro\n        priceBusiness\n        mode\n      }\n    }\n  }\n"): typeof import('./graphql').AdminInstanceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminSendTestEmail {\n    adminSendTestEmail {\n      to\n      response\n    }\n  }\n"): typeof import('./graphql').AdminSendTestEmailDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -420,6 +464,10 @@ export function graphql(source: "\n  fragment PlanFields on PlanInfo {\n    id\n
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query AdminViewer {\n    viewer {\n      id\n      isInstanceAdmin\n    }\n  }\n"): typeof import('./graphql').AdminViewerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n"): typeof import('./graphql').ProjectSetupDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -484,7 +532,7 @@ export function graphql(source: "\n  mutation CreateProject($organizationId: ID!
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Viewer {\n    viewer {\n      id\n      email\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').ViewerDocument;
+export function graphql(source: "\n  query Viewer {\n    viewer {\n      id\n      email\n      isInstanceAdmin\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').ViewerDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -262,6 +262,52 @@ export type ConfirmEmailChangeMutationVariables = Exact<{
 
 export type ConfirmEmailChangeMutation = { confirmEmailChange: { email: string } };
 
+export type AdminOrganizationsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type AdminOrganizationsQuery = { adminOrganizations: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, name: string, slug: string, plan: string, memberCount: number, projectCount: number, liveSubscription: string | null, events: { used: number, limit: number }, logs: { used: number, limit: number } }> }, plans: Array<{ id: string, name: string }> };
+
+export type AdminSetOrganizationPlanMutationVariables = Exact<{
+  organizationId: string;
+  plan: string;
+  force?: boolean | null | undefined;
+}>;
+
+
+export type AdminSetOrganizationPlanMutation = { adminSetOrganizationPlan: { planBefore: string, overrodeSubscription: string | null, organization: { slug: string, plan: string } } };
+
+export type AdminDeadLettersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminDeadLettersQuery = { adminDeadLetters: { totalCount: number, nodes: Array<{ id: string, topic: string, kind: string | null, attempts: number, firstFailedAt: string, lastFailedAt: string, reason: string }> } };
+
+export type AdminReplayDeadLettersMutationVariables = Exact<{
+  ids?: Array<string> | string | null | undefined;
+  all?: boolean | null | undefined;
+}>;
+
+
+export type AdminReplayDeadLettersMutation = { adminReplayDeadLetters: Array<string> };
+
+export type AdminPurgeDeadLettersMutationVariables = Exact<{
+  olderThanDays: number;
+}>;
+
+
+export type AdminPurgeDeadLettersMutation = { adminPurgeDeadLetters: number };
+
+export type AdminInstanceQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminInstanceQuery = { adminInstance: { version: string, nodeVersion: string, databaseKind: string, databaseVersion: string, pendingMigrations: Array<string>, deadLetterCount: number, migrations: Array<{ name: string, timestamp: string }>, smtp: { configured: boolean, host: string | null, port: number | null, secure: boolean, from: string | null }, stripe: { configured: boolean, secretKey: boolean, webhookSecret: boolean, pricePro: boolean, priceBusiness: boolean, mode: string | null } } };
+
+export type AdminSendTestEmailMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminSendTestEmailMutation = { adminSendTestEmail: { to: string, response: string } };
+
 export type AlertRulesQueryVariables = Exact<{
   projectId: string;
   deliveries: number;
@@ -665,6 +711,11 @@ export type RevokeApiTokenMutation = { revokeApiToken: { id: string } };
 
 export type PlanFieldsFragment = { id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean };
 
+export type AdminViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminViewerQuery = { viewer: { id: string, isInstanceAdmin: boolean | null } | null };
+
 export type ProjectSetupQueryVariables = Exact<{
   projectId: string;
 }>;
@@ -798,7 +849,7 @@ export type CreateProjectMutation = { createProject: { id: string } };
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ViewerQuery = { viewer: { id: string, email: string, organizations: Array<{ id: string, slug: string, name: string, plan: string, projects: Array<{ id: string, name: string }> }> } | null };
+export type ViewerQuery = { viewer: { id: string, email: string, isInstanceAdmin: boolean | null, organizations: Array<{ id: string, slug: string, name: string, plan: string, projects: Array<{ id: string, name: string }> }> } | null };
 
 export type FirstProjectQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1051,6 +1102,119 @@ export const ConfirmEmailChangeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConfirmEmailChangeMutation, ConfirmEmailChangeMutationVariables>;
+export const AdminOrganizationsDocument = new TypedDocumentString(`
+    query AdminOrganizations($after: String) {
+  adminOrganizations(first: 50, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      id
+      name
+      slug
+      plan
+      memberCount
+      projectCount
+      liveSubscription
+      events {
+        used
+        limit
+      }
+      logs {
+        used
+        limit
+      }
+    }
+  }
+  plans {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<AdminOrganizationsQuery, AdminOrganizationsQueryVariables>;
+export const AdminSetOrganizationPlanDocument = new TypedDocumentString(`
+    mutation AdminSetOrganizationPlan($organizationId: ID!, $plan: String!, $force: Boolean) {
+  adminSetOrganizationPlan(
+    organizationId: $organizationId
+    plan: $plan
+    force: $force
+  ) {
+    planBefore
+    overrodeSubscription
+    organization {
+      slug
+      plan
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminSetOrganizationPlanMutation, AdminSetOrganizationPlanMutationVariables>;
+export const AdminDeadLettersDocument = new TypedDocumentString(`
+    query AdminDeadLetters {
+  adminDeadLetters(first: 100) {
+    totalCount
+    nodes {
+      id
+      topic
+      kind
+      attempts
+      firstFailedAt
+      lastFailedAt
+      reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminDeadLettersQuery, AdminDeadLettersQueryVariables>;
+export const AdminReplayDeadLettersDocument = new TypedDocumentString(`
+    mutation AdminReplayDeadLetters($ids: [ID!], $all: Boolean) {
+  adminReplayDeadLetters(ids: $ids, all: $all)
+}
+    `) as unknown as TypedDocumentString<AdminReplayDeadLettersMutation, AdminReplayDeadLettersMutationVariables>;
+export const AdminPurgeDeadLettersDocument = new TypedDocumentString(`
+    mutation AdminPurgeDeadLetters($olderThanDays: Int!) {
+  adminPurgeDeadLetters(olderThanDays: $olderThanDays)
+}
+    `) as unknown as TypedDocumentString<AdminPurgeDeadLettersMutation, AdminPurgeDeadLettersMutationVariables>;
+export const AdminInstanceDocument = new TypedDocumentString(`
+    query AdminInstance {
+  adminInstance {
+    version
+    nodeVersion
+    databaseKind
+    databaseVersion
+    migrations {
+      name
+      timestamp
+    }
+    pendingMigrations
+    deadLetterCount
+    smtp {
+      configured
+      host
+      port
+      secure
+      from
+    }
+    stripe {
+      configured
+      secretKey
+      webhookSecret
+      pricePro
+      priceBusiness
+      mode
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminInstanceQuery, AdminInstanceQueryVariables>;
+export const AdminSendTestEmailDocument = new TypedDocumentString(`
+    mutation AdminSendTestEmail {
+  adminSendTestEmail {
+    to
+    response
+  }
+}
+    `) as unknown as TypedDocumentString<AdminSendTestEmailMutation, AdminSendTestEmailMutationVariables>;
 export const AlertRulesDocument = new TypedDocumentString(`
     query AlertRules($projectId: ID!, $deliveries: Int!) {
   alertRules(projectId: $projectId) {
@@ -1830,6 +1994,14 @@ export const RevokeApiTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeApiTokenMutation, RevokeApiTokenMutationVariables>;
+export const AdminViewerDocument = new TypedDocumentString(`
+    query AdminViewer {
+  viewer {
+    id
+    isInstanceAdmin
+  }
+}
+    `) as unknown as TypedDocumentString<AdminViewerQuery, AdminViewerQueryVariables>;
 export const ProjectSetupDocument = new TypedDocumentString(`
     query ProjectSetup($projectId: ID!) {
   project(id: $projectId) {
@@ -2164,6 +2336,7 @@ export const ViewerDocument = new TypedDocumentString(`
   viewer {
     id
     email
+    isInstanceAdmin
     organizations {
       id
       slug

@@ -10,6 +10,7 @@ const VIEWER_QUERY = graphql(`
     viewer {
       id
       email
+      isInstanceAdmin
       organizations {
         id
         slug
