@@ -23,6 +23,7 @@ import { PerformanceResolver } from './modules/performance/performance.resolver'
 import { LogResolver } from './modules/log/log.resolver';
 import { FeedbackResolver } from './modules/feedback/feedback.resolver';
 import { ActivityResolver, ProjectMembersResolver } from './modules/activity/activity.resolver';
+import { SsoResolver } from './modules/sso/sso.resolver';
 import { scopeGuard } from './auth/scope-guard';
 import { secretGuard } from './auth/secret-guard';
 
@@ -51,6 +52,7 @@ export const RESOLVERS = [
   FeedbackResolver,
   ActivityResolver,
   ProjectMembersResolver,
+  SsoResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

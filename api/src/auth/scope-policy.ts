@@ -46,6 +46,9 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   'muteAlertRule',
   // a test notification sends data to the rule's outside URL now
   'testAlertRule',
+  // single sign-on decides who becomes a member
+  'saveSsoSettings',
+  'deleteSsoSettings',
   // billing
   'createCheckoutSession',
   'createBillingPortalSession',
@@ -61,6 +64,8 @@ export const SESSION_ONLY_MUTATIONS: ReadonlySet<string> = new Set([
   'createApiToken',
   'acceptInvitation',
   'logout',
+  'saveSsoSettings',
+  'deleteSsoSettings',
 ]);
 
 export function requiredScope(operation: 'query' | 'mutation', field: string): ApiScope {

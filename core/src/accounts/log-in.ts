@@ -4,6 +4,7 @@ import { User, type Organization } from '../entities';
 import { verifyPassword } from '../security';
 import { createSession, type CreatedSession } from './create-session';
 import { firstOrganization } from './first-organization';
+import { checkPasswordSignIn, type BreakGlassOrganization } from '../sso/password-sign-in';
 
 export interface LogInResult extends CreatedSession {
   user: User;
@@ -12,6 +13,8 @@ export interface LogInResult extends CreatedSession {
    * they belong to none (removed from all of them): they can still sign in and accept an invitation.
    */
   organization: Organization | null;
+  /** Organizations requiring SSO that this owner entered with a password (break-glass): to be recorded. */
+  breakGlass: BreakGlassOrganization[];
 }
 
 // Verifying against a real hash when the user does not exist keeps the response time the
@@ -22,7 +25,9 @@ export async function logIn(ds: DataSource, email: string, password: string): Pr
   const user = await ds.manager.findOneBy(User, { email: email.trim().toLowerCase() });
   const ok = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
   if (!user || !ok) throw new AppError('UNAUTHENTICATED', 'Wrong email or password');
+  // After the password check, so that only its holder learns an organization requires SSO.
+  const { breakGlass } = await checkPasswordSignIn(ds, user.id);
   const organization = await firstOrganization(ds.manager, user.id);
   const session = await createSession(ds.manager, user.id);
-  return { user, organization, ...session };
+  return { user, organization, breakGlass, ...session };
 }

@@ -57,6 +57,10 @@ type Documents = {
     "\n    mutation RemoveMember($organizationId: ID!, $userId: ID!) {\n      removeMember(organizationId: $organizationId, userId: $userId)\n    }\n  ": typeof types.RemoveMemberDocument,
     "\n    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {\n      createApiToken(name: $name, scopes: $scopes) {\n        token\n        apiToken {\n          name\n        }\n      }\n    }\n  ": typeof types.CreateApiTokenDocument,
     "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": typeof types.RevokeApiTokenDocument,
+    "\n  query SsoPage {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n        name\n      }\n    }\n  }\n": typeof types.SsoPageDocument,
+    "\n  query SsoSettings($organizationId: ID!) {\n    ssoSettings(organizationId: $organizationId) {\n      issuer\n      clientId\n      clientSecretHint\n      emailDomains\n      defaultRole\n      requireSso\n      callbackUrl\n      updatedAt\n    }\n  }\n": typeof types.SsoSettingsDocument,
+    "\n  mutation SaveSsoSettings($organizationId: ID!, $input: SsoSettingsInput!) {\n    saveSsoSettings(organizationId: $organizationId, input: $input) {\n      issuer\n    }\n  }\n": typeof types.SaveSsoSettingsDocument,
+    "\n  mutation DeleteSsoSettings($organizationId: ID!) {\n    deleteSsoSettings(organizationId: $organizationId)\n  }\n": typeof types.DeleteSsoSettingsDocument,
     "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": typeof types.PlanFieldsFragmentDoc,
     "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": typeof types.ProjectSetupDocument,
     "\n  query AlertMutePage($projectId: ID!, $issueId: ID!, $withIssue: Boolean!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      mutedUntil\n      channel {\n        type\n      }\n    }\n    issue(id: $issueId) @include(if: $withIssue) {\n      id\n      projectId\n      title\n      alertsMutedUntil\n    }\n  }\n": typeof types.AlertMutePageDocument,
@@ -80,9 +84,11 @@ type Documents = {
     "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) {\n      id\n      projects {\n        id\n      }\n    }\n  }\n": typeof types.AcceptInvitationDocument,
     "\n  mutation SignupWithInvitation($token: String!, $password: String!) {\n    signupWithInvitation(token: $token, password: $password) {\n      token\n    }\n  }\n": typeof types.SignupWithInvitationDocument,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      token\n    }\n  }\n": typeof types.LoginDocument,
+    "\n  mutation StartSsoLogin($email: String!) {\n    startSsoLogin(email: $email) {\n      authorizationUrl\n      state\n    }\n  }\n": typeof types.StartSsoLoginDocument,
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
     "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n": typeof types.OrgProjectsDocument,
     "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": typeof types.SignupDocument,
+    "\n  mutation CompleteSsoLogin($parameters: String!) {\n    completeSsoLogin(parameters: $parameters) {\n      token\n    }\n  }\n": typeof types.CompleteSsoLoginDocument,
 };
 const documents: Documents = {
     "\n  query AlertRules($projectId: ID!, $deliveries: Int!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      enabled\n      createdAt\n      secret\n      masked\n      threshold\n      windowMinutes\n      query\n      actionIntervalMinutes\n      digestMinutes\n      mutedUntil\n      filter {\n        environments\n        minLevel\n        tags {\n          key\n          value\n        }\n        release\n        assigned\n      }\n      channel {\n        type\n        url\n        email\n      }\n      deliveries(first: $deliveries) {\n        id\n        kind\n        status\n        attempts\n        lastError\n        lastStatus\n        createdAt\n        deliveredAt\n        nextAttemptAt\n        response\n        test\n      }\n      failing\n      recentFailures\n    }\n    alertChannels {\n      type\n      name\n      target\n      available\n      unavailableReason\n      help\n    }\n  }\n": types.AlertRulesDocument,
@@ -127,6 +133,10 @@ const documents: Documents = {
     "\n    mutation RemoveMember($organizationId: ID!, $userId: ID!) {\n      removeMember(organizationId: $organizationId, userId: $userId)\n    }\n  ": types.RemoveMemberDocument,
     "\n    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {\n      createApiToken(name: $name, scopes: $scopes) {\n        token\n        apiToken {\n          name\n        }\n      }\n    }\n  ": types.CreateApiTokenDocument,
     "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": types.RevokeApiTokenDocument,
+    "\n  query SsoPage {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n        name\n      }\n    }\n  }\n": types.SsoPageDocument,
+    "\n  query SsoSettings($organizationId: ID!) {\n    ssoSettings(organizationId: $organizationId) {\n      issuer\n      clientId\n      clientSecretHint\n      emailDomains\n      defaultRole\n      requireSso\n      callbackUrl\n      updatedAt\n    }\n  }\n": types.SsoSettingsDocument,
+    "\n  mutation SaveSsoSettings($organizationId: ID!, $input: SsoSettingsInput!) {\n    saveSsoSettings(organizationId: $organizationId, input: $input) {\n      issuer\n    }\n  }\n": types.SaveSsoSettingsDocument,
+    "\n  mutation DeleteSsoSettings($organizationId: ID!) {\n    deleteSsoSettings(organizationId: $organizationId)\n  }\n": types.DeleteSsoSettingsDocument,
     "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": types.PlanFieldsFragmentDoc,
     "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": types.ProjectSetupDocument,
     "\n  query AlertMutePage($projectId: ID!, $issueId: ID!, $withIssue: Boolean!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      mutedUntil\n      channel {\n        type\n      }\n    }\n    issue(id: $issueId) @include(if: $withIssue) {\n      id\n      projectId\n      title\n      alertsMutedUntil\n    }\n  }\n": types.AlertMutePageDocument,
@@ -150,9 +160,11 @@ const documents: Documents = {
     "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) {\n      id\n      projects {\n        id\n      }\n    }\n  }\n": types.AcceptInvitationDocument,
     "\n  mutation SignupWithInvitation($token: String!, $password: String!) {\n    signupWithInvitation(token: $token, password: $password) {\n      token\n    }\n  }\n": types.SignupWithInvitationDocument,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      token\n    }\n  }\n": types.LoginDocument,
+    "\n  mutation StartSsoLogin($email: String!) {\n    startSsoLogin(email: $email) {\n      authorizationUrl\n      state\n    }\n  }\n": types.StartSsoLoginDocument,
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
     "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n": types.OrgProjectsDocument,
     "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": types.SignupDocument,
+    "\n  mutation CompleteSsoLogin($parameters: String!) {\n    completeSsoLogin(parameters: $parameters) {\n      token\n    }\n  }\n": types.CompleteSsoLoginDocument,
 };
 
 /**
@@ -326,6 +338,22 @@ export function graphql(source: "\n    mutation RevokeApiToken($id: ID!) {\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query SsoPage {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').SsoPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SsoSettings($organizationId: ID!) {\n    ssoSettings(organizationId: $organizationId) {\n      issuer\n      clientId\n      clientSecretHint\n      emailDomains\n      defaultRole\n      requireSso\n      callbackUrl\n      updatedAt\n    }\n  }\n"): typeof import('./graphql').SsoSettingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SaveSsoSettings($organizationId: ID!, $input: SsoSettingsInput!) {\n    saveSsoSettings(organizationId: $organizationId, input: $input) {\n      issuer\n    }\n  }\n"): typeof import('./graphql').SaveSsoSettingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteSsoSettings($organizationId: ID!) {\n    deleteSsoSettings(organizationId: $organizationId)\n  }\n"): typeof import('./graphql').DeleteSsoSettingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n"): typeof import('./graphql').PlanFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -418,6 +446,10 @@ export function graphql(source: "\n  mutation Login($email: String!, $password: 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation StartSsoLogin($email: String!) {\n    startSsoLogin(email: $email) {\n      authorizationUrl\n      state\n    }\n  }\n"): typeof import('./graphql').StartSsoLoginDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): typeof import('./graphql').LogoutDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -427,6 +459,10 @@ export function graphql(source: "\n  query OrgProjects {\n    viewer {\n      id
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n"): typeof import('./graphql').SignupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CompleteSsoLogin($parameters: String!) {\n    completeSsoLogin(parameters: $parameters) {\n      token\n    }\n  }\n"): typeof import('./graphql').CompleteSsoLoginDocument;
 
 
 export function graphql(source: string) {
