@@ -4,7 +4,7 @@ import { Organization, User } from '../entities';
 import { AppError } from '../errors';
 import { hashToken } from '../security';
 import { createSession, type CreatedSession } from '../accounts/create-session';
-import { describe } from './discover-provider';
+import { appErrorIn, describe } from './discover-provider';
 import { emailDomainOf } from './email-domains';
 import { linkSsoUser } from './link-sso-user';
 import { createProviderClient, findStoredProvider } from './provider-client';
@@ -76,8 +76,7 @@ export async function completeSsoLogin(ds: DataSource, parameters: string, runti
     });
     claims = { ...(tokens.claims() ?? {}) };
   } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw refused(`The identity provider's answer was refused: ${describe(error)}`);
+    throw appErrorIn(error) ?? refused(`The identity provider's answer was refused: ${describe(error)}`);
   }
   const subject = claims.sub;
   const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';

@@ -29,8 +29,7 @@ export async function discoverProvider(issuerUrl: string, allowPrivate: boolean)
     });
     metadata = { ...config.serverMetadata() };
   } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new AppError('BAD_USER_INPUT', `issuerUrl: discovery at ${url.origin} failed: ${describe(error)}`);
+    throw appErrorIn(error) ?? new AppError('BAD_USER_INPUT', `issuerUrl: discovery at ${url.origin} failed: ${describe(error)}`);
   }
   const missing = REQUIRED.filter((k) => typeof metadata[k] !== 'string' || metadata[k] === '');
   if (missing.length > 0) {
@@ -48,9 +47,24 @@ export async function discoverProvider(issuerUrl: string, allowPrivate: boolean)
   return metadata as ProviderMetadata;
 }
 
-/** A library error as one line for the owner (never a stack). */
+/**
+ * Our own error when it is in the chain: openid-client wraps what its fetch throws (our size and
+ * address refusals) as "something went wrong" with the original as `cause`.
+ */
+export function appErrorIn(error: unknown): AppError | null {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1) {
+    if (e instanceof AppError) return e;
+  }
+  return null;
+}
+
+/** A library error as one line for the owner (never a stack): the most specific message in its chain. */
 export function describe(error: unknown): string {
-  const e = error as { message?: string; error_description?: string; cause?: { message?: string } };
-  const text = e.error_description ?? e.message ?? String(error);
-  return text.replace(/\s+/g, ' ').slice(0, 300);
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1) {
+    const x = e as { message?: string; error_description?: string; error?: string };
+    const text = x.error_description ?? x.message ?? (typeof x.error === 'string' ? x.error : '');
+    if (text && text !== 'something went wrong') parts.push(text);
+  }
+  return (parts.join(': ') || String(error)).replace(/\s+/g, ' ').slice(0, 300);
 }

@@ -9,7 +9,7 @@ import {
 } from '../features/sso/sso-queries';
 import { readString } from '../lib/form.server';
 import { createErrorResponse, mutateApi, queryApi } from '../lib/graphql.server';
-import { MemberRole } from '../graphql/graphql';
+import type { MemberRole } from '../graphql/graphql';
 
 export const meta: MetaFunction = () => [{ title: 'Single sign-on · Tracker' }];
 
@@ -42,7 +42,7 @@ export async function action(args: ActionFunctionArgs) {
     const r = await mutateApi(args, DELETE_SSO_MUTATION, { organizationId: org.id });
     return r.ok ? { saved: true, error: null } : data({ saved: false, error: r.error.message }, { status: 400 });
   }
-  const role = readString(form, 'defaultRole') === 'ADMIN' ? MemberRole.Admin : MemberRole.Member;
+  const role: MemberRole = readString(form, 'defaultRole') === 'ADMIN' ? 'ADMIN' : 'MEMBER';
   const secret = readString(form, 'clientSecret');
   const r = await mutateApi(args, SAVE_SSO_MUTATION, {
     organizationId: org.id,
