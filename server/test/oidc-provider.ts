@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
  * for our clients, and accounts whose claims a test can change between sign-ins.
  */
 
+/** An account; its login name (the key in `accounts`) is its `sub`, as oidc-provider makes it. */
 export interface TestAccount {
-  sub: string;
   email: string;
   email_verified: boolean;
   /** Extra claims released with the email scope (e.g. a 1 MB one). */
@@ -60,7 +60,7 @@ export async function startTestProvider(clients: TestClient[], accounts: Record<
       if (!account) return undefined;
       return {
         accountId: id,
-        claims: () => ({ sub: account.sub, email: account.email, email_verified: account.email_verified, ...account.extra }),
+        claims: () => ({ sub: id, email: account.email, email_verified: account.email_verified, ...account.extra }),
       };
     },
     // First-party clients: no consent page, every sign-in is granted openid and email.

@@ -48,15 +48,15 @@ for (const mode of MODES) {
           { client_id: 'tracker-late', client_secret: SECRET, redirect_uris: [callback], idTokenTtlS: 60 },
         ],
         {
-          ana: { sub: 'sub-ana', email: 'ana@acme.test', email_verified: true },
-          una: { sub: 'sub-una', email: 'una@acme.test', email_verified: false },
-          eve: { sub: 'sub-eve', email: 'eve@elsewhere.test', email_verified: true },
-          big: { sub: 'sub-big', email: 'big@acme.test', email_verified: true, extra: { pad: 'x'.repeat(1024 * 1024) } },
-          lou: { sub: 'sub-lou', email: 'lou@late.test', email_verified: true },
+          ana: { email: 'ana@acme.test', email_verified: true },
+          una: { email: 'una@acme.test', email_verified: false },
+          eve: { email: 'eve@elsewhere.test', email_verified: true },
+          big: { email: 'big@acme.test', email_verified: true, extra: { pad: 'x'.repeat(1024 * 1024) } },
+          lou: { email: 'lou@late.test', email_verified: true },
         },
       );
       second = await startTestProvider([{ client_id: 'tracker-acme', client_secret: SECRET, redirect_uris: [callback] }], {
-        mia: { sub: 'sub-mia', email: 'mia@mix.test', email_verified: true },
+        mia: { email: 'mia@mix.test', email_verified: true },
       });
       browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
       owner = await signUpWithProject(tracker.url, 'Acme web');
@@ -140,7 +140,7 @@ for (const mode of MODES) {
       const again = await ssoSignIn('ana.renamed@acme.test', 'ana');
       assert.ok(!again.url().includes('/sso/callback'), `signed in again, at ${again.url()}`);
       assert.equal((await q(`SELECT 1 FROM users WHERE email = 'ana.renamed@acme.test'`)).length, 0, 'no second account');
-      const links = await q<{ user_id: string }>(`SELECT user_id FROM sso_identities WHERE subject = 'sub-ana'`);
+      const links = await q<{ user_id: string }>(`SELECT user_id FROM sso_identities WHERE subject = 'ana'`);
       assert.deepEqual(links.map((l) => l.user_id), [user.id]);
       idp!.accounts.get('ana')!.email = 'ana@acme.test';
       assertInert('sign-in');

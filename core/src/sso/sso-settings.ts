@@ -9,6 +9,8 @@ import { parseEmailDomains } from './email-domains';
 
 /** Only owners configure single sign-on: it decides who can become a member. */
 export const OWNERS_ONLY = { roles: ['owner'] as readonly Role[], scope: 'admin' as const };
+/** Reading them needs only `read`: nothing secret is returned (the client secret never is). */
+const OWNERS_READ = { roles: ['owner'] as readonly Role[], scope: 'read' as const };
 
 /** What owners see of an organization's provider: never the client secret, only its last characters. */
 export interface SsoSettings {
@@ -67,7 +69,7 @@ async function readSettings(on: DataSource | EntityManager, organizationId: stri
 
 /** The organization's single sign-on settings, or null when it has none (owners only). */
 export async function findSsoSettings(ds: DataSource, caller: Caller, organizationId: string): Promise<SsoSettings | null> {
-  await requireOrganizationAccess(ds, caller, organizationId, OWNERS_ONLY, 'see single sign-on settings');
+  await requireOrganizationAccess(ds, caller, organizationId, OWNERS_READ, 'see single sign-on settings');
   const row = await readSettings(ds, organizationId);
   return row ? toSettings(row) : null;
 }

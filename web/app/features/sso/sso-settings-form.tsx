@@ -33,11 +33,13 @@ export function SsoSettingsForm(props: {
           Register Tracker at your provider as a confidential web client with this redirect URI, then enter what it
           gives you. Tracker reads the provider&apos;s discovery document when you save.
         </p>
-        <div className="copy-row">
-          <code className="mono break" id="sso-callback">
-            {props.callbackUrl}
-          </code>
-          <CopyButton text={props.callbackUrl} label="Copy the redirect URI" />
+        <div className="field">
+          <div className="copy-row">
+            <code className="mono break" id="sso-callback">
+              {props.callbackUrl}
+            </code>
+            <CopyButton text={props.callbackUrl} label="Copy the redirect URI" />
+          </div>
         </div>
         <Form method="post" className="form">
           <Field
@@ -74,10 +76,12 @@ export function SsoSettingsForm(props: {
               <option value="ADMIN">Admin (members, projects, keys, alerts)</option>
             </select>
           </div>
-          <label className="checkbox-row">
-            <input type="checkbox" name="requireSso" defaultChecked={s?.requireSso ?? false} /> Require SSO: members
-            and admins cannot sign in with a password (owners still can, and it is recorded)
-          </label>
+          <div className="checkbox-row">
+            <label>
+              <input type="checkbox" name="requireSso" defaultChecked={s?.requireSso ?? false} /> Require SSO: members
+              and admins cannot sign in with a password (owners still can, and it is recorded)
+            </label>
+          </div>
           <FormError message={props.error} />
           {props.saved && (
             <p role="status" className="muted">
