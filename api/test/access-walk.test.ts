@@ -292,7 +292,12 @@ const FIELDS: Record<string, Row> = {
   saveSsoSettings: {
     args: (a) => ({
       organizationId: a.organization,
-      input: { issuerUrl: 'https://login.example.com', clientId: 'walk', clientSecret: 'walk', emailDomains: ['example.com'] },
+      input: {
+        issuerUrl: 'https://login.example.com',
+        clientId: 'walk',
+        clientSecret: 'walk',
+        emailDomains: ['example.com'],
+      },
     }),
     outsider: 'NOT_FOUND',
     member: 'FORBIDDEN',

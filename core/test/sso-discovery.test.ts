@@ -60,7 +60,10 @@ describe('SSO discovery and settings input', () => {
   test('email domains: lower-cased, de-duplicated, and only host names', () => {
     assert.deepEqual(parseEmailDomains([' Acme.COM', '@acme.com', 'acme.co.uk']), ['acme.com', 'acme.co.uk']);
     for (const bad of [['com'], ['acme .com'], ['*.acme.com'], ['acme.com/x'], []]) {
-      assert.throws(() => parseEmailDomains(bad), (e: unknown) => e instanceof AppError && e.code === 'BAD_USER_INPUT');
+      assert.throws(
+        () => parseEmailDomains(bad),
+        (e: unknown) => e instanceof AppError && e.code === 'BAD_USER_INPUT',
+      );
     }
   });
 });

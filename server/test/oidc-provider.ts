@@ -30,7 +30,10 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-export async function startTestProvider(clients: TestClient[], accounts: Record<string, TestAccount>): Promise<TestProvider> {
+export async function startTestProvider(
+  clients: TestClient[],
+  accounts: Record<string, TestAccount>,
+): Promise<TestProvider> {
   // @ts-expect-error oidc-provider ships no types (DefinitelyTyped's lag behind 9.x); it is used untyped here.
   const { default: Provider } = (await import('oidc-provider')) as { default: any };
   let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
@@ -53,7 +56,9 @@ export async function startTestProvider(clients: TestClient[], accounts: Record<
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: true } },
     pkce: { required: () => true },
-    ttl: { IdToken: (_ctx: unknown, _token: unknown, client: { clientId: string }) => ttls.get(client.clientId) ?? 3600 },
+    ttl: {
+      IdToken: (_ctx: unknown, _token: unknown, client: { clientId: string }) => ttls.get(client.clientId) ?? 3600,
+    },
     cookies: { keys: ['oidc-test-cookie-key-0123456789abcdef'] },
     findAccount: (_ctx: unknown, id: string) => {
       const account = byLogin.get(id);
@@ -67,7 +72,10 @@ export async function startTestProvider(clients: TestClient[], accounts: Record<
     async loadExistingGrant(ctx: any) {
       const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId);
       if (grantId) return ctx.oidc.provider.Grant.find(grantId);
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client.clientId,
+        accountId: ctx.oidc.session.accountId,
+      });
       grant.addOIDCScope('openid email');
       await grant.save();
       return grant;

@@ -55,9 +55,12 @@ for (const mode of MODES) {
           lou: { email: 'lou@late.test', email_verified: true },
         },
       );
-      second = await startTestProvider([{ client_id: 'tracker-acme', client_secret: SECRET, redirect_uris: [callback] }], {
-        mia: { email: 'mia@mix.test', email_verified: true },
-      });
+      second = await startTestProvider(
+        [{ client_id: 'tracker-acme', client_secret: SECRET, redirect_uris: [callback] }],
+        {
+          mia: { email: 'mia@mix.test', email_verified: true },
+        },
+      );
       browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
       owner = await signUpWithProject(tracker.url, 'Acme web');
     });
@@ -139,9 +142,16 @@ for (const mode of MODES) {
       idp!.accounts.get('ana')!.email = 'ana.renamed@acme.test';
       const again = await ssoSignIn('ana.renamed@acme.test', 'ana');
       assert.ok(!again.url().includes('/sso/callback'), `signed in again, at ${again.url()}`);
-      assert.equal((await q(`SELECT 1 FROM users WHERE email = 'ana.renamed@acme.test'`)).length, 0, 'no second account');
+      assert.equal(
+        (await q(`SELECT 1 FROM users WHERE email = 'ana.renamed@acme.test'`)).length,
+        0,
+        'no second account',
+      );
       const links = await q<{ user_id: string }>(`SELECT user_id FROM sso_identities WHERE subject = 'ana'`);
-      assert.deepEqual(links.map((l) => l.user_id), [user.id]);
+      assert.deepEqual(
+        links.map((l) => l.user_id),
+        [user.id],
+      );
       idp!.accounts.get('ana')!.email = 'ana@acme.test';
       assertInert('sign-in');
     });
@@ -157,6 +167,11 @@ for (const mode of MODES) {
       await nowhere.getByLabel('Work email').fill('someone@unknown.test');
       await nowhere.getByRole('button', { name: 'Continue' }).click();
       assert.match(await failure(nowhere), /No organization signs in with single sign-on for unknown\.test/);
+      await screenshot(nowhere, 'sso-sign-in');
+      assert.deepEqual(await axeViolations(nowhere), [], 'axe on the SSO sign-in page');
+      await screenshot(foreign, 'sso-refused');
+      assert.deepEqual(await axeViolations(foreign), [], 'axe on the SSO failure page');
+      assertInert('refusals');
     });
 
     test('a forged state and a replayed answer are refused', async () => {
@@ -200,7 +215,10 @@ for (const mode of MODES) {
       await gqlOk(
         tracker!.url,
         SAVE,
-        { org: other.organization.id, input: { issuerUrl: mixed.url, clientId: 'tracker-acme', clientSecret: SECRET, emailDomains: ['mix.test'] } },
+        {
+          org: other.organization.id,
+          input: { issuerUrl: mixed.url, clientId: 'tracker-acme', clientSecret: SECRET, emailDomains: ['mix.test'] },
+        },
         other.token,
       );
       const page = await ssoSignIn('mia@mix.test', 'mia');
@@ -215,7 +233,15 @@ for (const mode of MODES) {
       await gqlOk(
         tracker!.url,
         SAVE,
-        { org: late.organization.id, input: { issuerUrl: idp!.issuer, clientId: 'tracker-late', clientSecret: SECRET, emailDomains: ['late.test'] } },
+        {
+          org: late.organization.id,
+          input: {
+            issuerUrl: idp!.issuer,
+            clientId: 'tracker-late',
+            clientSecret: SECRET,
+            emailDomains: ['late.test'],
+          },
+        },
         late.token,
       );
       // Tracker's clock two hours ahead: the provider's 60-second ID token is long expired.
@@ -260,7 +286,13 @@ for (const mode of MODES) {
         SAVE,
         {
           org: owner.organization.id,
-          input: { issuerUrl: idp!.issuer, clientId: 'tracker-acme', emailDomains: ['acme.test'], defaultRole: 'ADMIN', requireSso: true },
+          input: {
+            issuerUrl: idp!.issuer,
+            clientId: 'tracker-acme',
+            emailDomains: ['acme.test'],
+            defaultRole: 'ADMIN',
+            requireSso: true,
+          },
         },
         owner.token,
       );
@@ -268,7 +300,11 @@ for (const mode of MODES) {
       assert.equal(refused.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED');
       assert.match(refused.errors![0]!.message, /requires single sign-on/);
       const wrong = await gql(tracker!.url, login, { e: member.email, p: 'wrong password!' });
-      assert.match(wrong.errors![0]!.message, /Wrong email or password/, 'the SSO rule is told only to the password holder');
+      assert.match(
+        wrong.errors![0]!.message,
+        /Wrong email or password/,
+        'the SSO rule is told only to the password holder',
+      );
       assert.ok((await gqlOk(tracker!.url, login, { e: owner.email, p: PASSWORD })).login.token, 'owner break-glass');
       // The secret was kept (left out of the input) and SSO still works.
       const page = await ssoSignIn('ana@acme.test', 'ana');

@@ -38,8 +38,13 @@ const refused = (message: string) => new AppError('UNAUTHENTICATED', message);
  * requires a verified email of an allowed domain, links the user by the issuer's `sub`, and
  * opens a session.
  */
-export async function completeSsoLogin(ds: DataSource, parameters: string, runtime: SsoRuntime): Promise<SsoLogInResult> {
-  if (parameters.length > MAX_CALLBACK_PARAMETERS_LENGTH) throw new AppError('BAD_USER_INPUT', 'The sign-in answer is too long');
+export async function completeSsoLogin(
+  ds: DataSource,
+  parameters: string,
+  runtime: SsoRuntime,
+): Promise<SsoLogInResult> {
+  if (parameters.length > MAX_CALLBACK_PARAMETERS_LENGTH)
+    throw new AppError('BAD_USER_INPUT', 'The sign-in answer is too long');
   const params = new URLSearchParams(parameters.replace(/^\?/, ''));
   const state = params.get('state');
   if (!state) throw refused('The sign-in answer has no state: start again from the sign-in page');

@@ -29,13 +29,17 @@ export async function discoverProvider(issuerUrl: string, allowPrivate: boolean)
     });
     metadata = { ...config.serverMetadata() };
   } catch (error) {
-    throw appErrorIn(error) ?? new AppError('BAD_USER_INPUT', `issuerUrl: discovery at ${url.origin} failed: ${describe(error)}`);
+    throw (
+      appErrorIn(error) ??
+      new AppError('BAD_USER_INPUT', `issuerUrl: discovery at ${url.origin} failed: ${describe(error)}`)
+    );
   }
   const missing = REQUIRED.filter((k) => typeof metadata[k] !== 'string' || metadata[k] === '');
   if (missing.length > 0) {
     throw new AppError('BAD_USER_INPUT', `issuerUrl: the discovery document has no ${missing.join(', ')}`);
   }
-  for (const k of REQUIRED.slice(1)) checkProviderUrl(metadata[k] as string, allowPrivate, `the discovery document's ${k}`);
+  for (const k of REQUIRED.slice(1))
+    checkProviderUrl(metadata[k] as string, allowPrivate, `the discovery document's ${k}`);
   const types = metadata.response_types_supported;
   if (Array.isArray(types) && !types.includes('code')) {
     throw new AppError('BAD_USER_INPUT', 'issuerUrl: the provider does not offer the authorization code flow');

@@ -12,7 +12,8 @@ export function parseEmailDomains(values: readonly string[]): string[] {
     throw new AppError('BAD_USER_INPUT', `emailDomains: at most ${MAX_EMAIL_DOMAINS} domains`);
   }
   for (const d of domains) {
-    if (!DOMAIN.test(d)) throw new AppError('BAD_USER_INPUT', `emailDomains: ${JSON.stringify(d.slice(0, 80))} is not a domain`);
+    if (!DOMAIN.test(d))
+      throw new AppError('BAD_USER_INPUT', `emailDomains: ${JSON.stringify(d.slice(0, 80))} is not a domain`);
   }
   return domains;
 }
@@ -21,5 +22,8 @@ export function parseEmailDomains(values: readonly string[]): string[] {
 export function emailDomainOf(email: string): string | null {
   const at = email.lastIndexOf('@');
   if (at < 1 || at === email.length - 1) return null;
-  return email.slice(at + 1).trim().toLowerCase();
+  return email
+    .slice(at + 1)
+    .trim()
+    .toLowerCase();
 }

@@ -68,7 +68,11 @@ async function readSettings(on: DataSource | EntityManager, organizationId: stri
 }
 
 /** The organization's single sign-on settings, or null when it has none (owners only). */
-export async function findSsoSettings(ds: DataSource, caller: Caller, organizationId: string): Promise<SsoSettings | null> {
+export async function findSsoSettings(
+  ds: DataSource,
+  caller: Caller,
+  organizationId: string,
+): Promise<SsoSettings | null> {
   await requireOrganizationAccess(ds, caller, organizationId, OWNERS_READ, 'see single sign-on settings');
   const row = await readSettings(ds, organizationId);
   return row ? toSettings(row) : null;
@@ -137,11 +141,10 @@ export async function saveSsoSettings(
     );
     await queryRows(em, 'DELETE FROM sso_domains WHERE organization_id = $1', [organizationId]);
     try {
-      await queryRows(
-        em,
-        'INSERT INTO sso_domains (domain, organization_id) SELECT unnest($1::text[]), $2',
-        [domains, organizationId],
-      );
+      await queryRows(em, 'INSERT INTO sso_domains (domain, organization_id) SELECT unnest($1::text[]), $2', [
+        domains,
+        organizationId,
+      ]);
     } catch (error) {
       // Another organization claimed one of them between the check and the insert.
       if ((error as { code?: string }).code === '23505') {

@@ -50,12 +50,16 @@ export async function action(args: ActionFunctionArgs) {
       issuerUrl: readString(form, 'issuerUrl'),
       clientId: readString(form, 'clientId'),
       clientSecret: secret === '' ? null : secret,
-      emailDomains: readString(form, 'emailDomains').split(/[\s,]+/).filter(Boolean).slice(0, 50),
+      emailDomains: readString(form, 'emailDomains')
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .slice(0, 50),
       defaultRole: role,
       requireSso: form.get('requireSso') === 'on',
     },
   });
-  if (!r.ok) return data({ saved: false, error: r.error.message }, { status: r.error.code === 'FORBIDDEN' ? 403 : 400 });
+  if (!r.ok)
+    return data({ saved: false, error: r.error.message }, { status: r.error.code === 'FORBIDDEN' ? 403 : 400 });
   return { saved: true, error: null };
 }
 

@@ -38,7 +38,9 @@ export class SsoSettingsType {
 
 @InputType('SsoSettingsInput')
 export class SsoSettingsInput {
-  @Field(() => String, { description: 'The issuer URL; `/.well-known/openid-configuration` is read from it. https only.' })
+  @Field(() => String, {
+    description: 'The issuer URL; `/.well-known/openid-configuration` is read from it. https only.',
+  })
   issuerUrl: string;
 
   @Field(() => String)
