@@ -27,6 +27,7 @@ import { AuditResolver } from './modules/audit/audit.resolver';
 import { AccountResolver } from './modules/account/account.resolver';
 import { PrivacyPreviewResolver } from './modules/project/privacy-preview.resolver';
 import { AdminResolver, ViewerAdminResolver } from './modules/admin/admin.resolver';
+import { SsoResolver } from './modules/sso/sso.resolver';
 import { scopeGuard } from './auth/scope-guard';
 import { secretGuard } from './auth/secret-guard';
 
@@ -60,6 +61,7 @@ export const RESOLVERS = [
   PrivacyPreviewResolver,
   AdminResolver,
   ViewerAdminResolver,
+  SsoResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

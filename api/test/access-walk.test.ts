@@ -117,6 +117,8 @@ const FIELDS: Record<string, Row> = {
   invitations: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   // The token is the capability: without it, nothing.
   invitation: { args: () => ({ token: `eti_${randomUUID()}` }), outsider: 'null', member: 'null' },
+  // Single sign-on settings: owners only (they decide who becomes a member).
+  ssoSettings: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   apiTokens: { args: () => ({}), outsider: 'ok', member: 'ok' },
   usage: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'ok' },
   vitals: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
@@ -340,6 +342,28 @@ const FIELDS: Record<string, Row> = {
   },
   // No SMTP in this walk: the admin is told so; nobody else learns even that.
   adminSendTestEmail: { args: () => ({}), outsider: 'FORBIDDEN', member: 'FORBIDDEN', admin: 'BAD_USER_INPUT' },
+  // Mutation: single sign-on (settings: owners only, checked before the provider is contacted;
+  // the sign-in itself is for anyone signed out, and finds no provider for these)
+  saveSsoSettings: {
+    args: (a) => ({
+      organizationId: a.organization,
+      input: {
+        issuerUrl: 'https://login.example.com',
+        clientId: 'walk',
+        clientSecret: 'walk',
+        emailDomains: ['example.com'],
+      },
+    }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  deleteSsoSettings: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
+  startSsoLogin: { args: () => ({ email: 'walk@no-sso.example.com' }), outsider: 'NOT_FOUND', member: 'NOT_FOUND' },
+  completeSsoLogin: {
+    args: () => ({ parameters: '?code=walk&state=walk' }),
+    outsider: 'UNAUTHENTICATED',
+    member: 'UNAUTHENTICATED',
+  },
 };
 
 /** Fields of a type, two levels deep, without required arguments: enough to show any leak. */

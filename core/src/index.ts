@@ -36,3 +36,4 @@ export * from './time';
 export * from './privacy';
 export * from './sentry';
 export * from './otlp';
+export * from './sso';

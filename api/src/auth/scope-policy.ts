@@ -46,6 +46,9 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   'muteAlertRule',
   // a test notification sends data to the rule's outside URL now
   'testAlertRule',
+  // single sign-on decides who becomes a member
+  'saveSsoSettings',
+  'deleteSsoSettings',
   // billing
   'createCheckoutSession',
   'createBillingPortalSession',
@@ -68,6 +71,8 @@ export const SESSION_ONLY_MUTATIONS: ReadonlySet<string> = new Set([
   'changeEmail',
   'revokeSession',
   'revokeOtherSessions',
+  'saveSsoSettings',
+  'deleteSsoSettings',
 ]);
 
 /**

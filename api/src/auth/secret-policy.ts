@@ -60,6 +60,9 @@ export const REVIEWED_FIELDS: ReadonlyMap<string, string> = new Map([
   ['CreatedUploadToken.token', 'the answer of createUploadToken (owners and admins, admin scope), shown once'],
   ['CreatedApiToken.token', "the answer of createApiToken (sessions only), the caller's own, shown once"],
   ['AuthPayload.token', "the caller's own new session"],
+  ['SsoSettings.clientSecretHint', 'never the secret: its last 4 characters at most (maskSecret), and owners only'],
+  ['SsoSettings.callbackUrl', "Tracker's own redirect URI, to register at the provider"],
+  ['SsoStart.authorizationUrl', "the provider's sign-in page with this attempt's state: for the browser that asked"],
   [
     'InvitationResult.link',
     'the answer of inviteMember (owners and admins, admin scope); only the invited address can use it',

@@ -3,9 +3,10 @@ import { AppError } from '../errors';
 import { User, type Organization } from '../entities';
 import { verifyPassword } from '../security';
 import type { RequestOrigin } from '../access/caller';
-import { recordAuditForMemberOrganizations } from '../audit/record-audit';
+import { recordAudit, recordAuditForMemberOrganizations } from '../audit/record-audit';
 import { createSession, type CreatedSession } from './create-session';
 import { firstOrganization } from './first-organization';
+import { checkPasswordSignIn, type BreakGlassOrganization } from '../sso/password-sign-in';
 
 export interface LogInResult extends CreatedSession {
   user: User;
@@ -14,6 +15,8 @@ export interface LogInResult extends CreatedSession {
    * they belong to none (removed from all of them): they can still sign in and accept an invitation.
    */
   organization: Organization | null;
+  /** Organizations requiring SSO that this owner entered with a password (break-glass): to be recorded. */
+  breakGlass: BreakGlassOrganization[];
 }
 
 // Verifying against a real hash when the user does not exist keeps the response time the
@@ -51,6 +54,8 @@ export async function logIn(
     }
     throw new AppError('UNAUTHENTICATED', 'Wrong email or password');
   }
+  // After the password check, so that only its holder learns an organization requires SSO.
+  const { breakGlass } = await checkPasswordSignIn(ds, user.id);
   const organization = await firstOrganization(ds.manager, user.id);
   const session = await ds.transaction(async (em) => {
     const created = await createSession(em, user.id);
@@ -60,7 +65,16 @@ export async function logIn(
       target: { type: 'user', id: user.id, label: user.email },
       changes: { after: { method: 'password' } },
     });
+    // An owner's password sign-in where the organization requires SSO: recorded there as such.
+    for (const { id: organizationId } of breakGlass) {
+      await recordAudit(em, {
+        organizationId,
+        ...source(user.id),
+        action: 'auth.break_glass_signed_in',
+        target: { type: 'user', id: user.id, label: user.email },
+      });
+    }
     return created;
   });
-  return { user, organization, ...session };
+  return { user, organization, breakGlass, ...session };
 }

@@ -79,6 +79,10 @@ type Documents = {
     "\n    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {\n      createApiToken(name: $name, scopes: $scopes) {\n        token\n        apiToken {\n          name\n        }\n      }\n    }\n  ": typeof types.CreateApiTokenDocument,
     "\n    mutation UpdateProjectTraceLink($id: ID!, $template: String) {\n      updateProjectTraceLink(id: $id, template: $template) {\n        id\n        traceUrlTemplate\n      }\n    }\n  ": typeof types.UpdateProjectTraceLinkDocument,
     "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": typeof types.RevokeApiTokenDocument,
+    "\n  query SsoPage {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n        name\n      }\n    }\n  }\n": typeof types.SsoPageDocument,
+    "\n  query SsoSettings($organizationId: ID!) {\n    ssoSettings(organizationId: $organizationId) {\n      issuer\n      clientId\n      clientSecretHint\n      emailDomains\n      defaultRole\n      requireSso\n      callbackUrl\n      updatedAt\n    }\n  }\n": typeof types.SsoSettingsDocument,
+    "\n  mutation SaveSsoSettings($organizationId: ID!, $input: SsoSettingsInput!) {\n    saveSsoSettings(organizationId: $organizationId, input: $input) {\n      issuer\n    }\n  }\n": typeof types.SaveSsoSettingsDocument,
+    "\n  mutation DeleteSsoSettings($organizationId: ID!) {\n    deleteSsoSettings(organizationId: $organizationId)\n  }\n": typeof types.DeleteSsoSettingsDocument,
     "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": typeof types.PlanFieldsFragmentDoc,
     "\n  query AdminViewer {\n    viewer {\n      id\n      isInstanceAdmin\n    }\n  }\n": typeof types.AdminViewerDocument,
     "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": typeof types.ProjectSetupDocument,
@@ -103,9 +107,11 @@ type Documents = {
     "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) {\n      id\n      projects {\n        id\n      }\n    }\n  }\n": typeof types.AcceptInvitationDocument,
     "\n  mutation SignupWithInvitation($token: String!, $password: String!) {\n    signupWithInvitation(token: $token, password: $password) {\n      token\n    }\n  }\n": typeof types.SignupWithInvitationDocument,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      token\n    }\n  }\n": typeof types.LoginDocument,
+    "\n  mutation StartSsoLogin($email: String!) {\n    startSsoLogin(email: $email) {\n      authorizationUrl\n      state\n    }\n  }\n": typeof types.StartSsoLoginDocument,
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
     "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n": typeof types.OrgProjectsDocument,
     "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": typeof types.SignupDocument,
+    "\n  mutation CompleteSsoLogin($parameters: String!) {\n    completeSsoLogin(parameters: $parameters) {\n      token\n    }\n  }\n": typeof types.CompleteSsoLoginDocument,
 };
 const documents: Documents = {
     "\n  query Account {\n    viewer {\n      id\n      email\n      pendingEmail\n    }\n    sessions {\n      id\n      createdAt\n      expiresAt\n      current\n    }\n  }\n": types.AccountDocument,
@@ -172,6 +178,10 @@ const documents: Documents = {
     "\n    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {\n      createApiToken(name: $name, scopes: $scopes) {\n        token\n        apiToken {\n          name\n        }\n      }\n    }\n  ": types.CreateApiTokenDocument,
     "\n    mutation UpdateProjectTraceLink($id: ID!, $template: String) {\n      updateProjectTraceLink(id: $id, template: $template) {\n        id\n        traceUrlTemplate\n      }\n    }\n  ": types.UpdateProjectTraceLinkDocument,
     "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": types.RevokeApiTokenDocument,
+    "\n  query SsoPage {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n        name\n      }\n    }\n  }\n": types.SsoPageDocument,
+    "\n  query SsoSettings($organizationId: ID!) {\n    ssoSettings(organizationId: $organizationId) {\n      issuer\n      clientId\n      clientSecretHint\n      emailDomains\n      defaultRole\n      requireSso\n      callbackUrl\n      updatedAt\n    }\n  }\n": types.SsoSettingsDocument,
+    "\n  mutation SaveSsoSettings($organizationId: ID!, $input: SsoSettingsInput!) {\n    saveSsoSettings(organizationId: $organizationId, input: $input) {\n      issuer\n    }\n  }\n": types.SaveSsoSettingsDocument,
+    "\n  mutation DeleteSsoSettings($organizationId: ID!) {\n    deleteSsoSettings(organizationId: $organizationId)\n  }\n": types.DeleteSsoSettingsDocument,
     "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": types.PlanFieldsFragmentDoc,
     "\n  query AdminViewer {\n    viewer {\n      id\n      isInstanceAdmin\n    }\n  }\n": types.AdminViewerDocument,
     "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": types.ProjectSetupDocument,
@@ -196,9 +206,11 @@ const documents: Documents = {
     "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) {\n      id\n      projects {\n        id\n      }\n    }\n  }\n": types.AcceptInvitationDocument,
     "\n  mutation SignupWithInvitation($token: String!, $password: String!) {\n    signupWithInvitation(token: $token, password: $password) {\n      token\n    }\n  }\n": types.SignupWithInvitationDocument,
     "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      token\n    }\n  }\n": types.LoginDocument,
+    "\n  mutation StartSsoLogin($email: String!) {\n    startSsoLogin(email: $email) {\n      authorizationUrl\n      state\n    }\n  }\n": types.StartSsoLoginDocument,
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
     "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n": types.OrgProjectsDocument,
     "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": types.SignupDocument,
+    "\n  mutation CompleteSsoLogin($parameters: String!) {\n    completeSsoLogin(parameters: $parameters) {\n      token\n    }\n  }\n": types.CompleteSsoLoginDocument,
 };
 
 /**
@@ -460,6 +472,22 @@ export function graphql(source: "\n    mutation RevokeApiToken($id: ID!) {\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query SsoPage {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').SsoPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SsoSettings($organizationId: ID!) {\n    ssoSettings(organizationId: $organizationId) {\n      issuer\n      clientId\n      clientSecretHint\n      emailDomains\n      defaultRole\n      requireSso\n      callbackUrl\n      updatedAt\n    }\n  }\n"): typeof import('./graphql').SsoSettingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SaveSsoSettings($organizationId: ID!, $input: SsoSettingsInput!) {\n    saveSsoSettings(organizationId: $organizationId, input: $input) {\n      issuer\n    }\n  }\n"): typeof import('./graphql').SaveSsoSettingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteSsoSettings($organizationId: ID!) {\n    deleteSsoSettings(organizationId: $organizationId)\n  }\n"): typeof import('./graphql').DeleteSsoSettingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n"): typeof import('./graphql').PlanFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -556,6 +584,10 @@ export function graphql(source: "\n  mutation Login($email: String!, $password: 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation StartSsoLogin($email: String!) {\n    startSsoLogin(email: $email) {\n      authorizationUrl\n      state\n    }\n  }\n"): typeof import('./graphql').StartSsoLoginDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): typeof import('./graphql').LogoutDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -565,6 +597,10 @@ export function graphql(source: "\n  query OrgProjects {\n    viewer {\n      id
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n"): typeof import('./graphql').SignupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CompleteSsoLogin($parameters: String!) {\n    completeSsoLogin(parameters: $parameters) {\n      token\n    }\n  }\n"): typeof import('./graphql').CompleteSsoLoginDocument;
 
 
 export function graphql(source: string) {

@@ -192,6 +192,17 @@ export type SnoozeKind =
   /** A number of further distinct users (`forUsers`). */
   | 'USERS';
 
+export type SsoSettingsInput = {
+  clientId: string;
+  /** Required the first time; leave it out to keep the saved one. */
+  clientSecret?: string | null | undefined;
+  defaultRole?: MemberRole | null | undefined;
+  emailDomains: Array<string>;
+  /** The issuer URL; `/.well-known/openid-configuration` is read from it. https only. */
+  issuerUrl: string;
+  requireSso?: boolean | null | undefined;
+};
+
 export type TagFilterInput = {
   key: string;
   value: string;
@@ -709,6 +720,33 @@ export type RevokeApiTokenMutationVariables = Exact<{
 
 export type RevokeApiTokenMutation = { revokeApiToken: { id: string } };
 
+export type SsoPageQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SsoPageQuery = { viewer: { id: string, organizations: Array<{ id: string, slug: string, name: string }> } | null };
+
+export type SsoSettingsQueryVariables = Exact<{
+  organizationId: string;
+}>;
+
+
+export type SsoSettingsQuery = { ssoSettings: { issuer: string, clientId: string, clientSecretHint: string, emailDomains: Array<string>, defaultRole: MemberRole, requireSso: boolean, callbackUrl: string, updatedAt: string } | null };
+
+export type SaveSsoSettingsMutationVariables = Exact<{
+  organizationId: string;
+  input: SsoSettingsInput;
+}>;
+
+
+export type SaveSsoSettingsMutation = { saveSsoSettings: { issuer: string } };
+
+export type DeleteSsoSettingsMutationVariables = Exact<{
+  organizationId: string;
+}>;
+
+
+export type DeleteSsoSettingsMutation = { deleteSsoSettings: boolean };
+
 export type PlanFieldsFragment = { id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean };
 
 export type AdminViewerQueryVariables = Exact<{ [key: string]: never; }>;
@@ -886,6 +924,13 @@ export type LoginMutationVariables = Exact<{
 
 export type LoginMutation = { login: { token: string } };
 
+export type StartSsoLoginMutationVariables = Exact<{
+  email: string;
+}>;
+
+
+export type StartSsoLoginMutation = { startSsoLogin: { authorizationUrl: string, state: string } };
+
 export type LogoutMutationVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -904,6 +949,13 @@ export type SignupMutationVariables = Exact<{
 
 
 export type SignupMutation = { signup: { token: string } };
+
+export type CompleteSsoLoginMutationVariables = Exact<{
+  parameters: string;
+}>;
+
+
+export type CompleteSsoLoginMutation = { completeSsoLogin: { token: string } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1994,6 +2046,44 @@ export const RevokeApiTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeApiTokenMutation, RevokeApiTokenMutationVariables>;
+export const SsoPageDocument = new TypedDocumentString(`
+    query SsoPage {
+  viewer {
+    id
+    organizations {
+      id
+      slug
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SsoPageQuery, SsoPageQueryVariables>;
+export const SsoSettingsDocument = new TypedDocumentString(`
+    query SsoSettings($organizationId: ID!) {
+  ssoSettings(organizationId: $organizationId) {
+    issuer
+    clientId
+    clientSecretHint
+    emailDomains
+    defaultRole
+    requireSso
+    callbackUrl
+    updatedAt
+  }
+}
+    `) as unknown as TypedDocumentString<SsoSettingsQuery, SsoSettingsQueryVariables>;
+export const SaveSsoSettingsDocument = new TypedDocumentString(`
+    mutation SaveSsoSettings($organizationId: ID!, $input: SsoSettingsInput!) {
+  saveSsoSettings(organizationId: $organizationId, input: $input) {
+    issuer
+  }
+}
+    `) as unknown as TypedDocumentString<SaveSsoSettingsMutation, SaveSsoSettingsMutationVariables>;
+export const DeleteSsoSettingsDocument = new TypedDocumentString(`
+    mutation DeleteSsoSettings($organizationId: ID!) {
+  deleteSsoSettings(organizationId: $organizationId)
+}
+    `) as unknown as TypedDocumentString<DeleteSsoSettingsMutation, DeleteSsoSettingsMutationVariables>;
 export const AdminViewerDocument = new TypedDocumentString(`
     query AdminViewer {
   viewer {
@@ -2398,6 +2488,14 @@ export const LoginDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<LoginMutation, LoginMutationVariables>;
+export const StartSsoLoginDocument = new TypedDocumentString(`
+    mutation StartSsoLogin($email: String!) {
+  startSsoLogin(email: $email) {
+    authorizationUrl
+    state
+  }
+}
+    `) as unknown as TypedDocumentString<StartSsoLoginMutation, StartSsoLoginMutationVariables>;
 export const LogoutDocument = new TypedDocumentString(`
     mutation Logout {
   logout
@@ -2423,3 +2521,10 @@ export const SignupDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SignupMutation, SignupMutationVariables>;
+export const CompleteSsoLoginDocument = new TypedDocumentString(`
+    mutation CompleteSsoLogin($parameters: String!) {
+  completeSsoLogin(parameters: $parameters) {
+    token
+  }
+}
+    `) as unknown as TypedDocumentString<CompleteSsoLoginMutation, CompleteSsoLoginMutationVariables>;

@@ -53,6 +53,9 @@ export default function LoginPage() {
         </button>
       </Form>
       <p className="aside">
+        <Link to="/login/sso">Sign in with SSO</Link>
+      </p>
+      <p className="aside">
         New to Tracker? <Link to="/signup">Create an account</Link>
       </p>
     </main>

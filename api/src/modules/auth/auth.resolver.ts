@@ -46,6 +46,14 @@ export class AuthResolver {
   ): Promise<AuthPayload> {
     const r = await logIn(ctx.ds, email, password, ctx.origin);
     adoptSession(ctx, r.user, r.sessionId);
+    // Issue 32: an owner's password sign-in to an organization that requires SSO (break-glass).
+    // The audit log (part 4) records it here, one row per organization, once core/src/audit exists.
+    for (const org of r.breakGlass) {
+      ctx.log?.warn(
+        { userId: r.user.id, organizationId: org.id, organization: org.slug },
+        'break-glass: owner signed in with a password to an organization that requires SSO',
+      );
+    }
     return {
       token: r.token,
       user: toUserType(r.user),
