@@ -11,6 +11,7 @@ import { SavedSearchResolver } from './modules/issue/saved-search.resolver';
 import { ReleaseHealthResolver } from './modules/release/release-health.resolver';
 import { OrganizationResolver } from './modules/organization/organization.resolver';
 import { ProjectResolver } from './modules/project/project.resolver';
+import { InboundFilterResolver } from './modules/inbound-filter/inbound-filter.resolver';
 import { ReleaseResolver } from './modules/release/release.resolver';
 import { ReleaseVersionResolver } from './modules/release/release-version.resolver';
 import { SuspectCommitsResolver } from './modules/issue/suspect-commits.resolver';
@@ -30,6 +31,7 @@ export const RESOLVERS = [
   AuthResolver,
   OrganizationResolver,
   ProjectResolver,
+  InboundFilterResolver,
   IssueResolver,
   IssueDetailResolver,
   EventResolver,

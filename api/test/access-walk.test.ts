@@ -99,6 +99,7 @@ const FIELDS: Record<string, Row> = {
   organization: { args: (a) => ({ id: a.organization }), outsider: 'null', member: 'ok' },
   project: { args: (a) => ({ id: a.project }), outsider: 'null', member: 'ok' },
   projectKeys: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  projectInboundFilters: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   releases: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   uploadTokens: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   billing: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'ok' },
@@ -216,6 +217,11 @@ const FIELDS: Record<string, Row> = {
   renameProject: { args: (a) => ({ id: a.project, name: 'renamed' }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   updateProjectPrivacy: {
     args: (a) => ({ id: a.project, input: { scrubIpAddresses: false } }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  updateProjectInboundFilters: {
+    args: (a) => ({ projectId: a.project, input: { localhost: true, errorMessages: ['*ResizeObserver*'] } }),
     outsider: 'NOT_FOUND',
     member: 'FORBIDDEN',
   },

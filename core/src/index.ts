@@ -32,5 +32,6 @@ export * from './logs';
 export * from './feedback';
 export * from './time';
 export * from './privacy';
+export * from './inbound-filters';
 export * from './sentry';
 export * from './otlp';

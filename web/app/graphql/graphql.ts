@@ -71,6 +71,15 @@ export type HealthBasis =
   | 'EVENTS'
   | 'SESSIONS';
 
+/** An inbound filter (docs/ingest.md). */
+export type InboundFilter =
+  | 'BROWSER_EXTENSIONS'
+  | 'ERROR_MESSAGES'
+  | 'LEGACY_BROWSERS'
+  | 'LOCALHOST'
+  | 'RELEASES'
+  | 'WEB_CRAWLERS';
+
 export type InvitationStatus =
   | 'ACCEPTED'
   | 'EXPIRED'
@@ -113,6 +122,21 @@ export type IssueStatus =
   | 'RESOLVED'
   | 'SNOOZED';
 
+export type LegacyBrowser =
+  | 'CHROME'
+  | 'EDGE'
+  | 'FIREFOX'
+  | 'IE'
+  | 'OPERA'
+  | 'SAFARI'
+  | 'SAMSUNG';
+
+export type LegacyBrowserMinVersionInput = {
+  browser: LegacyBrowser;
+  /** 0 to 1,000. */
+  minVersion: number;
+};
+
 export type Level =
   | 'ERROR'
   | 'FATAL'
@@ -146,6 +170,20 @@ export type MemberRole =
   | 'ADMIN'
   | 'MEMBER'
   | 'OWNER';
+
+/** Fields left out keep their value. */
+export type ProjectInboundFiltersInput = {
+  browserExtensions?: boolean | null | undefined;
+  /** Replaces the list: at most 50 globs of 1 to 200 characters. */
+  errorMessages?: Array<string> | null | undefined;
+  /** Only the browsers listed change. */
+  legacyBrowserMinVersions?: Array<LegacyBrowserMinVersionInput> | null | undefined;
+  legacyBrowsers?: boolean | null | undefined;
+  localhost?: boolean | null | undefined;
+  /** Replaces the list: at most 50 globs of 1 to 200 characters. */
+  releases?: Array<string> | null | undefined;
+  webCrawlers?: boolean | null | undefined;
+};
 
 /** A chart range and its buckets: 12 × 5 minutes, 24 × 1 hour, 28 × 6 hours, 30 × 1 day (UTC). */
 export type SeriesRange =
@@ -407,6 +445,22 @@ export type MergeIssuesMutationVariables = Exact<{
 export type MergeIssuesMutation = { mergeIssues: { id: string, title: string } };
 
 export type ReleaseVersionFieldsFragment = { dateReleased: string | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> };
+
+export type ProjectInboundFiltersQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type ProjectInboundFiltersQuery = { projectInboundFilters: { projectId: string, browserExtensions: boolean, localhost: boolean, legacyBrowsers: boolean, webCrawlers: boolean, errorMessages: Array<string>, releases: Array<string>, legacyBrowserMinVersions: Array<{ browser: LegacyBrowser, minVersion: number }>, dropped: Array<{ filter: InboundFilter, dropped: number }> } };
+
+export type UpdateProjectInboundFiltersMutationVariables = Exact<{
+  projectId: string;
+  input: ProjectInboundFiltersInput;
+  confirmDropAll: boolean;
+}>;
+
+
+export type UpdateProjectInboundFiltersMutation = { updateProjectInboundFilters: { projectId: string } };
 
 export type ProjectOrganizationQueryVariables = Exact<{
   id: string;
@@ -1350,6 +1404,38 @@ export const MergeIssuesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MergeIssuesMutation, MergeIssuesMutationVariables>;
+export const ProjectInboundFiltersDocument = new TypedDocumentString(`
+    query ProjectInboundFilters($projectId: ID!) {
+  projectInboundFilters(projectId: $projectId) {
+    projectId
+    browserExtensions
+    localhost
+    legacyBrowsers
+    legacyBrowserMinVersions {
+      browser
+      minVersion
+    }
+    webCrawlers
+    errorMessages
+    releases
+    dropped {
+      filter
+      dropped
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectInboundFiltersQuery, ProjectInboundFiltersQueryVariables>;
+export const UpdateProjectInboundFiltersDocument = new TypedDocumentString(`
+    mutation UpdateProjectInboundFilters($projectId: ID!, $input: ProjectInboundFiltersInput!, $confirmDropAll: Boolean!) {
+  updateProjectInboundFilters(
+    projectId: $projectId
+    input: $input
+    confirmDropAll: $confirmDropAll
+  ) {
+    projectId
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateProjectInboundFiltersMutation, UpdateProjectInboundFiltersMutationVariables>;
 export const ProjectOrganizationDocument = new TypedDocumentString(`
     query ProjectOrganization($id: ID!) {
   project(id: $id) {

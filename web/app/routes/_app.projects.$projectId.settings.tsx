@@ -4,6 +4,12 @@ import { FormError } from '../components/field';
 import { SecretOnce } from '../components/secret-once';
 import { RelativeTime } from '../components/time';
 import { ApiTokensSection } from '../features/settings/api-tokens-section';
+import { InboundFiltersSection } from '../features/settings/inbound-filters';
+import {
+  INBOUND_FILTERS_INTENT,
+  INBOUND_FILTERS_QUERY,
+  saveInboundFilters,
+} from '../features/settings/inbound-filters.server';
 import { KeysSection } from '../features/settings/keys-section';
 import { MembersSection } from '../features/settings/members-section';
 import {
@@ -40,12 +46,13 @@ export async function loader(args: LoaderFunctionArgs) {
   const project = await requireProject(args);
   const projectVars = { projectId: project.id };
   const orgVars = { organizationId: project.organizationId };
-  const [keys, uploadTokens, members, invitations, apiTokens] = await Promise.all([
+  const [keys, uploadTokens, members, invitations, apiTokens, inboundFilters] = await Promise.all([
     tryQueryApi(args, KEYS_QUERY, projectVars),
     tryQueryApi(args, UPLOAD_TOKENS_QUERY, projectVars),
     tryQueryApi(args, MEMBERS_QUERY, orgVars),
     tryQueryApi(args, INVITATIONS_QUERY, orgVars),
     tryQueryApi(args, API_TOKENS_QUERY),
+    tryQueryApi(args, INBOUND_FILTERS_QUERY, projectVars),
   ]);
   return {
     dsn: project.dsn,
@@ -54,18 +61,25 @@ export async function loader(args: LoaderFunctionArgs) {
     members: section(members),
     invitations: section(invitations),
     apiTokens: section(apiTokens),
+    inboundFilters: section(inboundFilters),
     now: new Date().toISOString(),
   };
 }
 
 export async function action(args: ActionFunctionArgs) {
   const project = await requireProject(args);
-  const result = await runSettingsAction(args, project.organizationId);
+  // The inbound filters form has its own handler (features/settings/inbound-filters.server.ts).
+  const form = await args.request.clone().formData();
+  const result =
+    form.get('intent') === INBOUND_FILTERS_INTENT
+      ? await saveInboundFilters(args, form)
+      : await runSettingsAction(args, project.organizationId);
   return data(result, { status: result.error ? 400 : 200 });
 }
 
 export default function SettingsPage() {
-  const { dsn, keys, uploadTokens, members, invitations, apiTokens, now } = useLoaderData<typeof loader>();
+  const { dsn, keys, uploadTokens, members, invitations, apiTokens, inboundFilters, now } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const time = (iso: string | null) => (iso ? <RelativeTime iso={iso} now={now} /> : '—');
@@ -84,6 +98,7 @@ export default function SettingsPage() {
       )}
 
       <KeysSection dsn={dsn} keys={keys} time={time} busy={busy} />
+      <InboundFiltersSection filters={inboundFilters} busy={busy} />
       <UploadTokensSection tokens={uploadTokens} time={time} busy={busy} />
       <MembersSection members={members} invitations={invitations} time={time} busy={busy} />
       <ApiTokensSection tokens={apiTokens} time={time} busy={busy} />
