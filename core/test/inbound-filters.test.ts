@@ -52,7 +52,7 @@ describe('inbound filters: which filter drops an event', () => {
       assert.equal(inboundFilterFor(f, event({ url })), 'localhost', url);
     }
     assert.equal(inboundFilterFor(f, event({ request: { url: 'http://localhost/api' } })), 'localhost');
-    assert.equal(inboundFilterFor(f, event({ user: { ip_address: '127.0.0.1' } })), 'localhost');
+    assert.equal(inboundFilterFor(f, event({ user: { id: undefined, email: undefined, ip_address: '127.0.0.1' } })), 'localhost');
     assert.equal(inboundFilterFor(f, event({ url: 'https://localhost.example.com/' })), undefined);
     assert.equal(inboundFilterFor(f, event({ url: 'https://shop.example.com/' })), undefined);
   });
