@@ -10,6 +10,8 @@ export interface CompiledInboundFilters {
   readonly legacyMinVersions: Readonly<Record<LegacyBrowser, number>> | undefined;
   /** One regular expression for all message globs (or undefined): one test per text, not one per glob. */
   readonly errorMessages: RegExp | undefined;
+  /** Some message glob has a colon, so "Type: message" is worth testing too. */
+  readonly messageGlobsHaveColon: boolean;
   readonly releases: RegExp | undefined;
 }
 
@@ -48,6 +50,7 @@ export function compileInboundFilters(s: InboundFilterSettings): CompiledInbound
     webCrawlers: s.webCrawlers,
     legacyMinVersions: s.legacyBrowsers ? { ...s.legacyBrowserMinVersions } : undefined,
     errorMessages: anyOf(s.errorMessages, true),
+    messageGlobsHaveColon: s.errorMessages.some((g) => g.includes(':')),
     releases: anyOf(s.releases, false),
   };
   const on =
