@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { gql, gqlOk, MODES, createTestEnv, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
 import type { Tracker } from '../src';
+import { ALL_ON, CHROME_131, SAMPLES } from './inbound-filter-samples';
 
 /**
  * Issue 31: inbound filters drop error events at the edge, before the quota is counted. Each
@@ -17,34 +18,6 @@ const FILTERS = `query($p: ID!) { projectInboundFilters(projectId: $p) {
 const UPDATE = `mutation($p: ID!, $input: ProjectInboundFiltersInput!, $confirm: Boolean) {
   updateProjectInboundFilters(projectId: $p, input: $input, confirmDropAll: $confirm) { errorMessages releases localhost } }`;
 const USAGE = `query($o: ID!) { usage(organizationId: $o) { events { used } } }`;
-
-const CHROME_131 =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const IE_11 = 'Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0) like Gecko';
-const BINGBOT = 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)';
-
-/** One sample per filter, and the filter that must drop it. */
-export const SAMPLES: Array<{ filter: string; event: Record<string, unknown> }> = [
-  {
-    filter: 'BROWSER_EXTENSIONS',
-    event: { stack: 'TypeError: boom\n    at inject (chrome-extension://abcdefgh/content.js:3:9)' },
-  },
-  { filter: 'LOCALHOST', event: { url: 'http://localhost:5173/checkout' } },
-  { filter: 'LEGACY_BROWSERS', event: { context: { userAgent: IE_11 } } },
-  { filter: 'WEB_CRAWLERS', event: { context: { userAgent: BINGBOT } } },
-  { filter: 'ERROR_MESSAGES', event: { message: 'ResizeObserver loop completed with undelivered notifications.' } },
-  { filter: 'RELEASES', event: { release: 'web@2.0.0-dev' } },
-];
-
-/** Every filter on, with the patterns the samples need. */
-export const ALL_ON = {
-  browserExtensions: true,
-  localhost: true,
-  legacyBrowsers: true,
-  webCrawlers: true,
-  errorMessages: ['*ResizeObserver loop*'],
-  releases: ['*-dev'],
-};
 
 function baseEvent(extra: Record<string, unknown>) {
   return {

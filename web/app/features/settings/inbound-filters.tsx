@@ -72,7 +72,7 @@ function FiltersBody({ f, busy }: { f: Filters; busy: boolean }) {
           ))}
         </tbody>
       </table>
-      <Form method="post" className="stack" aria-label="Inbound filters">
+      <Form method="post" className="stack inbound-filters" aria-label="Inbound filters">
         <fieldset disabled={busy}>
           <legend>Drop errors from</legend>
           {toggles.map(([name, label, on]) => (
