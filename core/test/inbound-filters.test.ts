@@ -43,16 +43,27 @@ describe('inbound filters: which filter drops an event', () => {
     }
     const frames = [{ filename: 'moz-extension://1234/inject.js', function: 'f', lineno: 1, colno: 1 }];
     assert.equal(inboundFilterFor(f, event({ frames } as Partial<QueuedErrorEvent>)), 'browser_extensions');
-    assert.equal(inboundFilterFor(f, event({ stack: 'TypeError: x\n    at run (https://app.example.com/a.js:1:2)' })), undefined);
+    assert.equal(
+      inboundFilterFor(f, event({ stack: 'TypeError: x\n    at run (https://app.example.com/a.js:1:2)' })),
+      undefined,
+    );
   });
 
   test('localhost: the page URL, the request URL, or a loopback user IP', () => {
     const f = filters({ localhost: true });
-    for (const url of ['http://localhost:3000/cart', 'http://127.0.0.1/', 'http://[::1]:8080/x', 'http://app.localhost/']) {
+    for (const url of [
+      'http://localhost:3000/cart',
+      'http://127.0.0.1/',
+      'http://[::1]:8080/x',
+      'http://app.localhost/',
+    ]) {
       assert.equal(inboundFilterFor(f, event({ url })), 'localhost', url);
     }
     assert.equal(inboundFilterFor(f, event({ request: { url: 'http://localhost/api' } })), 'localhost');
-    assert.equal(inboundFilterFor(f, event({ user: { id: undefined, email: undefined, ip_address: '127.0.0.1' } })), 'localhost');
+    assert.equal(
+      inboundFilterFor(f, event({ user: { id: undefined, email: undefined, ip_address: '127.0.0.1' } })),
+      'localhost',
+    );
     assert.equal(inboundFilterFor(f, event({ url: 'https://localhost.example.com/' })), undefined);
     assert.equal(inboundFilterFor(f, event({ url: 'https://shop.example.com/' })), undefined);
   });
@@ -83,7 +94,10 @@ describe('inbound filters: which filter drops an event', () => {
   test('error messages: globs, case-insensitive, across "/" and line breaks, and on "Type: message"', () => {
     const f = filters({ errorMessages: ['*resizeobserver loop*', 'TypeError: Failed to fetch*', 'Script error.'] });
     assert.equal(inboundFilterFor(f, event({ message: 'ResizeObserver loop limit exceeded' })), 'error_messages');
-    assert.equal(inboundFilterFor(f, event({ message: 'Failed to fetch https://api.example.com/v1/x' })), 'error_messages');
+    assert.equal(
+      inboundFilterFor(f, event({ message: 'Failed to fetch https://api.example.com/v1/x' })),
+      'error_messages',
+    );
     assert.equal(inboundFilterFor(f, event({ message: 'first line\nResizeObserver loop\nlast' })), 'error_messages');
     assert.equal(inboundFilterFor(f, event({ message: 'Script error.' })), 'error_messages');
     assert.equal(inboundFilterFor(f, event({ message: 'Script errorX' })), undefined);
@@ -109,7 +123,10 @@ describe('inbound filters: what is refused when saving', () => {
       (err: Error & { code?: string }) =>
         err.code === 'BAD_USER_INPUT' && /at most 200 characters \(one has 10,000\)/.test(err.message),
     );
-    assert.throws(() => applyInboundFilterChanges(base, { releases: ['b'.repeat(10_000)] }, true), /releases: a pattern/);
+    assert.throws(
+      () => applyInboundFilterChanges(base, { releases: ['b'.repeat(10_000)] }, true),
+      /releases: a pattern/,
+    );
   });
 
   test('a pattern that matches everything needs confirmDropAll; with it, it is kept', () => {
@@ -123,11 +140,16 @@ describe('inbound filters: what is refused when saving', () => {
     assert.throws(() => applyInboundFilterChanges(base, { releases: ['*'] }, false), /releases: the pattern "\*"/);
     assert.deepEqual(applyInboundFilterChanges(base, { errorMessages: ['*'] }, true).errorMessages, ['*']);
     // A narrow pattern needs no confirmation.
-    assert.deepEqual(applyInboundFilterChanges(base, { errorMessages: [' *timeout* '] }, false).errorMessages, ['*timeout*']);
+    assert.deepEqual(applyInboundFilterChanges(base, { errorMessages: [' *timeout* '] }, false).errorMessages, [
+      '*timeout*',
+    ]);
   });
 
   test('too many patterns, empty ones, and bad minimum versions are refused', () => {
-    assert.throws(() => applyInboundFilterChanges(base, { releases: Array.from({ length: 51 }, (_, i) => `r${i}`) }, false), /at most 50/);
+    assert.throws(
+      () => applyInboundFilterChanges(base, { releases: Array.from({ length: 51 }, (_, i) => `r${i}`) }, false),
+      /at most 50/,
+    );
     assert.throws(() => applyInboundFilterChanges(base, { errorMessages: ['  '] }, false), /must not be empty/);
     assert.throws(
       () => applyInboundFilterChanges(base, { legacyBrowserMinVersions: { chrome: 1.5 } as never }, false),

@@ -103,10 +103,14 @@ test('each inbound filter drops its sample event, counts it on the settings page
       },
       60_000,
     );
-    assert.deepEqual(
-      await counts.locator('tbody th').allInnerTexts(),
-      ['Browser extensions', 'Localhost', 'Legacy browsers', 'Web crawlers', 'Error messages', 'Releases'],
-    );
+    assert.deepEqual(await counts.locator('tbody th').allInnerTexts(), [
+      'Browser extensions',
+      'Localhost',
+      'Legacy browsers',
+      'Web crawlers',
+      'Error messages',
+      'Releases',
+    ]);
     assert.equal((await gqlOk(server.url, USAGE, { o: a.organization.id }, a.token)).usage.events.used, 0);
     assert.equal(await issuesOf(a.token, a.project.id), 0, 'nothing filtered was stored');
 

@@ -26,4 +26,3 @@ export const ALL_ON = {
   errorMessages: ['*ResizeObserver loop*'],
   releases: ['*-dev'],
 };
-

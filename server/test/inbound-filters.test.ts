@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { gql, gqlOk, MODES, createTestEnv, sendError, signUpWithProject, startTracker, waitFor, type TestEnv } from './helpers';
+import {
+  gql,
+  gqlOk,
+  MODES,
+  createTestEnv,
+  sendError,
+  signUpWithProject,
+  startTracker,
+  waitFor,
+  type TestEnv,
+} from './helpers';
 import type { Tracker } from '../src';
 import { ALL_ON, CHROME_131, SAMPLES } from './inbound-filter-samples';
 
@@ -53,7 +63,9 @@ for (const mode of MODES) {
     }
 
     async function stored(projectId: string): Promise<number> {
-      const [row] = await tracker.db.ds.query('SELECT count(*)::int AS n FROM events WHERE project_id = $1', [projectId]);
+      const [row] = await tracker.db.ds.query('SELECT count(*)::int AS n FROM events WHERE project_id = $1', [
+        projectId,
+      ]);
       return row.n;
     }
 
@@ -64,7 +76,9 @@ for (const mode of MODES) {
       const before = await metric('{reason="inbound_filter_localhost",where="edge"}');
       for (const { filter, event } of SAMPLES) {
         for (const type of ['application/json', 'application/json; charset=utf-8']) {
-          const r = await sendError(url, a.key, baseEvent({ ...event, eventId: randomUUID() }), { 'content-type': type });
+          const r = await sendError(url, a.key, baseEvent({ ...event, eventId: randomUUID() }), {
+            'content-type': type,
+          });
           assert.equal(r.status, 202, `${filter} via ${type}: ${JSON.stringify(r.body)}`);
         }
       }
@@ -78,7 +92,9 @@ for (const mode of MODES) {
         'the drops counted',
         async () => {
           const f = (await gqlOk(url, FILTERS, p, a.token)).projectInboundFilters;
-          const by = Object.fromEntries(f.dropped.map((d: { filter: string; dropped: number }) => [d.filter, d.dropped]));
+          const by = Object.fromEntries(
+            f.dropped.map((d: { filter: string; dropped: number }) => [d.filter, d.dropped]),
+          );
           return SAMPLES.every((s) => by[s.filter] === 2) ? by : undefined;
         },
         30_000,
@@ -101,12 +117,19 @@ for (const mode of MODES) {
       });
       const store = await fetch(`${url}/api/${number}/store/`, {
         method: 'POST',
-        headers: { 'x-sentry-auth': `Sentry sentry_version=7, sentry_key=${a.key}`, 'content-type': 'application/json' },
+        headers: {
+          'x-sentry-auth': `Sentry sentry_version=7, sentry_key=${a.key}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify(sentryEvent({ release: 'api@1.0.0-dev' })),
       });
       assert.equal(store.status, 200);
       const event = sentryEvent({ request: { url: 'http://127.0.0.1:8000/orders' } });
-      const envelope = [JSON.stringify({ event_id: event.event_id }), JSON.stringify({ type: 'event' }), JSON.stringify(event)].join('\n');
+      const envelope = [
+        JSON.stringify({ event_id: event.event_id }),
+        JSON.stringify({ type: 'event' }),
+        JSON.stringify(event),
+      ].join('\n');
       const env2 = await fetch(`${url}/api/${number}/envelope/?sentry_key=${a.key}&sentry_version=7`, {
         method: 'POST',
         body: envelope,
@@ -116,7 +139,9 @@ for (const mode of MODES) {
         'both counted',
         async () => {
           const f = (await gqlOk(url, FILTERS, { p: a.project.id }, a.token)).projectInboundFilters;
-          const by = Object.fromEntries(f.dropped.map((d: { filter: string; dropped: number }) => [d.filter, d.dropped]));
+          const by = Object.fromEntries(
+            f.dropped.map((d: { filter: string; dropped: number }) => [d.filter, d.dropped]),
+          );
           return by.RELEASES === 1 && by.LOCALHOST === 1;
         },
         30_000,
@@ -131,9 +156,17 @@ for (const mode of MODES) {
       await gqlOk(url, UPDATE, { ...p, input: { errorMessages: ['*timeout*'], localhost: true } }, a.token);
       const saved = (await gqlOk(url, FILTERS, p, a.token)).projectInboundFilters;
 
-      const long = await gql(url, UPDATE, { ...p, input: { errorMessages: ['x'.repeat(10_000)], localhost: false } }, a.token);
+      const long = await gql(
+        url,
+        UPDATE,
+        { ...p, input: { errorMessages: ['x'.repeat(10_000)], localhost: false } },
+        a.token,
+      );
       assert.equal(long.errors?.[0].extensions?.code, 'BAD_USER_INPUT');
-      assert.match(long.errors![0].message, /errorMessages: a pattern may have at most 200 characters \(one has 10,000\)/);
+      assert.match(
+        long.errors![0].message,
+        /errorMessages: a pattern may have at most 200 characters \(one has 10,000\)/,
+      );
 
       const all = await gql(url, UPDATE, { ...p, input: { errorMessages: ['*'], localhost: false } }, a.token);
       assert.equal(all.errors?.[0].extensions?.code, 'BAD_USER_INPUT');

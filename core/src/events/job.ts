@@ -99,7 +99,14 @@ const jobSchema = z.discriminatedUnion('kind', [
 ]);
 
 /** The field of each kind that carries its body. */
-const BODY_FIELD = { error: 'event', log: 'log', vitals: 'vitals', feedback: 'feedback', session: 'session', filtered: 'filtered' } as const;
+const BODY_FIELD = {
+  error: 'event',
+  log: 'log',
+  vitals: 'vitals',
+  feedback: 'feedback',
+  session: 'session',
+  filtered: 'filtered',
+} as const;
 
 /**
  * The job as queue text: `JSON.stringify(job)`. An edge that already holds the body's JSON

@@ -1,7 +1,12 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { requireProjectAccess, type Caller } from '../access';
 import { applyInboundFilterChanges } from './validate';
-import { INBOUND_FILTERS, inboundFilterSettingsOf, type InboundFilterName, type InboundFilterSettings } from './settings';
+import {
+  INBOUND_FILTERS,
+  inboundFilterSettingsOf,
+  type InboundFilterName,
+  type InboundFilterSettings,
+} from './settings';
 
 /** The window of the counts shown in settings. */
 export const INBOUND_FILTER_COUNT_DAYS = 30;
@@ -21,7 +26,11 @@ export async function findProjectInboundFilters(
   now: Date = new Date(),
 ): Promise<ProjectInboundFilters> {
   const { project } = await requireProjectAccess(ds, caller, projectId, 'read', 'see inbound filters');
-  return { projectId: project.id, settings: await readSettings(ds, project.id), dropped: await readCounts(ds, project.id, now) };
+  return {
+    projectId: project.id,
+    settings: await readSettings(ds, project.id),
+    dropped: await readCounts(ds, project.id, now),
+  };
 }
 
 /**
@@ -40,7 +49,11 @@ export async function updateProjectInboundFilters(
   const settings = await ds.transaction(async (em) => {
     // One writer at a time per project: two admins' partial changes both land.
     await em.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [project.id]);
-    const next = applyInboundFilterChanges(await readSettings(em, project.id), changes, options.confirmDropAll === true);
+    const next = applyInboundFilterChanges(
+      await readSettings(em, project.id),
+      changes,
+      options.confirmDropAll === true,
+    );
     await em.query(
       `INSERT INTO project_inbound_filters (project_id, settings, updated_at) VALUES ($1, $2::jsonb, now())
        ON CONFLICT (project_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at`,

@@ -32,7 +32,11 @@ export function inboundFilterFor(f: CompiledInboundFilters, event: QueuedErrorEv
   if (ua === undefined) return undefined;
   const seen = userAgentFacts(ua);
   if (f.webCrawlers && seen.bot) return 'web_crawlers';
-  if (f.legacyMinVersions !== undefined && seen.browser !== null && seen.browser.major < f.legacyMinVersions[seen.browser.name]) {
+  if (
+    f.legacyMinVersions !== undefined &&
+    seen.browser !== null &&
+    seen.browser.major < f.legacyMinVersions[seen.browser.name]
+  ) {
     return 'legacy_browsers';
   }
   return undefined;

@@ -58,7 +58,9 @@ export async function findKeyInfo(ds: DataSource, publicKey: string): Promise<Ke
   );
   const key = rows[0];
   if (!key) return null;
-  const inboundFilters = key.inbound_filters ? compileInboundFilters(inboundFilterSettingsOf(key.inbound_filters)) : undefined;
+  const inboundFilters = key.inbound_filters
+    ? compileInboundFilters(inboundFilterSettingsOf(key.inbound_filters))
+    : undefined;
   return {
     keyId: key.id,
     projectId: key.project_id,

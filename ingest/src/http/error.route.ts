@@ -69,7 +69,13 @@ export function prepareErrorJob(
       event = Object.assign(scrubbed, { eventId: given ?? randomUUID() });
       const payload = encodeJob({ v: 1, kind: 'error', projectId, receivedAt, event });
       const discarded = discards !== undefined && matchesDiscardKeys(discards, event);
-      return { payload, eventId: event.eventId, clientId: given !== undefined, discarded, filtered: filterOf(key, event) };
+      return {
+        payload,
+        eventId: event.eventId,
+        clientId: given !== undefined,
+        discarded,
+        filtered: filterOf(key, event),
+      };
     }
     // Already exactly what the schema would return (most SDK events): enqueue the body as
     // received, with the event id added when the client sent none. No zod, no re-serializing.
@@ -80,7 +86,13 @@ export function prepareErrorJob(
         ? encodeJobBytes(job, bytes, given === undefined ? { name: 'eventId', value: event.eventId } : undefined)
         : encodeJob(job, given === undefined ? withStringField(text, 'eventId', event.eventId) : text);
     const discarded = discards !== undefined && matchesDiscardKeys(discards, event);
-    return { payload, eventId: event.eventId, clientId: given !== undefined, discarded, filtered: filterOf(key, event) };
+    return {
+      payload,
+      eventId: event.eventId,
+      clientId: given !== undefined,
+      discarded,
+      filtered: filterOf(key, event),
+    };
   }
   const parsed = withHeaderUserAgent(scrubber.errorEvent(parseBody(errorEventSchema, body)), userAgent);
   const clientId = parsed.eventId !== undefined;

@@ -6,11 +6,17 @@ import {
 } from '@tracker/core';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { requireCaller, type Context } from '../../context';
-import { ProjectInboundFiltersInput, ProjectInboundFiltersType, toProjectInboundFiltersType } from './inbound-filter.type';
+import {
+  ProjectInboundFiltersInput,
+  ProjectInboundFiltersType,
+  toProjectInboundFiltersType,
+} from './inbound-filter.type';
 
 @Resolver(() => ProjectInboundFiltersType)
 export class InboundFilterResolver {
-  @Query(() => ProjectInboundFiltersType, { description: "Any member. The project's inbound filters and what each dropped." })
+  @Query(() => ProjectInboundFiltersType, {
+    description: "Any member. The project's inbound filters and what each dropped.",
+  })
   async projectInboundFilters(
     @Arg('projectId', () => ID) projectId: string,
     @Ctx() ctx: Context,
@@ -45,7 +51,10 @@ export class InboundFilterResolver {
     }
     const result = await updateProjectInboundFilters(ctx.ds, caller, projectId, changes, { confirmDropAll });
     ctx.onProjectChanged?.(result.projectId);
-    ctx.log?.info({ userId: caller.userId, projectId: result.projectId, confirmDropAll }, 'project inbound filters changed');
+    ctx.log?.info(
+      { userId: caller.userId, projectId: result.projectId, confirmDropAll },
+      'project inbound filters changed',
+    );
     return toProjectInboundFiltersType(result);
   }
 }

@@ -34,7 +34,9 @@ export class InboundFilterCountType {
   @Field(() => InboundFilterEnum)
   filter: InboundFilterName;
 
-  @Field(() => Int, { description: 'Error events this filter dropped in the last 30 days (UTC days), never charged to the quota.' })
+  @Field(() => Int, {
+    description: 'Error events this filter dropped in the last 30 days (UTC days), never charged to the quota.',
+  })
   dropped: number;
 }
 
@@ -45,7 +47,9 @@ export class ProjectInboundFiltersType {
   @Field(() => ID)
   projectId: string;
 
-  @Field(() => Boolean, { description: 'Errors from chrome-extension://, moz-extension://, safari-extension:// frames.' })
+  @Field(() => Boolean, {
+    description: 'Errors from chrome-extension://, moz-extension://, safari-extension:// frames.',
+  })
   browserExtensions: boolean;
 
   @Field(() => Boolean, { description: 'Errors from pages on localhost, 127.0.0.1 or ::1.' })
@@ -110,7 +114,10 @@ export function toProjectInboundFiltersType(f: ProjectInboundFilters): ProjectIn
     browserExtensions: s.browserExtensions,
     localhost: s.localhost,
     legacyBrowsers: s.legacyBrowsers,
-    legacyBrowserMinVersions: LEGACY_BROWSERS.map((browser) => ({ browser, minVersion: s.legacyBrowserMinVersions[browser] })),
+    legacyBrowserMinVersions: LEGACY_BROWSERS.map((browser) => ({
+      browser,
+      minVersion: s.legacyBrowserMinVersions[browser],
+    })),
     webCrawlers: s.webCrawlers,
     errorMessages: s.errorMessages,
     releases: s.releases,

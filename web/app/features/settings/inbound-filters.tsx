@@ -13,7 +13,10 @@ const LABELS: Record<string, { name: string; hint: string }> = {
   },
   LOCALHOST: { name: 'Localhost', hint: 'Errors from pages on localhost, 127.0.0.1 or ::1.' },
   LEGACY_BROWSERS: { name: 'Legacy browsers', hint: 'Errors from browsers older than the minimum versions below.' },
-  WEB_CRAWLERS: { name: 'Web crawlers', hint: 'Errors whose User-Agent is a search engine, preview or monitoring bot.' },
+  WEB_CRAWLERS: {
+    name: 'Web crawlers',
+    hint: 'Errors whose User-Agent is a search engine, preview or monitoring bot.',
+  },
   ERROR_MESSAGES: { name: 'Error messages', hint: 'Messages matching a pattern below.' },
   RELEASES: { name: 'Releases', hint: 'Releases matching a pattern below.' },
 };
@@ -38,8 +41,8 @@ export function InboundFiltersSection({ filters, busy }: Props) {
   return (
     <Section id="inbound-filters-heading" title="Inbound filters">
       <p className="muted">
-        Error events these filters match are dropped at ingest: they are not stored and do not count toward the
-        monthly quota.
+        Error events these filters match are dropped at ingest: they are not stored and do not count toward the monthly
+        quota.
       </p>
       {!f ? <p className="muted">{filters.reason}</p> : <FiltersBody f={f} busy={busy} />}
     </Section>
@@ -77,7 +80,13 @@ function FiltersBody({ f, busy }: { f: Filters; busy: boolean }) {
           <legend>Drop errors from</legend>
           {toggles.map(([name, label, on]) => (
             <div className="checkbox-row" key={name}>
-              <input type="checkbox" id={`filter-${name}`} name={name} defaultChecked={on} aria-describedby={`filter-${name}-hint`} />
+              <input
+                type="checkbox"
+                id={`filter-${name}`}
+                name={name}
+                defaultChecked={on}
+                aria-describedby={`filter-${name}-hint`}
+              />
               <label htmlFor={`filter-${name}`}>{LABELS[label].name}</label>
               <span id={`filter-${name}-hint`} className="hint">
                 {LABELS[label].hint}
@@ -107,10 +116,20 @@ function FiltersBody({ f, busy }: { f: Filters; busy: boolean }) {
         </fieldset>
         <fieldset disabled={busy}>
           <legend>Patterns</legend>
-          <GlobField name="errorMessages" label="Error messages to drop" value={f.errorMessages} example="*ResizeObserver loop*" />
+          <GlobField
+            name="errorMessages"
+            label="Error messages to drop"
+            value={f.errorMessages}
+            example="*ResizeObserver loop*"
+          />
           <GlobField name="releases" label="Releases to drop" value={f.releases} example="*-dev" />
           <div className="checkbox-row">
-            <input type="checkbox" id="filter-confirmDropAll" name="confirmDropAll" aria-describedby="filter-confirmDropAll-hint" />
+            <input
+              type="checkbox"
+              id="filter-confirmDropAll"
+              name="confirmDropAll"
+              aria-describedby="filter-confirmDropAll-hint"
+            />
             <label htmlFor="filter-confirmDropAll">Save even if a pattern matches everything</label>
             <span id="filter-confirmDropAll-hint" className="hint">
               A pattern such as * would drop every error event; it is refused unless this is ticked.
