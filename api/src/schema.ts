@@ -13,6 +13,7 @@ import { OrganizationResolver } from './modules/organization/organization.resolv
 import { ProjectResolver } from './modules/project/project.resolver';
 import { InboundFilterResolver } from './modules/inbound-filter/inbound-filter.resolver';
 import { ReleaseResolver } from './modules/release/release.resolver';
+import { UnregisteredReleaseResolver } from './modules/release/unregistered-release.resolver';
 import { ReleaseVersionResolver } from './modules/release/release-version.resolver';
 import { SuspectCommitsResolver } from './modules/issue/suspect-commits.resolver';
 import { BillingResolver } from './modules/billing/billing.resolver';
@@ -38,6 +39,7 @@ export const RESOLVERS = [
   IssueEventResolver,
   SavedSearchResolver,
   ReleaseResolver,
+  UnregisteredReleaseResolver,
   ReleaseVersionResolver,
   SuspectCommitsResolver,
   ReleaseHealthResolver,

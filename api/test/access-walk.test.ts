@@ -101,6 +101,7 @@ const FIELDS: Record<string, Row> = {
   projectKeys: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   projectInboundFilters: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   releases: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  unregisteredReleases: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   uploadTokens: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   billing: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'ok' },
   plans: { args: () => ({}), outsider: 'ok', member: 'ok' },

@@ -41,6 +41,7 @@ type Documents = {
     "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n": typeof types.ResolveIssuesDocument,
     "\n  mutation MergeIssues($sourceId: ID!, $targetId: ID!) {\n    mergeIssues(sourceId: $sourceId, targetId: $targetId) {\n      id\n      title\n    }\n  }\n": typeof types.MergeIssuesDocument,
     "\n  fragment ReleaseVersionFields on Release {\n    dateReleased\n    commits {\n      id\n      repository\n      authorName\n      authorEmail\n      message\n      timestamp\n    }\n  }\n": typeof types.ReleaseVersionFieldsFragmentDoc,
+    "\n  query UnregisteredReleases($projectId: ID!) {\n    unregisteredReleases(projectId: $projectId, first: 50) {\n      version\n      environments\n      firstSeen\n      lastSeen\n      eventCount\n    }\n  }\n": typeof types.UnregisteredReleasesDocument,
     "\n  query ProjectInboundFilters($projectId: ID!) {\n    projectInboundFilters(projectId: $projectId) {\n      projectId\n      browserExtensions\n      localhost\n      legacyBrowsers\n      legacyBrowserMinVersions {\n        browser\n        minVersion\n      }\n      webCrawlers\n      errorMessages\n      releases\n      dropped {\n        filter\n        dropped\n      }\n    }\n  }\n": typeof types.ProjectInboundFiltersDocument,
     "\n  mutation UpdateProjectInboundFilters(\n    $projectId: ID!\n    $input: ProjectInboundFiltersInput!\n    $confirmDropAll: Boolean!\n  ) {\n    updateProjectInboundFilters(projectId: $projectId, input: $input, confirmDropAll: $confirmDropAll) {\n      projectId\n    }\n  }\n": typeof types.UpdateProjectInboundFiltersDocument,
     "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n": typeof types.ProjectOrganizationDocument,
@@ -113,6 +114,7 @@ const documents: Documents = {
     "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n": types.ResolveIssuesDocument,
     "\n  mutation MergeIssues($sourceId: ID!, $targetId: ID!) {\n    mergeIssues(sourceId: $sourceId, targetId: $targetId) {\n      id\n      title\n    }\n  }\n": types.MergeIssuesDocument,
     "\n  fragment ReleaseVersionFields on Release {\n    dateReleased\n    commits {\n      id\n      repository\n      authorName\n      authorEmail\n      message\n      timestamp\n    }\n  }\n": types.ReleaseVersionFieldsFragmentDoc,
+    "\n  query UnregisteredReleases($projectId: ID!) {\n    unregisteredReleases(projectId: $projectId, first: 50) {\n      version\n      environments\n      firstSeen\n      lastSeen\n      eventCount\n    }\n  }\n": types.UnregisteredReleasesDocument,
     "\n  query ProjectInboundFilters($projectId: ID!) {\n    projectInboundFilters(projectId: $projectId) {\n      projectId\n      browserExtensions\n      localhost\n      legacyBrowsers\n      legacyBrowserMinVersions {\n        browser\n        minVersion\n      }\n      webCrawlers\n      errorMessages\n      releases\n      dropped {\n        filter\n        dropped\n      }\n    }\n  }\n": types.ProjectInboundFiltersDocument,
     "\n  mutation UpdateProjectInboundFilters(\n    $projectId: ID!\n    $input: ProjectInboundFiltersInput!\n    $confirmDropAll: Boolean!\n  ) {\n    updateProjectInboundFilters(projectId: $projectId, input: $input, confirmDropAll: $confirmDropAll) {\n      projectId\n    }\n  }\n": types.UpdateProjectInboundFiltersDocument,
     "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n    }\n  }\n": types.ProjectOrganizationDocument,
@@ -263,6 +265,10 @@ export function graphql(source: "\n  mutation MergeIssues($sourceId: ID!, $targe
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment ReleaseVersionFields on Release {\n    dateReleased\n    commits {\n      id\n      repository\n      authorName\n      authorEmail\n      message\n      timestamp\n    }\n  }\n"): typeof import('./graphql').ReleaseVersionFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UnregisteredReleases($projectId: ID!) {\n    unregisteredReleases(projectId: $projectId, first: 50) {\n      version\n      environments\n      firstSeen\n      lastSeen\n      eventCount\n    }\n  }\n"): typeof import('./graphql').UnregisteredReleasesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -446,6 +446,13 @@ export type MergeIssuesMutation = { mergeIssues: { id: string, title: string } }
 
 export type ReleaseVersionFieldsFragment = { dateReleased: string | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> };
 
+export type UnregisteredReleasesQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type UnregisteredReleasesQuery = { unregisteredReleases: Array<{ version: string, environments: Array<string>, firstSeen: string, lastSeen: string, eventCount: number }> };
+
 export type ProjectInboundFiltersQueryVariables = Exact<{
   projectId: string;
 }>;
@@ -1404,6 +1411,17 @@ export const MergeIssuesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MergeIssuesMutation, MergeIssuesMutationVariables>;
+export const UnregisteredReleasesDocument = new TypedDocumentString(`
+    query UnregisteredReleases($projectId: ID!) {
+  unregisteredReleases(projectId: $projectId, first: 50) {
+    version
+    environments
+    firstSeen
+    lastSeen
+    eventCount
+  }
+}
+    `) as unknown as TypedDocumentString<UnregisteredReleasesQuery, UnregisteredReleasesQueryVariables>;
 export const ProjectInboundFiltersDocument = new TypedDocumentString(`
     query ProjectInboundFilters($projectId: ID!) {
   projectInboundFilters(projectId: $projectId) {
