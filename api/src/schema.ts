@@ -11,7 +11,9 @@ import { SavedSearchResolver } from './modules/issue/saved-search.resolver';
 import { ReleaseHealthResolver } from './modules/release/release-health.resolver';
 import { OrganizationResolver } from './modules/organization/organization.resolver';
 import { ProjectResolver } from './modules/project/project.resolver';
+import { InboundFilterResolver } from './modules/inbound-filter/inbound-filter.resolver';
 import { ReleaseResolver } from './modules/release/release.resolver';
+import { UnregisteredReleaseResolver } from './modules/release/unregistered-release.resolver';
 import { ReleaseVersionResolver } from './modules/release/release-version.resolver';
 import { SuspectCommitsResolver } from './modules/issue/suspect-commits.resolver';
 import { BillingResolver } from './modules/billing/billing.resolver';
@@ -35,12 +37,14 @@ export const RESOLVERS = [
   AuthResolver,
   OrganizationResolver,
   ProjectResolver,
+  InboundFilterResolver,
   IssueResolver,
   IssueDetailResolver,
   EventResolver,
   IssueEventResolver,
   SavedSearchResolver,
   ReleaseResolver,
+  UnregisteredReleaseResolver,
   ReleaseVersionResolver,
   SuspectCommitsResolver,
   ReleaseHealthResolver,

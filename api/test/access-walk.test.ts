@@ -109,7 +109,9 @@ const FIELDS: Record<string, Row> = {
   organization: { args: (a) => ({ id: a.organization }), outsider: 'null', member: 'ok' },
   project: { args: (a) => ({ id: a.project }), outsider: 'null', member: 'ok' },
   projectKeys: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  projectInboundFilters: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   releases: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  unregisteredReleases: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   uploadTokens: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   billing: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'ok' },
   plans: { args: () => ({}), outsider: 'ok', member: 'ok' },
@@ -238,6 +240,11 @@ const FIELDS: Record<string, Row> = {
   },
   updateProjectTraceLink: {
     args: (a) => ({ id: a.project, template: 'https://jaeger.example.com/trace/{traceId}' }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
+  updateProjectInboundFilters: {
+    args: (a) => ({ projectId: a.project, input: { localhost: true, errorMessages: ['*ResizeObserver*'] } }),
     outsider: 'NOT_FOUND',
     member: 'FORBIDDEN',
   },

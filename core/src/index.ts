@@ -34,6 +34,7 @@ export * from './logs';
 export * from './feedback';
 export * from './time';
 export * from './privacy';
+export * from './inbound-filters';
 export * from './sentry';
 export * from './otlp';
 export * from './sso';

@@ -23,7 +23,11 @@ export interface BenchEnvironment {
    * A fresh organization (business plan) and project. With `rateLimitPerSecond`, its key has
    * that per-second limit, so the rate-limit check runs on every request.
    */
-  freshProject(options?: { rateLimitPerSecond?: number; discards?: boolean }): Promise<{ key: string; number: string }>;
+  freshProject(options?: {
+    rateLimitPerSecond?: number;
+    discards?: boolean;
+    filters?: boolean;
+  }): Promise<{ key: string; number: string }>;
   /** Deletes this run's Redis keys (the next run starts from an empty stream). */
   clearRedis(): Promise<void>;
   /** True once SIGINT or SIGTERM came: start no further target. */
@@ -120,6 +124,22 @@ export async function openBenchEnvironment(logLevel = 'silent'): Promise<BenchEn
           `INSERT INTO issue_discard_keys (project_id, grouping_key, issue_id) SELECT project_id, fingerprint, id FROM issues WHERE id = $1`,
           [issue.id],
         );
+      }
+      if (options.filters) {
+        // Every inbound filter on, none matching the bench's event (issue 31): each request pays
+        // the whole check (globs, stack scan, URL, User-Agent) and is still accepted.
+        const settings = {
+          browserExtensions: true,
+          localhost: true,
+          legacyBrowsers: true,
+          webCrawlers: true,
+          errorMessages: ['*ResizeObserver loop*', 'Script error.', '*Non-Error promise rejection*'],
+          releases: ['*-dev', 'staging@*'],
+        };
+        await opened.ds.query('INSERT INTO project_inbound_filters (project_id, settings) VALUES ($1, $2::jsonb)', [
+          project.id,
+          JSON.stringify(settings),
+        ]);
       }
       const [row] = await opened.ds.query('SELECT number FROM projects WHERE id = $1', [project.id]);
       return { key: key.publicKey, number: String(row.number) };

@@ -23,7 +23,9 @@
  *      TRACKER_BENCH_NO_DOC=1 (do not rewrite docs/benchmarks.md),
  *      TRACKER_BENCH_BREADCRUMBS=N (each event carries N breadcrumbs, as the browser SDK sends them),
  *      TRACKER_BENCH_DISCARDS=1 (Tracker's project discards an issue the events do not match: every
- *      request pays the edge's discard check; docs/decisions/023-unmerge-snooze-discard.md).
+ *      request pays the edge's discard check; docs/decisions/023-unmerge-snooze-discard.md),
+ *      TRACKER_BENCH_FILTERS=1 (every inbound filter on, none matching: every request pays the whole
+ *      filter check; docs/decisions/055-inbound-filters.md).
  */
 import autocannon from 'autocannon';
 import {
@@ -51,6 +53,7 @@ const LOG_LEVEL = process.env.TRACKER_BENCH_LOG_LEVEL || 'silent';
 const FLOOR = process.env.TRACKER_BENCH_FLOOR !== '0';
 const FROM_SOURCE = envFlag('BENCH_SOURCE');
 const DISCARDS = envFlag('BENCH_DISCARDS');
+const FILTERS = envFlag('BENCH_FILTERS');
 
 /** Issue 5: the quota and rate-limit checks may cost at most this share of the accept rate. */
 const GATE_COST_TARGET = 0.1;
@@ -129,7 +132,9 @@ async function main(): Promise<void> {
         const key = isTracker(kind)
           ? (
               await env.freshProject(
-                kind === 'tracker' ? { rateLimitPerSecond: 1_000_000, discards: DISCARDS } : { discards: DISCARDS },
+                kind === 'tracker'
+                  ? { rateLimitPerSecond: 1_000_000, discards: DISCARDS, filters: FILTERS }
+                  : { discards: DISCARDS, filters: FILTERS },
               )
             ).key
           : `et_${'0'.repeat(32)}`;

@@ -29,6 +29,8 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   'rotateProjectKey',
   // what the edge scrubs: turning it off lets personal data be stored
   'updateProjectPrivacy',
+  // inbound filters drop events before they are stored
+  'updateProjectInboundFilters',
   'disableProjectKey',
   // a key's rate limit: lifting it lets one key use the whole quota
   'updateProjectKey',

@@ -15,6 +15,7 @@ import { logSchema, type LogBody } from './log.schema';
 import { queuedVitalsSchema, type QueuedVitals } from './vitals.schema';
 import { sessionBodySchema, type SessionBody } from '../sessions/session.schema';
 import { isPlainJsonText, normalizeJson } from './normalize';
+import { INBOUND_FILTERS, type InboundFilterName } from '../inbound-filters/settings';
 import { limitBreadcrumbs } from './evidence/breadcrumbs';
 import { limitCauses } from './evidence/causes';
 import { limitContextLines } from './evidence/context-lines';
@@ -61,7 +62,18 @@ export interface SessionJob extends JobBase {
   session: SessionBody;
 }
 
-export type Job = ErrorJob | LogJob | VitalsJob | FeedbackJob | SessionJob;
+/**
+ * Error events an edge dropped by one inbound filter of the project since its last such job
+ * (issue 31): counts summed in the edge's memory, so a flood of filtered events is a job every
+ * few seconds, not one per event. Display figures, not billing: a batch redelivered after its
+ * ack failed may add its counts twice.
+ */
+export interface FilteredJob extends JobBase {
+  kind: 'filtered';
+  filtered: { filter: InboundFilterName; count: number; day: string };
+}
+
+export type Job = ErrorJob | LogJob | VitalsJob | FeedbackJob | SessionJob | FilteredJob;
 
 const base = {
   v: z.literal(1),
@@ -75,10 +87,26 @@ const jobSchema = z.discriminatedUnion('kind', [
   z.object({ ...base, kind: z.literal('vitals'), vitals: queuedVitalsSchema.extend({ id: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('feedback'), feedback: feedbackSchema.extend({ id: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('session'), session: sessionBodySchema }),
+  z.object({
+    ...base,
+    kind: z.literal('filtered'),
+    filtered: z.object({
+      filter: z.enum(INBOUND_FILTERS),
+      count: z.number().int().min(1).max(1_000_000_000),
+      day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    }),
+  }),
 ]);
 
 /** The field of each kind that carries its body. */
-const BODY_FIELD = { error: 'event', log: 'log', vitals: 'vitals', feedback: 'feedback', session: 'session' } as const;
+const BODY_FIELD = {
+  error: 'event',
+  log: 'log',
+  vitals: 'vitals',
+  feedback: 'feedback',
+  session: 'session',
+  filtered: 'filtered',
+} as const;
 
 /**
  * The job as queue text: `JSON.stringify(job)`. An edge that already holds the body's JSON

@@ -32,6 +32,7 @@ import { EventLogMessage1797340000000 } from './1797340000000-event-log-message'
 import { FeedbackNameAndUrl1797341000000 } from './1797341000000-feedback-name-and-url';
 import { InstanceAdmin1797350000000 } from './1797350000000-instance-admin';
 import { EmailChanges1797360000000 } from './1797360000000-email-changes';
+import { InboundFilters1797370000000 } from './1797370000000-inbound-filters';
 import { SingleSignOn1797380000000 } from './1797380000000-single-sign-on';
 import { AuditLog1797400000000 } from './1797400000000-audit-log';
 import { ProjectTraceUrlTemplate1797420000000 } from './1797420000000-project-trace-url-template';
@@ -72,6 +73,7 @@ export const MIGRATIONS = [
   FeedbackNameAndUrl1797341000000,
   InstanceAdmin1797350000000,
   EmailChanges1797360000000,
+  InboundFilters1797370000000,
   SingleSignOn1797380000000,
   AuditLog1797400000000,
   ProjectTraceUrlTemplate1797420000000,

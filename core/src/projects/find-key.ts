@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { PrivacySettings } from '../privacy';
+import { compileInboundFilters, inboundFilterSettingsOf, type CompiledInboundFilters } from '../inbound-filters';
 
 /** What ingest needs to know about a DSN key; small, so thousands fit in its cache. */
 export interface KeyInfo {
@@ -22,6 +23,11 @@ export interface KeyInfo {
    * others keep the fast path as it was (docs/decisions/023-unmerge-snooze-discard.md).
    */
   discardKeys?: ReadonlySet<string>;
+  /**
+   * The project's inbound filters, compiled once here (globs into one expression), or absent
+   * when none is on: the edge then pays one property test per event (issue 31, docs/ingest.md).
+   */
+  inboundFilters?: CompiledInboundFilters;
 }
 
 /** At most this many discard keys per project reach the edge; the worker drops the rest. */
@@ -39,17 +45,22 @@ export async function findKeyInfo(ds: DataSource, publicKey: string): Promise<Ke
     sensitive_fields: string[] | null;
     scrub_ip_addresses: boolean;
     discard_keys: string[] | null;
+    inbound_filters: unknown;
   }> = await ds.query(
     `SELECT k.id, k.project_id, p.number AS project_number, p.organization_id, k.rate_limit_per_second,
             p.scrub_defaults, p.sensitive_fields, p.scrub_ip_addresses,
             (SELECT array_agg(d.grouping_key) FROM (SELECT grouping_key FROM issue_discard_keys
-               WHERE project_id = k.project_id LIMIT ${MAX_EDGE_DISCARD_KEYS}) d) AS discard_keys
+               WHERE project_id = k.project_id LIMIT ${MAX_EDGE_DISCARD_KEYS}) d) AS discard_keys,
+            (SELECT f.settings FROM project_inbound_filters f WHERE f.project_id = k.project_id) AS inbound_filters
        FROM project_keys k JOIN projects p ON p.id = k.project_id
       WHERE k.public_key = $1 AND k.disabled_at IS NULL`,
     [publicKey],
   );
   const key = rows[0];
   if (!key) return null;
+  const inboundFilters = key.inbound_filters
+    ? compileInboundFilters(inboundFilterSettingsOf(key.inbound_filters))
+    : undefined;
   return {
     keyId: key.id,
     projectId: key.project_id,
@@ -62,5 +73,6 @@ export async function findKeyInfo(ds: DataSource, publicKey: string): Promise<Ke
       scrubIpAddresses: key.scrub_ip_addresses,
     },
     ...(key.discard_keys && key.discard_keys.length > 0 ? { discardKeys: new Set(key.discard_keys) } : {}),
+    ...(inboundFilters ? { inboundFilters } : {}),
   };
 }

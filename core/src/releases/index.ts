@@ -9,3 +9,4 @@ export * from './release-details';
 export * from './release-commits';
 export * from './suspect-commits';
 export * from './release-version-reads';
+export * from './unregistered-releases';

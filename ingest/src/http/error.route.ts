@@ -3,11 +3,13 @@ import {
   encodeJob,
   encodeJobBytes,
   errorEventSchema,
+  inboundFilterFor,
   isPlainJsonText,
   matchesDiscardKeys,
   scrubberFor,
   type ErrorEvent,
   type ErrorJob,
+  type InboundFilterName,
   type KeyInfo,
   type UsageMeter,
   type Clock,
@@ -47,13 +49,13 @@ export const DISCARDED_ISSUE = 'discarded_issue';
  * quota gate, so it is neither stored nor counted (docs/decisions/023-unmerge-snooze-discard.md).
  */
 export function prepareErrorJob(
-  key: Pick<KeyInfo, 'projectId' | 'privacy' | 'discardKeys'>,
+  key: Pick<KeyInfo, 'projectId' | 'privacy' | 'discardKeys' | 'inboundFilters'>,
   body: unknown,
   text: string | undefined,
   receivedAt: string,
   bytes?: Buffer,
   userAgent?: string,
-): { payload: QueuePayload; eventId: string; clientId: boolean; discarded: boolean } {
+): PreparedErrorJob {
   const { projectId } = key;
   const discards = key.discardKeys;
   const scrubber = scrubberFor(key.privacy);
@@ -67,7 +69,13 @@ export function prepareErrorJob(
       event = Object.assign(scrubbed, { eventId: given ?? randomUUID() });
       const payload = encodeJob({ v: 1, kind: 'error', projectId, receivedAt, event });
       const discarded = discards !== undefined && matchesDiscardKeys(discards, event);
-      return { payload, eventId: event.eventId, clientId: given !== undefined, discarded };
+      return {
+        payload,
+        eventId: event.eventId,
+        clientId: given !== undefined,
+        discarded,
+        filtered: filterOf(key, event),
+      };
     }
     // Already exactly what the schema would return (most SDK events): enqueue the body as
     // received, with the event id added when the client sent none. No zod, no re-serializing.
@@ -78,7 +86,13 @@ export function prepareErrorJob(
         ? encodeJobBytes(job, bytes, given === undefined ? { name: 'eventId', value: event.eventId } : undefined)
         : encodeJob(job, given === undefined ? withStringField(text, 'eventId', event.eventId) : text);
     const discarded = discards !== undefined && matchesDiscardKeys(discards, event);
-    return { payload, eventId: event.eventId, clientId: given !== undefined, discarded };
+    return {
+      payload,
+      eventId: event.eventId,
+      clientId: given !== undefined,
+      discarded,
+      filtered: filterOf(key, event),
+    };
   }
   const parsed = withHeaderUserAgent(scrubber.errorEvent(parseBody(errorEventSchema, body)), userAgent);
   const clientId = parsed.eventId !== undefined;
@@ -89,7 +103,25 @@ export function prepareErrorJob(
     eventId: event.eventId,
     clientId,
     discarded: discards !== undefined && matchesDiscardKeys(discards, event),
+    filtered: filterOf(key, event),
   };
+}
+
+export interface PreparedErrorJob {
+  payload: QueuePayload;
+  eventId: string;
+  clientId: boolean;
+  discarded: boolean;
+  /**
+   * The project's inbound filter that drops this event (issue 31), or undefined: the caller
+   * answers 202 and counts it (`IngestCounters.filter`) before the quota gate, as for a discard.
+   */
+  filtered: InboundFilterName | undefined;
+}
+
+/** Projects without filters (`inboundFilters` absent) pay one property test. */
+function filterOf(key: Pick<KeyInfo, 'inboundFilters'>, event: ErrorEvent): InboundFilterName | undefined {
+  return key.inboundFilters === undefined ? undefined : inboundFilterFor(key.inboundFilters, event);
 }
 
 /**
@@ -99,10 +131,10 @@ export function prepareErrorJob(
  * Anything the check does not take goes through zod, so both accept and store the same.
  */
 export function prepareMappedErrorJob(
-  key: Pick<KeyInfo, 'projectId' | 'privacy' | 'discardKeys'>,
+  key: Pick<KeyInfo, 'projectId' | 'privacy' | 'discardKeys' | 'inboundFilters'>,
   body: unknown,
   receivedAt: string,
-): { payload: QueuePayload; eventId: string; clientId: boolean; discarded: boolean } {
+): PreparedErrorJob {
   if (!isCanonicalErrorEvent(body)) return prepareErrorJob(key, body, undefined, receivedAt);
   const given = body.eventId;
   const scrubbed = scrubberFor(key.privacy).errorEvent(body);
@@ -112,6 +144,7 @@ export function prepareMappedErrorJob(
     eventId: event.eventId,
     clientId: given !== undefined,
     discarded: key.discardKeys !== undefined && matchesDiscardKeys(key.discardKeys, event),
+    filtered: filterOf(key, event),
   };
 }
 
@@ -134,7 +167,7 @@ export function registerErrorRoute(
   app.post('/error', { bodyLimit: MAX_EVENT_BYTES }, async (request, reply) => {
     const key = await authenticateDsn(request, deps.keys);
     deps.queue.checkBacklog?.();
-    const { payload, eventId, clientId, discarded } = prepareErrorJob(
+    const { payload, eventId, clientId, discarded, filtered } = prepareErrorJob(
       key,
       request.body,
       request.rawJsonBody,
@@ -142,6 +175,11 @@ export function registerErrorRoute(
       undefined,
       request.headers['user-agent'],
     );
+    // Dropped before the quota gate: filtered events use no quota (docs/quotas.md).
+    if (filtered !== undefined) {
+      deps.counters?.filter(key.projectId, filtered);
+      return reply.code(202).send({ id: eventId });
+    }
     if (discarded) {
       deps.counters?.discard(DISCARDED_ISSUE);
       return reply.code(202).send({ id: eventId });

@@ -87,7 +87,7 @@ async function accept(
   // Over the backlog bound: 503 before any parsing or quota (docs/reliability.md, "Overload").
   deps.queue.checkBacklog?.();
   const text = bytes.toString('utf8');
-  const { payload, eventId, clientId, discarded } = prepareErrorJob(
+  const { payload, eventId, clientId, discarded, filtered } = prepareErrorJob(
     key,
     parseJsonText(text),
     text,
@@ -96,7 +96,9 @@ async function accept(
     userAgent,
   );
   // Before the quota gate: a discarded issue's events use no quota (docs/quotas.md).
-  if (discarded) deps.counters?.discard(DISCARDED_ISSUE);
+  // Inbound filters likewise (issue 31).
+  if (filtered !== undefined) deps.counters?.filter(key.projectId, filtered);
+  else if (discarded) deps.counters?.discard(DISCARDED_ISSUE);
   else {
     const admitted = admitOnce(deps, key, 'events', clientId ? eventId : undefined);
     if (admitted) await admitted;

@@ -1,3 +1,5 @@
+import type { InboundFilterName } from '@tracker/core';
+
 /**
  * What the ingest edge refused, by the wire contract's error code (`RATE_LIMITED`,
  * `QUOTA_EXCEEDED`, `BAD_USER_INPUT`, `PAYLOAD_TOO_LARGE`, `UNAVAILABLE`, …), for `GET /metrics`.
@@ -36,6 +38,39 @@ export class IngestCounters {
 
   discard(reason: string): void {
     this.discarded.set(reason, (this.discarded.get(reason) ?? 0) + 1);
+  }
+
+  /**
+   * Drops by a project's inbound filter since the last `takeFiltered`, by project and filter
+   * (issue 31): summed here and queued now and then (filter-counts.ts), so the settings page
+   * can show them; also counted for `/metrics` as `discarded` with reason `inbound_filter_<name>`.
+   */
+  private readonly filteredByProject = new Map<string, Map<InboundFilterName, number>>();
+
+  filter(projectId: string, filter: InboundFilterName): void {
+    this.discard(`inbound_filter_${filter}`);
+    this.addFiltered(projectId, filter, 1);
+  }
+
+  /** Counts taken by a flush that could not queue them, back for the next one (not counted again in /metrics). */
+  putBackFiltered(counts: ReadonlyArray<{ projectId: string; filter: InboundFilterName; count: number }>): void {
+    for (const c of counts) this.addFiltered(c.projectId, c.filter, c.count);
+  }
+
+  private addFiltered(projectId: string, filter: InboundFilterName, n: number): void {
+    let byFilter = this.filteredByProject.get(projectId);
+    if (byFilter === undefined) this.filteredByProject.set(projectId, (byFilter = new Map()));
+    byFilter.set(filter, (byFilter.get(filter) ?? 0) + n);
+  }
+
+  /** The drops counted since the last call, and forgets them. */
+  takeFiltered(): Array<{ projectId: string; filter: InboundFilterName; count: number }> {
+    const out: Array<{ projectId: string; filter: InboundFilterName; count: number }> = [];
+    for (const [projectId, byFilter] of this.filteredByProject) {
+      for (const [filter, count] of byFilter) out.push({ projectId, filter, count });
+    }
+    this.filteredByProject.clear();
+    return out;
   }
 }
 

@@ -17,6 +17,7 @@ import { registerVitalsRoute } from './vitals.route';
 import { registerSentryRoutes } from '../sentry/sentry.routes';
 import { registerOtlpRoutes } from '../otlp/otlp.routes';
 import { ingestErrorHandler } from './wire-errors';
+import { startFilterCountFlush } from './filter-counts';
 export { MAX_EVENT_BYTES } from './limits';
 
 export interface IngestDeps {
@@ -45,6 +46,14 @@ export interface IngestDeps {
  * OTLP/HTTP's `/v1/logs` and `/v1/traces`.
  */
 export async function ingestPlugin(app: FastifyInstance, deps: IngestDeps): Promise<void> {
+  if (deps.counters) {
+    // What inbound filters dropped, queued every few seconds and at close (before the queue closes).
+    const flusher = startFilterCountFlush(deps.counters, deps.queue, {
+      clock: deps.clock,
+      log: (message, data) => app.log.warn(data, message),
+    });
+    app.addHook('onClose', () => flusher.stop());
+  }
   await registerSentryRoutes(app, { ...deps, pathPrefix: deps.publicPathPrefix });
   // OpenTelemetry's OTLP/HTTP (`/v1/logs`, `/v1/traces`): a door of its own (docs/opentelemetry.md).
   await registerOtlpRoutes(app, { ...deps, pathPrefix: deps.publicPathPrefix });

@@ -27,7 +27,11 @@ export async function takeOtlpSpans(
   for (let i = 0; i < mapped.events.length; i++) {
     if (i > 0 && i % YIELD_EVERY === 0) await setImmediate();
     try {
-      const { payload, discarded } = prepareMappedErrorJob(key, mapped.events[i], receivedAt);
+      const { payload, discarded, filtered } = prepareMappedErrorJob(key, mapped.events[i], receivedAt);
+      if (filtered !== undefined) {
+        deps.counters?.filter(key.projectId, filtered);
+        continue;
+      }
       if (discarded) {
         deps.counters?.discard(DISCARDED_ISSUE);
         continue;

@@ -9,6 +9,7 @@ import {
   mapSentryEvent,
   mapSentryFeedback,
   mapSentryLogs,
+  inboundFilterFor,
   matchesDiscardKeys,
   queuedErrorEventSchema,
   scrubberFor,
@@ -226,6 +227,12 @@ export async function takeEvent(
   // The answer gives the id back as the client wrote it: 32 hex, or dashed if it sent a UUID.
   const sent = typeof raw.event_id === 'string' ? raw.event_id : typeof headerEventId === 'string' ? headerEventId : '';
   const answerId = sent.includes('-') ? event.eventId : sentryIdOf(event.eventId);
+  // Inbound filters (issue 31), then discards: both before the gate, answered as accepted.
+  const filtered = key.inboundFilters === undefined ? undefined : inboundFilterFor(key.inboundFilters, event);
+  if (filtered !== undefined) {
+    deps.counters?.filter(key.projectId, filtered);
+    return { payload: null, eventId: answerId };
+  }
   if (key.discardKeys !== undefined && matchesDiscardKeys(key.discardKeys, event)) {
     deps.counters?.discard(DISCARDED_ISSUE);
     return { payload: null, eventId: answerId };

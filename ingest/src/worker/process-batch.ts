@@ -1,5 +1,7 @@
 import {
+  addInboundFilterCounts,
   errorMessage,
+  type InboundFilterCount,
   IssuesChangedError,
   someInErrorChain,
   decodeJob,
@@ -48,12 +50,14 @@ export interface PreparedBatch {
   feedback: PreparedFeedback[];
   /** Session updates and aggregates: counters, summed per batch (decision 045). */
   sessions: PreparedSession[];
+  /** What the edges' inbound filters dropped, counted per project, filter and day (issue 31). */
+  filtered: InboundFilterCount[];
   /** Payloads that could not be read, by index in the input. */
   unreadable: Array<{ index: number; error: string }>;
 }
 
 export function emptyBatch(): PreparedBatch {
-  return { events: [], logs: [], vitals: [], feedback: [], sessions: [], unreadable: [] };
+  return { events: [], logs: [], vitals: [], feedback: [], sessions: [], filtered: [], unreadable: [] };
 }
 
 /**
@@ -123,6 +127,7 @@ async function persistBatchOnce(ds: DataSource, batch: PreparedBatch, context: B
     const vitals = await persistVitals(em, batch.vitals);
     const feedback = await persistFeedback(em, batch.feedback);
     const sessions = await persistSessions(em, batch.sessions);
+    await addInboundFilterCounts(em, batch.filtered);
     // Error rules and LOG_MATCH rules both write to the outbox; the worker queues them together.
     return {
       ...events,
@@ -175,6 +180,9 @@ function addPrepared(batch: PreparedBatch, job: Job): void {
       return;
     case 'session':
       batch.sessions.push({ ...job.session, projectId: job.projectId });
+      return;
+    case 'filtered':
+      batch.filtered.push({ projectId: job.projectId, ...job.filtered });
       return;
   }
 }

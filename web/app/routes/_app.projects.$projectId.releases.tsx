@@ -5,7 +5,7 @@ import { HEALTH_COLUMNS, ReleaseHealthCells } from '../components/release-health
 import { RelativeTime } from '../components/time';
 import { readString } from '../lib/form.server';
 import { formatDateTime } from '../lib/format';
-import { mutateApi, queryApi } from '../lib/graphql.server';
+import { mutateApi, queryApi, tryQueryApi } from '../lib/graphql.server';
 import { projectPath } from '../lib/paths';
 import { findPlan, planName, releaseHealthPlanNames } from '../lib/plans';
 import { useProjectAndOrg } from '../lib/project-org';
@@ -14,6 +14,7 @@ import { visibleText } from '../lib/visible-text';
 import { graphql } from '../graphql';
 import type { ReleaseVersionFieldsFragment } from '../graphql/graphql';
 import { ReleaseVersionDetails } from '../features/releases/release-commits';
+import { UNREGISTERED_RELEASES_QUERY, UnregisteredReleasesSection } from '../features/releases/unregistered-releases';
 
 const RELEASES_SHOWN = 200;
 
@@ -112,11 +113,16 @@ export async function loader(args: LoaderFunctionArgs) {
   const organization = first.viewer?.organizations.find((o) => o.id === first.project?.organizationId) ?? null;
   const plan = organization ? findPlan(first.plans, organization.plan) : undefined;
   const healthIncluded = plan?.releaseHealth ?? false;
-  const releases: ReleaseRow[] = healthIncluded
-    ? (await queryApi(args, RELEASE_HEALTH_QUERY, variables)).releases
-    : first.releases;
+  const [releases, unregistered] = await Promise.all([
+    healthIncluded
+      ? queryApi(args, RELEASE_HEALTH_QUERY, variables).then((r): ReleaseRow[] => r.releases)
+      : Promise.resolve<ReleaseRow[]>(first.releases),
+    // Extra: the page still opens when the list cannot be read.
+    tryQueryApi(args, UNREGISTERED_RELEASES_QUERY, { projectId: variables.projectId }),
+  ]);
   return {
     releases,
+    unregistered: unregistered.ok ? unregistered.data.unregisteredReleases : [],
     healthIncluded,
     organization: organization && { name: organization.name, planName: planName(first.plans, organization.plan) },
     healthPlans: releaseHealthPlanNames(first.plans),
@@ -154,7 +160,7 @@ function groupByEnvironment<R extends Release>(releases: R[]): [string, R[]][] {
 }
 
 export default function ReleasesPage() {
-  const { releases, healthIncluded, organization, healthPlans, now } = useLoaderData<typeof loader>();
+  const { releases, unregistered, healthIncluded, organization, healthPlans, now } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const { project } = useProjectAndOrg();
@@ -264,6 +270,7 @@ export default function ReleasesPage() {
           </section>
         ))
       )}
+      <UnregisteredReleasesSection releases={unregistered} canRegister={allowed} busy={busy} now={now} />
       {healthIncluded && releases.length > 0 && (
         <p className="hint">
           Each figure is compared with the deploy before it in the same environment. Issues introduced: first seen in

@@ -10,6 +10,12 @@ import {
 import { FormError } from '../components/field';
 import { SecretOnce } from '../components/secret-once';
 import { RelativeTime } from '../components/time';
+import { InboundFiltersSection } from '../features/settings/inbound-filters';
+import {
+  INBOUND_FILTERS_INTENT,
+  INBOUND_FILTERS_QUERY,
+  saveInboundFilters,
+} from '../features/settings/inbound-filters.server';
 import { KeysSection } from '../features/settings/keys-section';
 import {
   PRIVACY_INTENTS,
@@ -41,10 +47,11 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultSh
 export async function loader(args: LoaderFunctionArgs) {
   const project = await requireProject(args);
   const projectVars = { projectId: project.id };
-  const [keys, uploadTokens, privacy] = await Promise.all([
+  const [keys, uploadTokens, privacy, inboundFilters] = await Promise.all([
     tryQueryApi(args, KEYS_QUERY, projectVars),
     tryQueryApi(args, UPLOAD_TOKENS_QUERY, projectVars),
     queryApi(args, PRIVACY_QUERY, projectVars),
+    tryQueryApi(args, INBOUND_FILTERS_QUERY, projectVars),
   ]);
   return {
     dsn: project.dsn,
@@ -54,6 +61,7 @@ export async function loader(args: LoaderFunctionArgs) {
     uploadTokens: sectionOf(uploadTokens),
     privacy: privacy.project!.privacy,
     preview: privacy.previewScrubbing,
+    inboundFilters: sectionOf(inboundFilters),
     now: new Date().toISOString(),
   };
 }
@@ -62,14 +70,17 @@ export async function action(args: ActionFunctionArgs) {
   const project = await requireProject(args);
   const form = await args.request.formData();
   const intent = String(form.get('intent') ?? '');
+  // The privacy and inbound filters forms have their own handlers (features/settings/).
   const result: PrivacyActionResult = (PRIVACY_INTENTS as readonly string[]).includes(intent)
     ? await runPrivacyAction(args, form)
-    : { ...(await runSettingsAction(args, project.organizationId, form)), preview: null };
+    : intent === INBOUND_FILTERS_INTENT
+      ? { ...(await saveInboundFilters(args, form)), preview: null }
+      : { ...(await runSettingsAction(args, project.organizationId, form)), preview: null };
   return data(result, { status: result.error ? 400 : 200 });
 }
 
 export default function SettingsPage() {
-  const { dsn, organizationId, traceUrlTemplate, keys, uploadTokens, privacy, preview, now } =
+  const { dsn, organizationId, traceUrlTemplate, keys, uploadTokens, privacy, preview, inboundFilters, now } =
     useLoaderData<typeof loader>();
   const app = useRouteLoaderData<typeof appLoader>('routes/_app');
   const orgSlug = app?.viewer.organizations.find((o) => o.id === organizationId)?.slug;
@@ -93,6 +104,7 @@ export default function SettingsPage() {
       <KeysSection dsn={dsn} keys={keys} time={time} busy={busy} />
       <UploadTokensSection tokens={uploadTokens} time={time} busy={busy} />
       <PrivacySection privacy={privacy} preview={preview} answer={result} busy={busy} />
+      <InboundFiltersSection filters={inboundFilters} busy={busy} />
       <TraceLinkSection template={traceUrlTemplate} busy={busy} />
       <p className="muted settings-elsewhere">
         Members and invitations are in{' '}
