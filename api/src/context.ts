@@ -1,7 +1,14 @@
-import type { AlertSender, Caller, Clock, Config, Principal, UsageReader } from '@tracker/core';
+import type { AlertSender, AuthThrottle, Caller, Clock, Config, Principal, UsageReader } from '@tracker/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { AppError, callerOf, createDatabaseUsageReader, systemClock } from '@tracker/core';
+import {
+  AppError,
+  callerOf,
+  createAuthThrottle,
+  createDatabaseThrottleStore,
+  createDatabaseUsageReader,
+  systemClock,
+} from '@tracker/core';
 import { createLoaders, type Loaders } from './loaders';
 
 export interface ApiDeps {
@@ -25,6 +32,12 @@ export interface ApiDeps {
    * `testAlertRule` sends through exactly what real alerts use; without it test sends are refused.
    */
   sendAlert?: AlertSender;
+  /**
+   * Failed sign-ins, 2FA codes, reset requests and invitation acceptances, counted per account and
+   * per client address across processes: the server passes one over Redis when there is Redis;
+   * default: over the `auth_throttle` table.
+   */
+  throttle?: AuthThrottle;
 }
 
 /** Per request: who is calling, and request-scoped DataLoaders. */
@@ -37,14 +50,19 @@ export interface Context extends ApiDeps {
   clock: Clock;
   /** The request's logger (carrying `apiTokenId` when an API token made the request); absent in tests. */
   log: FastifyBaseLogger | null;
+  throttle: AuthThrottle;
+  /** The client's address (the browser's, when the web role vouched for it): the throttle's per-address key. */
+  clientAddress: string;
 }
 
 export function createContext(
   deps: ApiDeps,
   principal: Principal | null,
-  extra: { authProblem?: string | null; log?: FastifyBaseLogger | null } = {},
+  extra: { authProblem?: string | null; log?: FastifyBaseLogger | null; clientAddress?: string } = {},
 ): Context {
   return {
+    throttle: deps.throttle ?? createAuthThrottle(createDatabaseThrottleStore(deps.ds), { clock: deps.clock }),
+    clientAddress: extra.clientAddress ?? 'unknown',
     ...deps,
     usage: deps.usage ?? createDatabaseUsageReader(deps.ds),
     principal,

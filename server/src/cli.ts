@@ -1,5 +1,8 @@
 import {
+  AppError,
   errorMessage,
+  passwordResetLink,
+  requestPasswordReset,
   ConfigError,
   createUserWithPassword,
   DataDirLockedError,
@@ -23,6 +26,7 @@ const USAGE = `usage: npm run tracker -- <command>
 
   migrate                          apply pending database migrations
   user:create <email>              create an account (prints a generated password)
+  user:reset-password <email>      print a password reset link (single use, 1 hour) for the account
   org:set-plan <org-slug> <plan>   change an organization's plan (free, pro, business)
   key:rotate <project-id>          issue a new DSN key and disable the old ones
   dead-letter:list [--limit <n>]   jobs set aside by the worker, newest first, with the reason
@@ -47,6 +51,18 @@ const COMMANDS: Record<string, { args: string[] | ((args: string[]) => string | 
     run: async (db, [email], config) => {
       const u = await createUserWithPassword(db.ds, email, config.defaultPlan);
       return `created ${u.email} (organization ${u.organizationSlug})\npassword: ${u.password}`;
+    },
+  },
+  'user:reset-password': {
+    args: ['email'],
+    run: async (db, [email], config) => {
+      // The operator hands the link on: it does not prove the address (by_email false).
+      const request = await requestPasswordReset(db.ds, email, Date.now(), false);
+      if (!request) throw new AppError('NOT_FOUND', `no account has the email ${email.trim().toLowerCase()}`);
+      return (
+        `reset link for ${request.user.email} (single use, valid until ${request.expiresAt.toISOString()}; ` +
+        `older links stop working; using it signs out every session):\n${passwordResetLink(config.publicUrl, request.token)}`
+      );
     },
   },
   'org:set-plan': {

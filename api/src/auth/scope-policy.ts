@@ -46,6 +46,8 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   'muteAlertRule',
   // a test notification sends data to the rule's outside URL now
   'testAlertRule',
+  // who must have two-factor (people and their access)
+  'setOrganizationRequireTwoFactor',
   // billing
   'createCheckoutSession',
   'createBillingPortalSession',
@@ -61,6 +63,11 @@ export const SESSION_ONLY_MUTATIONS: ReadonlySet<string> = new Set([
   'createApiToken',
   'acceptInvitation',
   'logout',
+  // two-factor of the person (a leaked token must not turn off its owner's second factor)
+  'startTwoFactorEnrolment',
+  'confirmTwoFactor',
+  'disableTwoFactor',
+  'regenerateRecoveryCodes',
 ]);
 
 export function requiredScope(operation: 'query' | 'mutation', field: string): ApiScope {

@@ -23,3 +23,4 @@ export type {
 export { listMembers, removeMember, updateMemberRole } from './members';
 export type { MemberRecord } from './members';
 export { MANAGERS, parseRole, ROLES_BY_RANK } from './roles';
+export { setRequireTwoFactor } from './require-two-factor';

@@ -1,5 +1,5 @@
-import { findOrganization } from '@tracker/core';
-import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { findOrganization, setRequireTwoFactor } from '@tracker/core';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requireCaller, type Context } from '../../context';
 import { ProjectType, toProjectType } from '../project/project.type';
 import { OrganizationType, toOrganizationType } from './organization.type';
@@ -10,6 +10,19 @@ export class OrganizationResolver {
   async organization(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<OrganizationType | null> {
     const org = await findOrganization(ctx.ds, requireCaller(ctx), id);
     return org ? toOrganizationType(org) : null;
+  }
+
+  @Mutation(() => OrganizationType, {
+    description:
+      'Owners. With required true, members without two-factor must enrol before their sessions see any data; ' +
+      'the owner must have two-factor on first. API tokens are not affected.',
+  })
+  async setOrganizationRequireTwoFactor(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('required', () => Boolean) required: boolean,
+    @Ctx() ctx: Context,
+  ): Promise<OrganizationType> {
+    return toOrganizationType(await setRequireTwoFactor(ctx.ds, requireCaller(ctx), organizationId, required));
   }
 
   @FieldResolver(() => [ProjectType])
