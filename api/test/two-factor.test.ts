@@ -43,7 +43,7 @@ for (const kind of ['postgres', 'pglite'] as const) {
       await apollo.stop();
       await db.close();
       await pg?.drop();
-      dir?.cleanup();
+      dir?.remove();
     });
 
     async function run(query: string, variables: Record<string, unknown> = {}, token?: string, address = '10.0.0.1') {
