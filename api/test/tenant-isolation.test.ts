@@ -146,6 +146,10 @@ const CASES: Record<string, Case> = {
     ids: { organizationId: 'organization', userId: 'member' },
     args: async (b, make) => ({ organizationId: b.organization, userId: await make.member(b) }),
   },
+  setOrganizationRequireTwoFactor: {
+    ids: { organizationId: 'organization' },
+    args: (b) => ({ organizationId: b.organization, required: false }),
+  },
   revokeApiToken: { ids: { id: 'apiToken' }, args: async (b, make) => ({ id: await make.apiToken(b) }) },
   // Without Stripe both answer BILLING_NOT_CONFIGURED before looking at the id (billing.test.ts covers roles).
   createCheckoutSession: {

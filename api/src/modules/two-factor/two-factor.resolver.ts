@@ -7,7 +7,7 @@ import {
   twoFactorStatus,
 } from '@tracker/core';
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { requireSession, type Context } from '../../context';
+import { requirePrincipal, requireSession, type Context } from '../../context';
 import { throttled } from '../../auth/throttled';
 import { TwoFactorEnrolmentType, TwoFactorStatusType } from './two-factor.type';
 
@@ -22,7 +22,7 @@ const wrongCode = (err: unknown) => isAppError(err) && err.code === 'BAD_USER_IN
 export class TwoFactorResolver {
   @Query(() => TwoFactorStatusType, { description: "The signed-in user's two-factor state." })
   async twoFactor(@Ctx() ctx: Context): Promise<TwoFactorStatusType> {
-    const { user } = requireSession(ctx);
+    const { user } = requirePrincipal(ctx);
     const s = await twoFactorStatus(ctx.ds, user.id);
     return { ...s, enabledAt: s.enabledAt?.toISOString() ?? null };
   }
