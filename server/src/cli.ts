@@ -1,6 +1,7 @@
 import {
   AppError,
   errorMessage,
+  operatorDisableTwoFactor,
   passwordResetLink,
   requestPasswordReset,
   ConfigError,
@@ -27,6 +28,7 @@ const USAGE = `usage: npm run tracker -- <command>
   migrate                          apply pending database migrations
   user:create <email>              create an account (prints a generated password)
   user:reset-password <email>      print a password reset link (single use, 1 hour) for the account
+  user:disable-two-factor <email>  turn two-factor off for a person who lost phone and recovery codes
   org:set-plan <org-slug> <plan>   change an organization's plan (free, pro, business)
   key:rotate <project-id>          issue a new DSN key and disable the old ones
   dead-letter:list [--limit <n>]   jobs set aside by the worker, newest first, with the reason
@@ -63,6 +65,14 @@ const COMMANDS: Record<string, { args: string[] | ((args: string[]) => string | 
         `reset link for ${request.user.email} (single use, valid until ${request.expiresAt.toISOString()}; ` +
         `older links stop working; using it signs out every session):\n${passwordResetLink(config.publicUrl, request.token)}`
       );
+    },
+  },
+  'user:disable-two-factor': {
+    args: ['email'],
+    run: async (db, [email]) => {
+      const user = await operatorDisableTwoFactor(db.ds, email);
+      if (!user) throw new AppError('NOT_FOUND', `no account has the email ${email.trim().toLowerCase()}`);
+      return `two-factor is off for ${user.email}; they can sign in with the password and set it up again`;
     },
   },
   'org:set-plan': {

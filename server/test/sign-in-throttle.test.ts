@@ -121,6 +121,11 @@ describe('user:reset-password prints a link that resets the password and ends ev
     const viewer = await gql(tracker.url, '{ viewer { id } }', {}, token);
     assert.equal(viewer.data?.viewer, null);
     assert.ok((await signIn(tracker.url, email, 'operator made password')).body.data?.signIn.session.token);
+    // The operator's other way back: two-factor off.
+    const off = await runCli(['user:disable-two-factor', email], cliEnv);
+    assert.equal(off.code, 0, off.out);
+    assert.match(off.out, /two-factor is off for/);
+    assert.equal((await runCli(['user:disable-two-factor', 'nobody@example.com'], cliEnv)).code, 1);
     // An operator's link does not prove the address: still unverified.
     const db = await openDatabase(env.config);
     try {

@@ -32,6 +32,7 @@ export type { ResetRequest, ResetResult } from './password-reset';
 export {
   confirmTwoFactorEnrolment,
   disableTwoFactor,
+  operatorDisableTwoFactor,
   regenerateRecoveryCodes,
   startTwoFactorEnrolment,
   twoFactorStatus,

@@ -117,3 +117,17 @@ export async function regenerateRecoveryCodes(ds: DataSource, userId: string, ra
     return replaceRecoveryCodes(em, userId);
   });
 }
+
+/**
+ * The operator's way back for a person who lost both the phone and the recovery codes
+ * (`user:disable-two-factor`): the operator checks who is asking, outside Tracker.
+ */
+export async function operatorDisableTwoFactor(ds: DataSource, email: string): Promise<User | null> {
+  const user = await ds.manager.findOneBy(User, { email: email.trim().toLowerCase() });
+  if (!user) return null;
+  await ds.transaction(async (em) => {
+    await em.update(User, { id: user.id }, { totpSecret: null, totpEnabledAt: null, totpLastStep: null, totpPendingSecret: null });
+    await em.query('DELETE FROM recovery_codes WHERE user_id = $1', [user.id]);
+  });
+  return user;
+}
