@@ -32,6 +32,8 @@ describe('two-factor and password reset pages in a real browser (embedded)', () 
     tracker = await startTracker(env, { roles: ['ingest', 'worker', 'api', 'web'] });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     pages = watchedPages(() => browser, () => tracker.url);
+    // The first render of the built web is slow on a loaded machine: warm it outside the step timeout.
+    await waitFor('the sign-in page', async () => (await fetch(`${tracker.url}/login`)).ok, 120_000);
   });
   after(async () => {
     await browser?.close();

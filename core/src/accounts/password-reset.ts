@@ -86,6 +86,8 @@ export async function resetPassword(ds: DataSource, token: string, newPassword: 
   if (typeof token !== 'string' || !token.startsWith(RESET_PREFIX) || token.length > 200) {
     throw new AppError('NOT_FOUND', INVALID);
   }
+  // A cheap look first: a guessed token costs no argon2 hash (the transaction checks again).
+  await checkPasswordResetToken(ds, token, now);
   const passwordHash = await hashPassword(newPassword);
   return ds.transaction(async (em) => {
     const [row] = (await em.query(
