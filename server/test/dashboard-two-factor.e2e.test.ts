@@ -68,7 +68,7 @@ describe('two-factor and password reset pages in a real browser (embedded)', () 
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('a brand new password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((u) => u.pathname !== '/login');
+    await page.waitForURL((u) => u.pathname !== '/login', { timeout: 90_000 });
     // The link is spent.
     await page.goto(new URL(link).pathname);
     await page.getByText('This reset link is no longer valid').waitFor();
@@ -85,7 +85,7 @@ describe('two-factor and password reset pages in a real browser (embedded)', () 
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/account/two-factor');
+    await page.waitForURL('**/account/two-factor', { timeout: 90_000 });
     await checkPage(page, 'two-factor-off');
     await page.getByRole('button', { name: 'Set up two-factor' }).click();
     const qr = page.getByRole('img', { name: 'QR code of your two-factor secret' });
@@ -121,7 +121,7 @@ describe('two-factor and password reset pages in a real browser (embedded)', () 
     await second.page.getByText('enter the 6-digit code').waitFor();
     await second.page.getByLabel('Code').fill(codes[0]);
     await second.page.getByRole('button', { name: 'Verify' }).click();
-    await second.page.waitForURL((u) => u.pathname !== '/login');
+    await second.page.waitForURL((u) => u.pathname !== '/login', { timeout: 90_000 });
     pages.assertInert('two-factor');
     await second.context.close();
   });
