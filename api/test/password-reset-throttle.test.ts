@@ -210,12 +210,22 @@ for (const kind of ['postgres', 'pglite'] as const) {
         const r = await run(SIGN_IN, { e: `spray${i}-${kind}@example.com`, p: 'guess' }, { address });
         assert.equal(code(r), 'UNAUTHENTICATED');
       }
-      for (let i = 0; i < 5; i++) ok(await run(REQUEST, { e: `spray-reset${i}-${kind}@example.com` }, { address }));
+      for (let i = 0; i < 4; i++) ok(await run(REQUEST, { e: `spray-reset${i}-${kind}@example.com` }, { address }));
+      // A guessed invitation link counts too.
+      const guess = await run(`mutation($t: String!) { signupWithInvitation(token: $t, password: "long enough password") { token } }`, {
+        t: 'eti_guessed',
+      }, { address });
+      assert.equal(code(guess), 'NOT_FOUND');
       const u = await signup();
       for (const attempt of [
         () => run(SIGN_IN, { e: u.email, p: PASSWORD }, { address }),
         () => run(REQUEST, { e: u.email }, { address }),
         () => run(RESET, { t: 'etr_guess', p: 'a long enough password' }, { address }),
+        // Invitation acceptance is under the same throttle.
+        () =>
+          run(`mutation($t: String!) { signupWithInvitation(token: $t, password: "long enough password") { token } }`, {
+            t: 'eti_guess',
+          }, { address }),
       ]) {
         const r = await attempt();
         assert.equal(r.status, 429);
