@@ -1,7 +1,14 @@
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
-import { AppError, authenticateBearer, createDatabaseUsageReader, type Principal } from '@tracker/core';
+import {
+  AppError,
+  authenticateBearer,
+  createAuthThrottle,
+  createDatabaseThrottleStore,
+  createDatabaseUsageReader,
+  type Principal,
+} from '@tracker/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createContext, type ApiDeps, type Context } from './context';
 import { formatError, rateLimitedError } from './format-error';
@@ -47,6 +54,7 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
     sendAlert: options.sendAlert,
     enqueueReplay: options.enqueueReplay,
     instanceVersion: options.instanceVersion,
+    throttle: options.throttle ?? createAuthThrottle(createDatabaseThrottleStore(options.ds), { clock: options.clock }),
   };
   const limiter = options.rateLimiter ?? createMemoryRateLimiter(options.config.graphqlRateLimit);
   const refusals = createRefusalLog();
@@ -60,7 +68,7 @@ export async function apiPlugin(app: FastifyInstance, options: ApiOptions): Prom
     handler: fastifyApolloHandler<Context>(apollo, {
       context: async (request: FastifyRequest, reply: FastifyReply) => {
         const clientAddress = clientAddressOf(request);
-        const context = await contextOf(request, reply, deps);
+        const context = await contextOf(request, reply, deps, clientAddress);
         context.origin = requestOriginOf(request, clientAddress, options.clientAddressSecret);
         await enforceRateLimit(limiter, request, context, refusals, clientAddress);
         return context;
@@ -109,16 +117,20 @@ export async function createApollo(
  * token, the request's logger (and so fastify's "request completed" line) carries its id,
  * `apiTokenId`; the secret itself is never logged.
  */
-async function contextOf(request: FastifyRequest, reply: FastifyReply, deps: ApiDeps): Promise<Context> {
+async function contextOf(request: FastifyRequest, reply: FastifyReply, deps: ApiDeps, ip: string): Promise<Context> {
   const header = request.headers.authorization;
-  if (!header?.startsWith('Bearer ')) return createContext(deps, null, { log: request.log });
+  if (!header?.startsWith('Bearer ')) return createContext(deps, null, { log: request.log, clientAddress: ip });
   const auth = await authenticateBearer(deps.ds, header.slice('Bearer '.length).trim());
   if (auth.principal?.apiTokenId) {
     const log = request.log.child({ apiTokenId: auth.principal.apiTokenId, userId: auth.principal.user.id });
     request.log = log;
     reply.log = log;
   }
-  return createContext(deps, auth.principal, { authProblem: auth.principal ? null : auth.problem, log: request.log });
+  return createContext(deps, auth.principal, {
+    authProblem: auth.principal ? null : auth.problem,
+    log: request.log,
+    clientAddress: ip,
+  });
 }
 
 /** Who a request counts against: its session or API token, else the client's address. */

@@ -1,7 +1,14 @@
-import type { AlertSender, Caller, Clock, Config, Principal, RequestOrigin, UsageReader } from '@tracker/core';
+import type { AlertSender, AuthThrottle, Caller, Clock, Config, Principal, RequestOrigin, UsageReader } from '@tracker/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { AppError, callerOf, createDatabaseUsageReader, systemClock } from '@tracker/core';
+import {
+  AppError,
+  callerOf,
+  createAuthThrottle,
+  createDatabaseThrottleStore,
+  createDatabaseUsageReader,
+  systemClock,
+} from '@tracker/core';
 import { createLoaders, type Loaders } from './loaders';
 
 export interface ApiDeps {
@@ -33,6 +40,11 @@ export interface ApiDeps {
   enqueueReplay?: (topic: string, payloads: string[]) => Promise<void>;
   /** Tracker's version as the admin screen shows it (the server's package); default `unknown`. */
   instanceVersion?: string;
+   * Failed sign-ins, 2FA codes, reset requests and invitation acceptances, counted per account and
+   * per client address across processes: the server passes one over Redis when there is Redis;
+   * default: over the `auth_throttle` table.
+   */
+  throttle?: AuthThrottle;
 }
 
 /** Per request: who is calling, and request-scoped DataLoaders. */
@@ -47,14 +59,19 @@ export interface Context extends ApiDeps {
   log: FastifyBaseLogger | null;
   /** The client's address and user agent, for the audit log (audit/request-origin.ts); empty in tests. */
   origin: RequestOrigin;
+  throttle: AuthThrottle;
+  /** The client's address (the browser's, when the web role vouched for it): the throttle's per-address key. */
+  clientAddress: string;
 }
 
 export function createContext(
   deps: ApiDeps,
   principal: Principal | null,
-  extra: { authProblem?: string | null; log?: FastifyBaseLogger | null; origin?: RequestOrigin } = {},
+  extra: { authProblem?: string | null; log?: FastifyBaseLogger | null; origin?: RequestOrigin; clientAddress?: string } = {},
 ): Context {
   return {
+    throttle: deps.throttle ?? createAuthThrottle(createDatabaseThrottleStore(deps.ds), { clock: deps.clock }),
+    clientAddress: extra.clientAddress ?? 'unknown',
     ...deps,
     usage: deps.usage ?? createDatabaseUsageReader(deps.ds),
     principal,

@@ -4,6 +4,8 @@ import { buildSchema } from 'type-graphql';
 import { AlertResolver } from './modules/alert/alert.resolver';
 import { AlertDeliveryResolver } from './modules/alert/alert-delivery.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
+import { PasswordResetResolver } from './modules/auth/password-reset.resolver';
+import { TwoFactorResolver } from './modules/two-factor/two-factor.resolver';
 import { IssueResolver } from './modules/issue/issue.resolver';
 import { IssueDetailResolver } from './modules/issue/issue-detail.resolver';
 import { EventResolver, IssueEventResolver } from './modules/issue/event.resolver';
@@ -32,6 +34,7 @@ import { AdminResolver, ViewerAdminResolver } from './modules/admin/admin.resolv
 import { SsoResolver } from './modules/sso/sso.resolver';
 import { scopeGuard } from './auth/scope-guard';
 import { secretGuard } from './auth/secret-guard';
+import { twoFactorGuard } from './auth/two-factor-guard';
 
 export const RESOLVERS = [
   AuthResolver,
@@ -66,6 +69,8 @@ export const RESOLVERS = [
   AdminResolver,
   ViewerAdminResolver,
   SsoResolver,
+  PasswordResetResolver,
+  TwoFactorResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;
@@ -74,6 +79,11 @@ let cached: Promise<GraphQLSchema> | undefined;
 export function getSchema(): Promise<GraphQLSchema> {
   // scopeGuard: the one place API-token scopes are enforced, for every root field (auth/scope-policy.ts);
   // secretGuard: the one place secrets are masked, for every field (auth/secret-policy.ts).
-  cached ??= buildSchema({ resolvers: RESOLVERS, validate: true, globalMiddlewares: [scopeGuard, secretGuard] });
+  // twoFactorGuard: an organization's "require two-factor" (auth/two-factor-guard.ts).
+  cached ??= buildSchema({
+    resolvers: RESOLVERS,
+    validate: true,
+    globalMiddlewares: [scopeGuard, twoFactorGuard, secretGuard],
+  });
   return cached;
 }

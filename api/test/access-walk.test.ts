@@ -171,6 +171,35 @@ const FIELDS: Record<string, Row> = {
     member: 'UNAUTHENTICATED',
   },
   logout: { args: () => ({}), outsider: 'ok', member: 'ok', endsSession: true },
+  // Sign-in, two-factor and reset (issue 32): about the caller or a capability token, never A's data.
+  signIn: {
+    args: () => ({ email: `walk-${randomUUID()}@example.com`, password: 'not the password' }),
+    outsider: 'UNAUTHENTICATED',
+    member: 'UNAUTHENTICATED',
+  },
+  signInWithTwoFactor: {
+    args: () => ({ challenge: `etf_${randomUUID()}`, code: '123456' }),
+    outsider: 'UNAUTHENTICATED',
+    member: 'UNAUTHENTICATED',
+  },
+  requestPasswordReset: { args: () => ({ email: `walk-${randomUUID()}@example.com` }), outsider: 'ok', member: 'ok' },
+  passwordReset: { args: () => ({ token: `etr_${randomUUID()}` }), outsider: 'null', member: 'null' },
+  resetPassword: {
+    args: () => ({ token: `etr_${randomUUID()}`, newPassword: 'another long password' }),
+    outsider: 'NOT_FOUND',
+    member: 'NOT_FOUND',
+  },
+  twoFactor: { args: () => ({}), outsider: 'ok', member: 'ok' },
+  startTwoFactorEnrolment: { args: () => ({}), outsider: 'ok', member: 'ok' },
+  // 5 digits: refused as bad input before anything is looked at.
+  confirmTwoFactor: { args: () => ({ code: '12345' }), outsider: 'BAD_USER_INPUT', member: 'BAD_USER_INPUT' },
+  disableTwoFactor: { args: () => ({ code: '12345' }), outsider: 'BAD_USER_INPUT', member: 'BAD_USER_INPUT' },
+  regenerateRecoveryCodes: { args: () => ({ code: '12345' }), outsider: 'BAD_USER_INPUT', member: 'BAD_USER_INPUT' },
+  setOrganizationRequireTwoFactor: {
+    args: (a) => ({ organizationId: a.organization, required: false }),
+    outsider: 'NOT_FOUND',
+    member: 'FORBIDDEN',
+  },
   changePassword: {
     args: () => ({ currentPassword: 'not the password', newPassword: 'another long password' }),
     outsider: 'BAD_USER_INPUT',
@@ -419,7 +448,9 @@ describe('access rule walked over every root field (issue 18)', () => {
     const auth = await authenticateBearer(db.ds, token);
     const response = await apollo.executeOperation(
       { query: source, variables },
-      { contextValue: createContext({ ds: db.ds, config }, auth.principal) },
+      // A fresh client address per call: the sign-in throttle's per-address count is tested in
+      // password-reset-throttle.test.ts, and the walk's many refused guesses must not trip it here.
+      { contextValue: createContext({ ds: db.ds, config }, auth.principal, { clientAddress: randomUUID() }) },
     );
     return JSON.parse(JSON.stringify((response.body as { singleResult: unknown }).singleResult));
   }

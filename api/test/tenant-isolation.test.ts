@@ -160,6 +160,10 @@ const CASES: Record<string, Case> = {
     ids: { organizationId: 'organization', userId: 'member' },
     args: async (b, make) => ({ organizationId: b.organization, userId: await make.member(b) }),
   },
+  setOrganizationRequireTwoFactor: {
+    ids: { organizationId: 'organization' },
+    args: (b) => ({ organizationId: b.organization, required: false }),
+  },
   revokeApiToken: { ids: { id: 'apiToken' }, args: async (b, make) => ({ id: await make.apiToken(b) }) },
   renameOrganization: { ids: { id: 'organization' }, args: (b) => ({ id: b.organization, name: unique('org') }) },
   // The account (issue 31): a session is its user's own; another's answers like a missing one.

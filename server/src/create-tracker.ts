@@ -2,6 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import {
   errorMessage,
   countDeadLetters,
+  createAuthThrottle,
+  createDatabaseThrottleStore,
+  createRedisThrottleStore,
   createDatabaseUsageGiveBack,
   createDatabaseUsageReader,
   createRedisUsageGiveBack,
@@ -387,6 +390,14 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       config,
       usage: usage!,
       rateLimiter,
+      // Failed sign-ins, codes, resets: counted across every api process (Redis), or in the database.
+      throttle: createAuthThrottle(
+        redis ? createRedisThrottleStore(redis.throttle, config.redisPrefix) : createDatabaseThrottleStore(db.ds),
+        {
+          clock: options.clock,
+          onStoreError: (err) => app.log.error({ err }, 'auth throttle store failed; attempt let through'),
+        },
+      ),
       clientAddressSecret: sessionSecret,
       // With the ingest role here too, a project's new privacy settings apply to its next event.
       onProjectChanged: (projectId) => keys?.invalidateProject(projectId),

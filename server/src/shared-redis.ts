@@ -1,4 +1,4 @@
-import type { UsageRedisCommands } from '@tracker/core';
+import type { ThrottleRedisCommands, UsageRedisCommands } from '@tracker/core';
 import type { RateLimitRedisCommands } from '@tracker/api';
 import { createRecycler, createRedisClient, recycleOnTimeout } from '@tracker/ingest';
 
@@ -10,6 +10,8 @@ import { createRecycler, createRedisClient, recycleOnTimeout } from '@tracker/in
 export interface SharedRedis {
   usage: UsageRedisCommands;
   rateLimit: RateLimitRedisCommands;
+  /** The sign-in throttle's counters (core/src/accounts/throttle). */
+  throttle: ThrottleRedisCommands;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,10 @@ export async function connectSharedRedis(url: string): Promise<SharedRedis> {
     },
     rateLimit: {
       eval: (script, options) => recycleOnTimeout(client.eval(script, options), recycler, COMMAND_TIMEOUT_MS),
+    },
+    throttle: {
+      eval: (script, options) => recycleOnTimeout(client.eval(script, options), recycler, COMMAND_TIMEOUT_MS),
+      del: (key) => recycleOnTimeout(client.del(key), recycler, COMMAND_TIMEOUT_MS),
     },
     async close() {
       recycler.stop();

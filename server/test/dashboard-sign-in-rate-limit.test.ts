@@ -72,6 +72,9 @@ function signIn(
 const signedIn = (a: Answer) => a.status === 302 && /tracker/i.test(String(a.headers['set-cookie'] ?? ''));
 const tooMany = (a: Answer) => a.status === 400 && /too many/i.test(a.body);
 const wrongPassword = (a: Answer) => a.status === 400 && /Wrong email or password/.test(a.body);
+/** The per-account throttle (issue 32): after 5 failures the account waits, and the page says until when. */
+const accountWaits = (a: Answer) =>
+  a.status === 400 && /Too many failed attempts for this account: try again at \d\d:\d\d:\d\d UTC/.test(a.body);
 
 /** A signed-out GraphQL request straight to the API, as any client can send one. */
 function graphql(apiUrl: string, localAddress: string, headers: Record<string, string> = {}) {
@@ -90,6 +93,8 @@ for (const mode of MODES) {
     let webUrl: string;
     let apiUrl: string;
     let email: string;
+    /** The account A guesses at; B signs in to its own (`email`). */
+    let victim: string;
 
     before(async () => {
       env = await createTestEnv(mode, {
@@ -109,6 +114,7 @@ for (const mode of MODES) {
       }
       // Signed up straight against the API from 127.0.0.1: neither A's nor B's budget.
       ({ email } = await signUpWithProject(apiUrl));
+      ({ email: victim } = await signUpWithProject(apiUrl));
     });
     after(async () => {
       for (const p of processes.reverse()) await p.close();
@@ -117,7 +123,7 @@ for (const mode of MODES) {
 
     test('A is refused after its budget; B signs in every time', { timeout: 120_000 }, async () => {
       const flood: Answer[] = [];
-      for (let i = 0; i < LIMIT + 6; i++) flood.push(await signIn(webUrl, email, `wrong password ${i}`, A));
+      for (let i = 0; i < LIMIT + 6; i++) flood.push(await signIn(webUrl, victim, `wrong password ${i}`, A));
       // Before the fix all 5 were refused: the flood had spent the web process's one budget.
       const fromB: Answer[] = [];
       for (let i = 0; i < 5; i++) fromB.push(await signIn(webUrl, email, 'correct horse battery', B));
@@ -126,9 +132,13 @@ for (const mode of MODES) {
         [true, true, true, true, true],
         fromB.map((a) => `${a.status} ${a.body.slice(0, 120)}`).join('\n'),
       );
-      // A's own budget ran out: the limit is in force, per address.
-      assert.equal(flood.filter(wrongPassword).length, LIMIT, flood.map((a) => a.status).join(','));
-      assert.equal(flood.filter(tooMany).length, 6);
+      // The victim's account: 5 wrong passwords, then it waits (issue 32), until A's own GraphQL budget ran
+      // out: both limits are in force, the second per address.
+      assert.equal(flood.filter(wrongPassword).length, 5, flood.map((a) => a.body.slice(0, 80)).join('\n'));
+      assert.equal(flood.filter(accountWaits).length, LIMIT - 5);
+      assert.equal(flood.filter((a) => tooMany(a) && !accountWaits(a)).length, 6);
+      // The account's wait is the account's: the right password from B waits too, and says until when.
+      assert.ok(accountWaits(await signIn(webUrl, victim, 'correct horse battery', B)));
       // And A is still refused: its budget is its own.
       assert.ok(tooMany(await signIn(webUrl, email, 'correct horse battery', A)));
     });

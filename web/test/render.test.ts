@@ -36,6 +36,7 @@ const viewer: NonNullable<Api.ViewerQuery['viewer']> = {
   id: 'u1',
   email: 'ada@example.com',
   isInstanceAdmin: false,
+  twoFactorEnrolmentRequired: false,
   organizations: [
     { id: 'o1', slug: 'acme', name: 'Acme', plan: 'free', projects: [{ id: 'p1', name: project.name }] },
     { id: 'o2', slug: 'globex', name: 'Globex', plan: 'pro', projects: [{ id: 'p2', name: proProject.name }] },
@@ -722,10 +723,14 @@ function alertRulesAnswer(variables: Record<string, unknown>): Api.AlertRulesQue
 /** The few operations the login and issues pages send, answered like the real API would. */
 function answer(body: GraphQLBody, authorization: string | undefined): Answer {
   const token = authorization?.replace(/^Bearer /, '');
-  if (body.operationName === 'Login') {
+  if (body.operationName === 'SignIn') {
     if (body.variables.password !== PASSWORD) return fail('UNAUTHENTICATED', 'Invalid email or password.');
-    return ok<Api.LoginMutation>({
-      login: { token: body.variables.email === 'stale@example.com' ? EXPIRED_TOKEN : VALID_TOKEN },
+    return ok<Api.SignInMutation>({
+      signIn: {
+        session: { token: body.variables.email === 'stale@example.com' ? EXPIRED_TOKEN : VALID_TOKEN },
+        twoFactorChallenge: null,
+        twoFactorEnrolmentRequired: false,
+      },
     });
   }
   if (body.operationName === 'Signup') {
@@ -1049,7 +1054,7 @@ describe('sign in', () => {
     assert.match(setCookie, /SameSite=Lax/i);
     assert.match(setCookie, /Path=\//);
     assert.doesNotMatch(setCookie, /Secure/i, 'no Secure flag over plain http');
-    const login = received.findLast((r) => r.body.operationName === 'Login');
+    const login = received.findLast((r) => r.body.operationName === 'SignIn');
     assert.deepEqual(login?.body.variables, { email: 'ada@example.com', password: PASSWORD });
   });
 

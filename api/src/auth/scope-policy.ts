@@ -51,6 +51,8 @@ export const ADMIN_MUTATIONS: ReadonlySet<string> = new Set([
   // single sign-on decides who becomes a member
   'saveSsoSettings',
   'deleteSsoSettings',
+  // who must have two-factor (people and their access)
+  'setOrganizationRequireTwoFactor',
   // billing
   'createCheckoutSession',
   'createBillingPortalSession',
@@ -75,6 +77,11 @@ export const SESSION_ONLY_MUTATIONS: ReadonlySet<string> = new Set([
   'revokeOtherSessions',
   'saveSsoSettings',
   'deleteSsoSettings',
+  // two-factor of the person (a leaked token must not turn off its owner's second factor)
+  'startTwoFactorEnrolment',
+  'confirmTwoFactor',
+  'disableTwoFactor',
+  'regenerateRecoveryCodes',
 ]);
 
 /**

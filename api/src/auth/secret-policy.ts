@@ -40,6 +40,15 @@ export const SENSITIVE_FIELDS: ReadonlyMap<string, SensitiveField> = new Map([
  * with the reason. Reviewed together with SENSITIVE_FIELDS (issue 15).
  */
 export const REVIEWED_FIELDS: ReadonlyMap<string, string> = new Map([
+  [
+    'Mutation.resetPassword',
+    'answers a Boolean; the reset token is an input, shown to nobody (it arrives by email or from the operator)',
+  ],
+  [
+    'TwoFactorEnrolmentType.secret',
+    "the caller's own pending TOTP secret, for their app (sessions only): shown at enrolment, never after",
+  ],
+  ['TwoFactorEnrolmentType.qrCodeDataUrl', 'the same pending secret as a QR code, to the same caller only'],
   ['ProjectType.dsn', 'DSN keys are public by design: shipped in browser bundles, they can only send events'],
   ['ProjectKey.publicKey', 'a DSN key: public by design'],
   ['ProjectKey.dsn', 'a DSN: public by design'],

@@ -20,6 +20,7 @@ interface Row {
   slug: string;
   plan: PlanId;
   created_at: Date;
+  require_two_factor: boolean;
   role: Role;
 }
 
@@ -38,7 +39,7 @@ export async function findOrganizationAccess(
   const read = () =>
     queryRows<Row>(
       on,
-      `SELECT o.id, o.name, o.slug, o.plan, o.created_at, m.role
+      `SELECT o.id, o.name, o.slug, o.plan, o.created_at, o.require_two_factor, m.role
          FROM organizations o
          JOIN memberships m ON m.organization_id = o.id AND m.user_id = $2
         WHERE o.id = $1`,
@@ -54,7 +55,14 @@ export async function findOrganizationAccess(
     if (!row) return null;
   }
   return {
-    organization: { id: row.id, name: row.name, slug: row.slug, plan: row.plan, createdAt: new Date(row.created_at) },
+    organization: {
+      id: row.id,
+      name: row.name,
+      slug: row.slug,
+      plan: row.plan,
+      createdAt: new Date(row.created_at),
+      requireTwoFactor: row.require_two_factor,
+    },
     role: row.role,
     seesSecrets: canSeeSecrets(caller, row.role),
   };

@@ -28,3 +28,33 @@ export {
 export type { EmailChangeRequest } from './change-email';
 export { listSessions, revokeOtherSessions, revokeSession } from './sessions';
 export type { SessionSummary } from './sessions';
+export { checkPassword, organizationsRequiringTwoFactor, signInWithPassword, WRONG_PASSWORD } from './log-in';
+export type { SignInResult } from './log-in';
+export * from './throttle';
+export {
+  checkPasswordResetToken,
+  passwordResetLink,
+  requestPasswordReset,
+  resetPassword,
+  RESET_PREFIX,
+  RESET_TTL_MS,
+} from './password-reset';
+export type { ResetRequest, ResetResult } from './password-reset';
+export {
+  confirmTwoFactorEnrolment,
+  disableTwoFactor,
+  operatorDisableTwoFactor,
+  regenerateRecoveryCodes,
+  startTwoFactorEnrolment,
+  twoFactorStatus,
+} from './two-factor/two-factor';
+export type { TwoFactorStatus } from './two-factor/two-factor';
+export {
+  completeTwoFactorSignIn,
+  createSignInChallenge,
+  readSignInChallenge,
+  CHALLENGE_PREFIX,
+} from './two-factor/sign-in-challenge';
+export { parseCode, stepAt, totpCodeAt, TOTP_PERIOD_S } from './two-factor/totp';
+export { RECOVERY_CODE_COUNT } from './two-factor/recovery-codes';
+export { renderPasswordResetEmail } from './password-reset-email';

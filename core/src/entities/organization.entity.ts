@@ -16,6 +16,10 @@ export class Organization {
   @Column('text')
   plan: PlanId;
 
+  /** Members without two-factor must enrol before they see this organization's data (sessions only). */
+  @Column('boolean', { name: 'require_two_factor', default: false })
+  requireTwoFactor: boolean;
+
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt: Date;
 }

@@ -34,6 +34,7 @@ import { InstanceAdmin1797350000000 } from './1797350000000-instance-admin';
 import { EmailChanges1797360000000 } from './1797360000000-email-changes';
 import { InboundFilters1797370000000 } from './1797370000000-inbound-filters';
 import { SingleSignOn1797380000000 } from './1797380000000-single-sign-on';
+import { TwoFactorResetThrottle1797390000000 } from './1797390000000-two-factor-reset-throttle';
 import { AuditLog1797400000000 } from './1797400000000-audit-log';
 import { ProjectTraceUrlTemplate1797420000000 } from './1797420000000-project-trace-url-template';
 
@@ -75,6 +76,7 @@ export const MIGRATIONS = [
   EmailChanges1797360000000,
   InboundFilters1797370000000,
   SingleSignOn1797380000000,
+  TwoFactorResetThrottle1797390000000,
   AuditLog1797400000000,
   ProjectTraceUrlTemplate1797420000000,
 ];

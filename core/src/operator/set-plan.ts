@@ -30,6 +30,7 @@ interface OrganizationRow {
   slug: string;
   plan: PlanId;
   created_at: Date;
+  require_two_factor: boolean;
   subscription_status: string | null;
 }
 
@@ -53,7 +54,7 @@ export async function changeOrganizationPlan(ds: DataSource, input: PlanChangeIn
   return ds.transaction(async (em) => {
     const [row] = await queryRows<OrganizationRow>(
       em,
-      `SELECT o.id, o.name, o.slug, o.plan, o.created_at, b.subscription_status
+      `SELECT o.id, o.name, o.slug, o.plan, o.created_at, o.require_two_factor, b.subscription_status
          FROM organizations o LEFT JOIN billing_accounts b ON b.organization_id = o.id
         WHERE ${bySlug ? 'o.slug' : 'o.id'} = $1
           FOR UPDATE OF o`,
@@ -93,7 +94,14 @@ export async function changeOrganizationPlan(ds: DataSource, input: PlanChangeIn
       });
     }
     return {
-      organization: { id: row.id, name: row.name, slug: row.slug, plan, createdAt: new Date(row.created_at) },
+      organization: {
+        id: row.id,
+        name: row.name,
+        slug: row.slug,
+        plan,
+        createdAt: new Date(row.created_at),
+        requireTwoFactor: row.require_two_factor,
+      },
       planBefore: row.plan,
       overrodeSubscription: live,
     };

@@ -24,3 +24,4 @@ export { listMembers, removeMember, updateMemberRole } from './members';
 export type { MemberRecord } from './members';
 export { MANAGERS, parseRole, ROLES_BY_RANK } from './roles';
 export { renameOrganization } from './rename-organization';
+export { setRequireTwoFactor } from './require-two-factor';

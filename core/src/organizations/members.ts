@@ -13,6 +13,9 @@ export interface MemberRecord {
   email: string;
   role: Role;
   joinedAt: Date;
+  /** Whether an email confirmed the member's address (docs/accounts.md, email ownership). */
+  emailVerified: boolean;
+  twoFactorEnabled: boolean;
 }
 
 interface MemberRow {
@@ -20,6 +23,8 @@ interface MemberRow {
   email: string;
   role: Role;
   created_at: Date;
+  email_verified: boolean;
+  two_factor: boolean;
 }
 
 const toMember = (r: MemberRow): MemberRecord => ({
@@ -27,13 +32,16 @@ const toMember = (r: MemberRow): MemberRecord => ({
   email: r.email,
   role: r.role,
   joinedAt: new Date(r.created_at),
+  emailVerified: !!r.email_verified,
+  twoFactorEnabled: !!r.two_factor,
 });
 
 async function findMember(em: EntityManager, organizationId: string, userId: string): Promise<MemberRecord | null> {
   if (!isUuid(userId)) return null;
   const rows = await queryRows<MemberRow>(
     em,
-    `SELECT m.user_id, u.email, m.role, m.created_at
+    `SELECT m.user_id, u.email, m.role, m.created_at,
+            u.email_verified_at IS NOT NULL AS email_verified, u.totp_secret IS NOT NULL AS two_factor
        FROM memberships m JOIN users u ON u.id = m.user_id
       WHERE m.organization_id = $1 AND m.user_id = $2`,
     [organizationId, userId],
@@ -57,7 +65,8 @@ export async function listMembers(ds: DataSource, caller: Caller, organizationId
   await requireOrganizationAccess(ds, caller, organizationId, 'read', 'see members');
   const rows = await queryRows<MemberRow>(
     ds,
-    `SELECT m.user_id, u.email, m.role, m.created_at
+    `SELECT m.user_id, u.email, m.role, m.created_at,
+            u.email_verified_at IS NOT NULL AS email_verified, u.totp_secret IS NOT NULL AS two_factor
        FROM memberships m JOIN users u ON u.id = m.user_id
       WHERE m.organization_id = $1
       ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, m.created_at, m.user_id`,

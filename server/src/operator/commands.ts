@@ -1,5 +1,9 @@
 import {
+  AppError,
   createUserWithPassword,
+  operatorDisableTwoFactor,
+  passwordResetLink,
+  requestPasswordReset,
   changeOrganizationPlan,
   formatDsn,
   listDeadLetters,
@@ -40,6 +44,8 @@ export const USAGE = `usage: npm run tracker -- <command>
 
   migrate                          apply pending database migrations
   user:create <email> [--admin]    create an account (prints a generated password); --admin: an instance admin
+  user:reset-password <email>      print a password reset link (single use, 1 hour) for the account
+  user:disable-two-factor <email>  turn two-factor off for a person who lost phone and recovery codes
   org:set-plan <org-slug> <plan> [--force]
                                    change an organization's plan (free, pro, business); --force overrides
                                    a live Stripe subscription
@@ -71,6 +77,26 @@ export const COMMANDS: Record<string, CommandSpec> = {
       const u = await createUserWithPassword(db.ds, email, config.defaultPlan, { admin: flag === '--admin' });
       const admin = u.isAdmin ? ', instance admin' : '';
       return `created ${u.email} (organization ${u.organizationSlug}${admin})\npassword: ${u.password}`;
+    },
+  },
+  'user:reset-password': {
+    args: ['email'],
+    run: async ({ db, config }, [email]) => {
+      // The operator hands the link on: it does not prove the address (by_email false).
+      const request = await requestPasswordReset(db.ds, email, Date.now(), false);
+      if (!request) throw new AppError('NOT_FOUND', `no account has the email ${email.trim().toLowerCase()}`);
+      return (
+        `reset link for ${request.user.email} (single use, valid until ${request.expiresAt.toISOString()}; ` +
+        `older links stop working; using it signs out every session):\n${passwordResetLink(config.publicUrl, request.token)}`
+      );
+    },
+  },
+  'user:disable-two-factor': {
+    args: ['email'],
+    run: async ({ db }, [email]) => {
+      const user = await operatorDisableTwoFactor(db.ds, email);
+      if (!user) throw new AppError('NOT_FOUND', `no account has the email ${email.trim().toLowerCase()}`);
+      return `two-factor is off for ${user.email}; they can sign in with the password and set it up again`;
     },
   },
   'org:set-plan': {

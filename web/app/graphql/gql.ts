@@ -60,6 +60,11 @@ type Documents = {
     "\n    mutation RemoveMember($organizationId: ID!, $userId: ID!) {\n      removeMember(organizationId: $organizationId, userId: $userId)\n    }\n  ": typeof types.RemoveMemberDocument,
     "\n    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {\n      createApiToken(name: $name, scopes: $scopes) {\n        token\n        apiToken {\n          name\n        }\n      }\n    }\n  ": typeof types.CreateApiTokenDocument,
     "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": typeof types.RevokeApiTokenDocument,
+    "\n  query TwoFactorStatus {\n    twoFactor {\n      enabled\n      enabledAt\n      recoveryCodesLeft\n    }\n    viewer {\n      email\n      twoFactorEnrolmentRequired\n    }\n  }\n": typeof types.TwoFactorStatusDocument,
+    "\n  mutation StartTwoFactorEnrolment {\n    startTwoFactorEnrolment {\n      secret\n      qrCodeDataUrl\n    }\n  }\n": typeof types.StartTwoFactorEnrolmentDocument,
+    "\n  mutation ConfirmTwoFactor($code: String!) {\n    confirmTwoFactor(code: $code)\n  }\n": typeof types.ConfirmTwoFactorDocument,
+    "\n  mutation DisableTwoFactor($code: String!) {\n    disableTwoFactor(code: $code)\n  }\n": typeof types.DisableTwoFactorDocument,
+    "\n  mutation RegenerateRecoveryCodes($code: String!) {\n    regenerateRecoveryCodes(code: $code)\n  }\n": typeof types.RegenerateRecoveryCodesDocument,
     "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": typeof types.PlanFieldsFragmentDoc,
     "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": typeof types.ProjectSetupDocument,
     "\n  query AlertMutePage($projectId: ID!, $issueId: ID!, $withIssue: Boolean!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      mutedUntil\n      channel {\n        type\n      }\n    }\n    issue(id: $issueId) @include(if: $withIssue) {\n      id\n      projectId\n      title\n      alertsMutedUntil\n    }\n  }\n": typeof types.AlertMutePageDocument,
@@ -77,14 +82,18 @@ type Documents = {
     "\n  mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {\n    markRelease(projectId: $projectId, version: $version, environment: $environment) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": typeof types.MarkReleaseDocument,
     "\n  query Project($id: ID!) {\n    project(id: $id) {\n      id\n      name\n      dsn\n      organizationId\n    }\n  }\n": typeof types.ProjectDocument,
     "\n  mutation CreateProject($organizationId: ID!, $name: String!) {\n    createProject(organizationId: $organizationId, name: $name) {\n      id\n    }\n  }\n": typeof types.CreateProjectDocument,
-    "\n  query Viewer {\n    viewer {\n      id\n      email\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": typeof types.ViewerDocument,
+    "\n  query Viewer {\n    viewer {\n      id\n      email\n      twoFactorEnrolmentRequired\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  query FirstProject {\n    viewer {\n      id\n      organizations {\n        id\n        projects {\n          id\n        }\n      }\n    }\n  }\n": typeof types.FirstProjectDocument,
+    "\n  mutation RequestPasswordReset($email: String!) {\n    requestPasswordReset(email: $email) {\n      emailConfigured\n    }\n  }\n": typeof types.RequestPasswordResetDocument,
     "\n  query InvitationPreview($token: String!) {\n    invitation(token: $token) {\n      organizationName\n      email\n      role\n      status\n      expiresAt\n    }\n  }\n": typeof types.InvitationPreviewDocument,
     "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) {\n      id\n      projects {\n        id\n      }\n    }\n  }\n": typeof types.AcceptInvitationDocument,
     "\n  mutation SignupWithInvitation($token: String!, $password: String!) {\n    signupWithInvitation(token: $token, password: $password) {\n      token\n    }\n  }\n": typeof types.SignupWithInvitationDocument,
-    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      token\n    }\n  }\n": typeof types.LoginDocument,
+    "\n  mutation SignIn($email: String!, $password: String!) {\n    signIn(email: $email, password: $password) {\n      session {\n        token\n      }\n      twoFactorChallenge\n      twoFactorEnrolmentRequired\n    }\n  }\n": typeof types.SignInDocument,
+    "\n  mutation SignInWithTwoFactor($challenge: String!, $code: String!) {\n    signInWithTwoFactor(challenge: $challenge, code: $code) {\n      token\n      user {\n        twoFactorEnabled\n      }\n    }\n  }\n": typeof types.SignInWithTwoFactorDocument,
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
     "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n": typeof types.OrgProjectsDocument,
+    "\n  query PasswordReset($token: String!) {\n    passwordReset(token: $token) {\n      email\n    }\n  }\n": typeof types.PasswordResetDocument,
+    "\n  mutation ResetPassword($token: String!, $newPassword: String!) {\n    resetPassword(token: $token, newPassword: $newPassword)\n  }\n": typeof types.ResetPasswordDocument,
     "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": typeof types.SignupDocument,
 };
 const documents: Documents = {
@@ -133,6 +142,11 @@ const documents: Documents = {
     "\n    mutation RemoveMember($organizationId: ID!, $userId: ID!) {\n      removeMember(organizationId: $organizationId, userId: $userId)\n    }\n  ": types.RemoveMemberDocument,
     "\n    mutation CreateApiToken($name: String!, $scopes: [ApiScope!]!) {\n      createApiToken(name: $name, scopes: $scopes) {\n        token\n        apiToken {\n          name\n        }\n      }\n    }\n  ": types.CreateApiTokenDocument,
     "\n    mutation RevokeApiToken($id: ID!) {\n      revokeApiToken(id: $id) {\n        id\n      }\n    }\n  ": types.RevokeApiTokenDocument,
+    "\n  query TwoFactorStatus {\n    twoFactor {\n      enabled\n      enabledAt\n      recoveryCodesLeft\n    }\n    viewer {\n      email\n      twoFactorEnrolmentRequired\n    }\n  }\n": types.TwoFactorStatusDocument,
+    "\n  mutation StartTwoFactorEnrolment {\n    startTwoFactorEnrolment {\n      secret\n      qrCodeDataUrl\n    }\n  }\n": types.StartTwoFactorEnrolmentDocument,
+    "\n  mutation ConfirmTwoFactor($code: String!) {\n    confirmTwoFactor(code: $code)\n  }\n": types.ConfirmTwoFactorDocument,
+    "\n  mutation DisableTwoFactor($code: String!) {\n    disableTwoFactor(code: $code)\n  }\n": types.DisableTwoFactorDocument,
+    "\n  mutation RegenerateRecoveryCodes($code: String!) {\n    regenerateRecoveryCodes(code: $code)\n  }\n": types.RegenerateRecoveryCodesDocument,
     "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n": types.PlanFieldsFragmentDoc,
     "\n  query ProjectSetup($projectId: ID!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      id\n      name\n      releaseHealth\n    }\n    issues(projectId: $projectId, first: 1) {\n      totalCount\n    }\n  }\n": types.ProjectSetupDocument,
     "\n  query AlertMutePage($projectId: ID!, $issueId: ID!, $withIssue: Boolean!) {\n    alertRules(projectId: $projectId) {\n      id\n      kind\n      mutedUntil\n      channel {\n        type\n      }\n    }\n    issue(id: $issueId) @include(if: $withIssue) {\n      id\n      projectId\n      title\n      alertsMutedUntil\n    }\n  }\n": types.AlertMutePageDocument,
@@ -150,14 +164,18 @@ const documents: Documents = {
     "\n  mutation MarkRelease($projectId: ID!, $version: String!, $environment: String) {\n    markRelease(projectId: $projectId, version: $version, environment: $environment) {\n      id\n      version\n      environment\n      deployedAt\n    }\n  }\n": types.MarkReleaseDocument,
     "\n  query Project($id: ID!) {\n    project(id: $id) {\n      id\n      name\n      dsn\n      organizationId\n    }\n  }\n": types.ProjectDocument,
     "\n  mutation CreateProject($organizationId: ID!, $name: String!) {\n    createProject(organizationId: $organizationId, name: $name) {\n      id\n    }\n  }\n": types.CreateProjectDocument,
-    "\n  query Viewer {\n    viewer {\n      id\n      email\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": types.ViewerDocument,
+    "\n  query Viewer {\n    viewer {\n      id\n      email\n      twoFactorEnrolmentRequired\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n": types.ViewerDocument,
     "\n  query FirstProject {\n    viewer {\n      id\n      organizations {\n        id\n        projects {\n          id\n        }\n      }\n    }\n  }\n": types.FirstProjectDocument,
+    "\n  mutation RequestPasswordReset($email: String!) {\n    requestPasswordReset(email: $email) {\n      emailConfigured\n    }\n  }\n": types.RequestPasswordResetDocument,
     "\n  query InvitationPreview($token: String!) {\n    invitation(token: $token) {\n      organizationName\n      email\n      role\n      status\n      expiresAt\n    }\n  }\n": types.InvitationPreviewDocument,
     "\n  mutation AcceptInvitation($token: String!) {\n    acceptInvitation(token: $token) {\n      id\n      projects {\n        id\n      }\n    }\n  }\n": types.AcceptInvitationDocument,
     "\n  mutation SignupWithInvitation($token: String!, $password: String!) {\n    signupWithInvitation(token: $token, password: $password) {\n      token\n    }\n  }\n": types.SignupWithInvitationDocument,
-    "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      token\n    }\n  }\n": types.LoginDocument,
+    "\n  mutation SignIn($email: String!, $password: String!) {\n    signIn(email: $email, password: $password) {\n      session {\n        token\n      }\n      twoFactorChallenge\n      twoFactorEnrolmentRequired\n    }\n  }\n": types.SignInDocument,
+    "\n  mutation SignInWithTwoFactor($challenge: String!, $code: String!) {\n    signInWithTwoFactor(challenge: $challenge, code: $code) {\n      token\n      user {\n        twoFactorEnabled\n      }\n    }\n  }\n": types.SignInWithTwoFactorDocument,
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
     "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n": types.OrgProjectsDocument,
+    "\n  query PasswordReset($token: String!) {\n    passwordReset(token: $token) {\n      email\n    }\n  }\n": types.PasswordResetDocument,
+    "\n  mutation ResetPassword($token: String!, $newPassword: String!) {\n    resetPassword(token: $token, newPassword: $newPassword)\n  }\n": types.ResetPasswordDocument,
     "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": types.SignupDocument,
 };
 
@@ -344,6 +362,26 @@ export function graphql(source: "\n    mutation RevokeApiToken($id: ID!) {\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query TwoFactorStatus {\n    twoFactor {\n      enabled\n      enabledAt\n      recoveryCodesLeft\n    }\n    viewer {\n      email\n      twoFactorEnrolmentRequired\n    }\n  }\n"): typeof import('./graphql').TwoFactorStatusDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation StartTwoFactorEnrolment {\n    startTwoFactorEnrolment {\n      secret\n      qrCodeDataUrl\n    }\n  }\n"): typeof import('./graphql').StartTwoFactorEnrolmentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConfirmTwoFactor($code: String!) {\n    confirmTwoFactor(code: $code)\n  }\n"): typeof import('./graphql').ConfirmTwoFactorDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DisableTwoFactor($code: String!) {\n    disableTwoFactor(code: $code)\n  }\n"): typeof import('./graphql').DisableTwoFactorDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RegenerateRecoveryCodes($code: String!) {\n    regenerateRecoveryCodes(code: $code)\n  }\n"): typeof import('./graphql').RegenerateRecoveryCodesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  fragment PlanFields on PlanInfo {\n    id\n    name\n    eventsPerMonth\n    logsPerMonth\n    retentionDays\n    releaseHealth\n  }\n"): typeof import('./graphql').PlanFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -412,11 +450,15 @@ export function graphql(source: "\n  mutation CreateProject($organizationId: ID!
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Viewer {\n    viewer {\n      id\n      email\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').ViewerDocument;
+export function graphql(source: "\n  query Viewer {\n    viewer {\n      id\n      email\n      twoFactorEnrolmentRequired\n      organizations {\n        id\n        slug\n        name\n        plan\n        projects {\n          id\n          name\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').ViewerDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query FirstProject {\n    viewer {\n      id\n      organizations {\n        id\n        projects {\n          id\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').FirstProjectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RequestPasswordReset($email: String!) {\n    requestPasswordReset(email: $email) {\n      emailConfigured\n    }\n  }\n"): typeof import('./graphql').RequestPasswordResetDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -432,7 +474,11 @@ export function graphql(source: "\n  mutation SignupWithInvitation($token: Strin
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation Login($email: String!, $password: String!) {\n    login(email: $email, password: $password) {\n      token\n    }\n  }\n"): typeof import('./graphql').LoginDocument;
+export function graphql(source: "\n  mutation SignIn($email: String!, $password: String!) {\n    signIn(email: $email, password: $password) {\n      session {\n        token\n      }\n      twoFactorChallenge\n      twoFactorEnrolmentRequired\n    }\n  }\n"): typeof import('./graphql').SignInDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SignInWithTwoFactor($challenge: String!, $code: String!) {\n    signInWithTwoFactor(challenge: $challenge, code: $code) {\n      token\n      user {\n        twoFactorEnabled\n      }\n    }\n  }\n"): typeof import('./graphql').SignInWithTwoFactorDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -441,6 +487,14 @@ export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): typ
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').OrgProjectsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PasswordReset($token: String!) {\n    passwordReset(token: $token) {\n      email\n    }\n  }\n"): typeof import('./graphql').PasswordResetDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ResetPassword($token: String!, $newPassword: String!) {\n    resetPassword(token: $token, newPassword: $newPassword)\n  }\n"): typeof import('./graphql').ResetPasswordDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

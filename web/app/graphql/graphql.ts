@@ -589,6 +589,37 @@ export type RevokeApiTokenMutationVariables = Exact<{
 
 export type RevokeApiTokenMutation = { revokeApiToken: { id: string } };
 
+export type TwoFactorStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TwoFactorStatusQuery = { twoFactor: { enabled: boolean, enabledAt: string | null, recoveryCodesLeft: number }, viewer: { email: string, twoFactorEnrolmentRequired: boolean } | null };
+
+export type StartTwoFactorEnrolmentMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type StartTwoFactorEnrolmentMutation = { startTwoFactorEnrolment: { secret: string, qrCodeDataUrl: string } };
+
+export type ConfirmTwoFactorMutationVariables = Exact<{
+  code: string;
+}>;
+
+
+export type ConfirmTwoFactorMutation = { confirmTwoFactor: Array<string> };
+
+export type DisableTwoFactorMutationVariables = Exact<{
+  code: string;
+}>;
+
+
+export type DisableTwoFactorMutation = { disableTwoFactor: boolean };
+
+export type RegenerateRecoveryCodesMutationVariables = Exact<{
+  code: string;
+}>;
+
+
+export type RegenerateRecoveryCodesMutation = { regenerateRecoveryCodes: Array<string> };
+
 export type PlanFieldsFragment = { id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean };
 
 export type ProjectSetupQueryVariables = Exact<{
@@ -724,12 +755,19 @@ export type CreateProjectMutation = { createProject: { id: string } };
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ViewerQuery = { viewer: { id: string, email: string, organizations: Array<{ id: string, slug: string, name: string, plan: string, projects: Array<{ id: string, name: string }> }> } | null };
+export type ViewerQuery = { viewer: { id: string, email: string, twoFactorEnrolmentRequired: boolean, organizations: Array<{ id: string, slug: string, name: string, plan: string, projects: Array<{ id: string, name: string }> }> } | null };
 
 export type FirstProjectQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type FirstProjectQuery = { viewer: { id: string, organizations: Array<{ id: string, projects: Array<{ id: string }> }> } | null };
+
+export type RequestPasswordResetMutationVariables = Exact<{
+  email: string;
+}>;
+
+
+export type RequestPasswordResetMutation = { requestPasswordReset: { emailConfigured: boolean } };
 
 export type InvitationPreviewQueryVariables = Exact<{
   token: string;
@@ -753,13 +791,21 @@ export type SignupWithInvitationMutationVariables = Exact<{
 
 export type SignupWithInvitationMutation = { signupWithInvitation: { token: string } };
 
-export type LoginMutationVariables = Exact<{
+export type SignInMutationVariables = Exact<{
   email: string;
   password: string;
 }>;
 
 
-export type LoginMutation = { login: { token: string } };
+export type SignInMutation = { signIn: { twoFactorChallenge: string | null, twoFactorEnrolmentRequired: boolean, session: { token: string } | null } };
+
+export type SignInWithTwoFactorMutationVariables = Exact<{
+  challenge: string;
+  code: string;
+}>;
+
+
+export type SignInWithTwoFactorMutation = { signInWithTwoFactor: { token: string, user: { twoFactorEnabled: boolean } } };
 
 export type LogoutMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -770,6 +816,21 @@ export type OrgProjectsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type OrgProjectsQuery = { viewer: { id: string, organizations: Array<{ slug: string, projects: Array<{ id: string }> }> } | null };
+
+export type PasswordResetQueryVariables = Exact<{
+  token: string;
+}>;
+
+
+export type PasswordResetQuery = { passwordReset: { email: string } | null };
+
+export type ResetPasswordMutationVariables = Exact<{
+  token: string;
+  newPassword: string;
+}>;
+
+
+export type ResetPasswordMutation = { resetPassword: boolean };
 
 export type SignupMutationVariables = Exact<{
   email: string;
@@ -1604,6 +1665,42 @@ export const RevokeApiTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeApiTokenMutation, RevokeApiTokenMutationVariables>;
+export const TwoFactorStatusDocument = new TypedDocumentString(`
+    query TwoFactorStatus {
+  twoFactor {
+    enabled
+    enabledAt
+    recoveryCodesLeft
+  }
+  viewer {
+    email
+    twoFactorEnrolmentRequired
+  }
+}
+    `) as unknown as TypedDocumentString<TwoFactorStatusQuery, TwoFactorStatusQueryVariables>;
+export const StartTwoFactorEnrolmentDocument = new TypedDocumentString(`
+    mutation StartTwoFactorEnrolment {
+  startTwoFactorEnrolment {
+    secret
+    qrCodeDataUrl
+  }
+}
+    `) as unknown as TypedDocumentString<StartTwoFactorEnrolmentMutation, StartTwoFactorEnrolmentMutationVariables>;
+export const ConfirmTwoFactorDocument = new TypedDocumentString(`
+    mutation ConfirmTwoFactor($code: String!) {
+  confirmTwoFactor(code: $code)
+}
+    `) as unknown as TypedDocumentString<ConfirmTwoFactorMutation, ConfirmTwoFactorMutationVariables>;
+export const DisableTwoFactorDocument = new TypedDocumentString(`
+    mutation DisableTwoFactor($code: String!) {
+  disableTwoFactor(code: $code)
+}
+    `) as unknown as TypedDocumentString<DisableTwoFactorMutation, DisableTwoFactorMutationVariables>;
+export const RegenerateRecoveryCodesDocument = new TypedDocumentString(`
+    mutation RegenerateRecoveryCodes($code: String!) {
+  regenerateRecoveryCodes(code: $code)
+}
+    `) as unknown as TypedDocumentString<RegenerateRecoveryCodesMutation, RegenerateRecoveryCodesMutationVariables>;
 export const ProjectSetupDocument = new TypedDocumentString(`
     query ProjectSetup($projectId: ID!) {
   project(id: $projectId) {
@@ -1938,6 +2035,7 @@ export const ViewerDocument = new TypedDocumentString(`
   viewer {
     id
     email
+    twoFactorEnrolmentRequired
     organizations {
       id
       slug
@@ -1964,6 +2062,13 @@ export const FirstProjectDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<FirstProjectQuery, FirstProjectQueryVariables>;
+export const RequestPasswordResetDocument = new TypedDocumentString(`
+    mutation RequestPasswordReset($email: String!) {
+  requestPasswordReset(email: $email) {
+    emailConfigured
+  }
+}
+    `) as unknown as TypedDocumentString<RequestPasswordResetMutation, RequestPasswordResetMutationVariables>;
 export const InvitationPreviewDocument = new TypedDocumentString(`
     query InvitationPreview($token: String!) {
   invitation(token: $token) {
@@ -1992,13 +2097,27 @@ export const SignupWithInvitationDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SignupWithInvitationMutation, SignupWithInvitationMutationVariables>;
-export const LoginDocument = new TypedDocumentString(`
-    mutation Login($email: String!, $password: String!) {
-  login(email: $email, password: $password) {
-    token
+export const SignInDocument = new TypedDocumentString(`
+    mutation SignIn($email: String!, $password: String!) {
+  signIn(email: $email, password: $password) {
+    session {
+      token
+    }
+    twoFactorChallenge
+    twoFactorEnrolmentRequired
   }
 }
-    `) as unknown as TypedDocumentString<LoginMutation, LoginMutationVariables>;
+    `) as unknown as TypedDocumentString<SignInMutation, SignInMutationVariables>;
+export const SignInWithTwoFactorDocument = new TypedDocumentString(`
+    mutation SignInWithTwoFactor($challenge: String!, $code: String!) {
+  signInWithTwoFactor(challenge: $challenge, code: $code) {
+    token
+    user {
+      twoFactorEnabled
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SignInWithTwoFactorMutation, SignInWithTwoFactorMutationVariables>;
 export const LogoutDocument = new TypedDocumentString(`
     mutation Logout {
   logout
@@ -2017,6 +2136,18 @@ export const OrgProjectsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<OrgProjectsQuery, OrgProjectsQueryVariables>;
+export const PasswordResetDocument = new TypedDocumentString(`
+    query PasswordReset($token: String!) {
+  passwordReset(token: $token) {
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<PasswordResetQuery, PasswordResetQueryVariables>;
+export const ResetPasswordDocument = new TypedDocumentString(`
+    mutation ResetPassword($token: String!, $newPassword: String!) {
+  resetPassword(token: $token, newPassword: $newPassword)
+}
+    `) as unknown as TypedDocumentString<ResetPasswordMutation, ResetPasswordMutationVariables>;
 export const SignupDocument = new TypedDocumentString(`
     mutation Signup($email: String!, $password: String!, $organizationName: String!) {
   signup(email: $email, password: $password, organizationName: $organizationName) {

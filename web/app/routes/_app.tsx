@@ -1,9 +1,10 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import { redirect, type LoaderFunctionArgs } from '@remix-run/node';
 import { Outlet, useLoaderData } from '@remix-run/react';
 import { AppHeader } from '../components/app-header';
 import { queryApi } from '../lib/graphql.server';
 import { createLoginRedirect } from '../lib/session.server';
 import { graphql } from '../graphql';
+import { TWO_FACTOR_PATH } from '../features/two-factor/paths';
 
 const VIEWER_QUERY = graphql(`
   query Viewer {
@@ -11,6 +12,7 @@ const VIEWER_QUERY = graphql(`
       id
       email
       isInstanceAdmin
+      twoFactorEnrolmentRequired
       organizations {
         id
         slug
@@ -29,6 +31,10 @@ const VIEWER_QUERY = graphql(`
 export async function loader(args: LoaderFunctionArgs) {
   const { viewer } = await queryApi(args, VIEWER_QUERY);
   if (!viewer) throw await createLoginRedirect(args.request, args.context);
+  // An organization requires two-factor and this account has none: nothing else until enrolled.
+  if (viewer.twoFactorEnrolmentRequired && new URL(args.request.url).pathname !== TWO_FACTOR_PATH) {
+    throw redirect(`${TWO_FACTOR_PATH}?required=1`);
+  }
   return { viewer };
 }
 

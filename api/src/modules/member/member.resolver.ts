@@ -11,6 +11,7 @@ import {
   revokeInvitation,
   signUpWithInvitation,
   updateMemberRole,
+  isAppError,
 } from '@tracker/core';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { requireCaller, requireSession, type Context } from '../../context';
@@ -18,6 +19,10 @@ import { adoptSession } from '../auth/auth.resolver';
 import { AuthPayload, toUserType } from '../auth/auth.type';
 import { OrganizationType, toOrganizationType } from '../organization/organization.type';
 import { sendInvitationEmail } from './invitation-mailer';
+import { throttled } from '../../auth/throttled';
+
+/** An unknown or withdrawn invitation link is a failed guess for the sign-in throttle (issue 32). */
+const invitationGuessFailed = (err: unknown) => isAppError(err) && err.code === 'NOT_FOUND';
 import {
   InvitationPreviewType,
   InvitationResultType,
@@ -106,7 +111,9 @@ export class MemberResolver {
   })
   async acceptInvitation(@Arg('token', () => String) token: string, @Ctx() ctx: Context): Promise<OrganizationType> {
     const { user } = requireSession(ctx);
-    const { organization } = await acceptInvitation(ctx.ds, user.id, token, undefined, ctx.origin);
+    const { organization } = await throttled(ctx, 'invitation', user.id, () => acceptInvitation(ctx.ds, user.id, token, undefined, ctx.origin), {
+      isFailure: invitationGuessFailed,
+    });
     return toOrganizationType(organization);
   }
 
@@ -118,7 +125,11 @@ export class MemberResolver {
     @Arg('password', () => String) password: string,
     @Ctx() ctx: Context,
   ): Promise<AuthPayload> {
-    const r = await signUpWithInvitation(ctx.ds, { token, password }, undefined, ctx.origin);
+    // Keyed by the client address only (no account yet): a guessed link counts like a wrong password.
+    const r = await throttled(ctx, 'invitation', `link:${String(token).slice(0, 80)}`, () => signUpWithInvitation(ctx.ds, { token, password }, undefined, ctx.origin), {
+      isFailure: invitationGuessFailed,
+      clearOnSuccess: false,
+    });
     adoptSession(ctx, r.user, r.sessionId);
     return { token: r.token, user: toUserType(r.user), organization: toOrganizationType(r.organization) };
   }

@@ -33,6 +33,14 @@ export class MemberType {
 
   @Field(() => String)
   joinedAt: string;
+
+  @Field(() => Boolean, {
+    description: 'False: no email has confirmed this address (a sign-up, or an invitation link handed to the inviter).',
+  })
+  emailVerified: boolean;
+
+  @Field(() => Boolean)
+  twoFactorEnabled: boolean;
 }
 
 export const toMemberType = (m: MemberRecord): MemberType => ({
@@ -40,6 +48,8 @@ export const toMemberType = (m: MemberRecord): MemberType => ({
   email: m.email,
   role: m.role as MemberRoleEnum,
   joinedAt: m.joinedAt.toISOString(),
+  emailVerified: m.emailVerified,
+  twoFactorEnabled: m.twoFactorEnabled,
 });
 
 @ObjectType('Invitation')

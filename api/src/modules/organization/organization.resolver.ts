@@ -1,4 +1,4 @@
-import { findOrganization, renameOrganization } from '@tracker/core';
+import { findOrganization, renameOrganization, setRequireTwoFactor } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requireCaller, type Context } from '../../context';
 import { ProjectType, toProjectType } from '../project/project.type';
@@ -19,6 +19,19 @@ export class OrganizationResolver {
     @Ctx() ctx: Context,
   ): Promise<OrganizationType> {
     return toOrganizationType(await renameOrganization(ctx.ds, requireCaller(ctx), id, name));
+  }
+
+  @Mutation(() => OrganizationType, {
+    description:
+      'Owners. With required true, members without two-factor must enrol before their sessions see any data; ' +
+      'the owner must have two-factor on first. API tokens are not affected.',
+  })
+  async setOrganizationRequireTwoFactor(
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('required', () => Boolean) required: boolean,
+    @Ctx() ctx: Context,
+  ): Promise<OrganizationType> {
+    return toOrganizationType(await setRequireTwoFactor(ctx.ds, requireCaller(ctx), organizationId, required));
   }
 
   @FieldResolver(() => [ProjectType])

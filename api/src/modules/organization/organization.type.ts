@@ -14,6 +14,9 @@ export class OrganizationType {
 
   @Field(() => String, { description: 'Plan id: free, pro or business.' })
   plan: string;
+
+  @Field(() => Boolean, { description: 'Members must have two-factor on before they see its data (sessions).' })
+  requireTwoFactor: boolean;
 }
 
 export const toOrganizationType = (o: Organization): OrganizationType => ({
@@ -21,4 +24,5 @@ export const toOrganizationType = (o: Organization): OrganizationType => ({
   slug: o.slug,
   name: o.name,
   plan: o.plan,
+  requireTwoFactor: o.requireTwoFactor ?? false,
 });
