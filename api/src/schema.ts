@@ -23,6 +23,7 @@ import { PerformanceResolver } from './modules/performance/performance.resolver'
 import { LogResolver } from './modules/log/log.resolver';
 import { FeedbackResolver } from './modules/feedback/feedback.resolver';
 import { ActivityResolver, ProjectMembersResolver } from './modules/activity/activity.resolver';
+import { MonitorResolver } from './modules/monitor/monitor.resolver';
 import { scopeGuard } from './auth/scope-guard';
 import { secretGuard } from './auth/secret-guard';
 
@@ -51,6 +52,7 @@ export const RESOLVERS = [
   FeedbackResolver,
   ActivityResolver,
   ProjectMembersResolver,
+  MonitorResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

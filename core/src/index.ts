@@ -34,3 +34,4 @@ export * from './time';
 export * from './privacy';
 export * from './sentry';
 export * from './otlp';
+export * from './monitors';

@@ -14,6 +14,7 @@ import { feedbackSchema, type FeedbackBody } from './feedback.schema';
 import { logSchema, type LogBody } from './log.schema';
 import { queuedVitalsSchema, type QueuedVitals } from './vitals.schema';
 import { sessionBodySchema, type SessionBody } from '../sessions/session.schema';
+import { checkInBodySchema, type CheckInBody } from '../monitors/check-in.schema';
 import { isPlainJsonText, normalizeJson } from './normalize';
 import { limitBreadcrumbs } from './evidence/breadcrumbs';
 import { limitCauses } from './evidence/causes';
@@ -61,7 +62,13 @@ export interface SessionJob extends JobBase {
   session: SessionBody;
 }
 
-export type Job = ErrorJob | LogJob | VitalsJob | FeedbackJob | SessionJob;
+/** A cron monitor's check-in (issue 33): the worker stores it and applies the failure rules. */
+export interface CheckInJob extends JobBase {
+  kind: 'check_in';
+  checkIn: CheckInBody;
+}
+
+export type Job = ErrorJob | LogJob | VitalsJob | FeedbackJob | SessionJob | CheckInJob;
 
 const base = {
   v: z.literal(1),
@@ -75,10 +82,18 @@ const jobSchema = z.discriminatedUnion('kind', [
   z.object({ ...base, kind: z.literal('vitals'), vitals: queuedVitalsSchema.extend({ id: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('feedback'), feedback: feedbackSchema.extend({ id: z.string().uuid() }) }),
   z.object({ ...base, kind: z.literal('session'), session: sessionBodySchema }),
+  z.object({ ...base, kind: z.literal('check_in'), checkIn: checkInBodySchema }),
 ]);
 
 /** The field of each kind that carries its body. */
-const BODY_FIELD = { error: 'event', log: 'log', vitals: 'vitals', feedback: 'feedback', session: 'session' } as const;
+const BODY_FIELD = {
+  error: 'event',
+  log: 'log',
+  vitals: 'vitals',
+  feedback: 'feedback',
+  session: 'session',
+  check_in: 'checkIn',
+} as const;
 
 /**
  * The job as queue text: `JSON.stringify(job)`. An edge that already holds the body's JSON

@@ -30,6 +30,7 @@ import { ArtifactBundles1797310000000 } from './1797310000000-artifact-bundles';
 import { ReleaseSessions1797320000000 } from './1797320000000-release-sessions';
 import { EventLogMessage1797340000000 } from './1797340000000-event-log-message';
 import { FeedbackNameAndUrl1797341000000 } from './1797341000000-feedback-name-and-url';
+import { Monitors1797410000000 } from './1797410000000-monitors';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   VitalsPiecesAndTagCase1797330000000,
   EventLogMessage1797340000000,
   FeedbackNameAndUrl1797341000000,
+  Monitors1797410000000,
 ];

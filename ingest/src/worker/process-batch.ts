@@ -7,6 +7,7 @@ import {
   type PersistOptions,
   persistEvents,
   persistFeedback,
+  persistCheckIns,
   persistLogs,
   persistSessions,
   persistVitals,
@@ -14,10 +15,12 @@ import {
   prepareFeedback,
   prepareLog,
   prepareVitals,
+  type CheckInsResult,
   type FeedbackResult,
   type LogsResult,
   type Job,
   type PersistResult,
+  type PreparedCheckIn,
   type PreparedEvent,
   type PreparedFeedback,
   type PreparedLog,
@@ -34,6 +37,8 @@ export interface BatchOutcome extends PersistResult {
   vitals: RecordsResult;
   feedback: FeedbackResult;
   sessions: SessionsResult;
+  /** Cron check-ins (issue 33). */
+  checkIns: CheckInsResult;
   /** Messages that can never be processed (unreadable payload), by index in the input. */
   unreadable: Array<{ index: number; error: string }>;
   /** The late locks met a user action on one of the batch's issues, and the batch was redone (decision 033). */
@@ -48,12 +53,14 @@ export interface PreparedBatch {
   feedback: PreparedFeedback[];
   /** Session updates and aggregates: counters, summed per batch (decision 045). */
   sessions: PreparedSession[];
+  /** Cron check-ins, stored and ruled on in the batch's transaction (docs/monitors.md). */
+  checkIns: PreparedCheckIn[];
   /** Payloads that could not be read, by index in the input. */
   unreadable: Array<{ index: number; error: string }>;
 }
 
 export function emptyBatch(): PreparedBatch {
-  return { events: [], logs: [], vitals: [], feedback: [], sessions: [], unreadable: [] };
+  return { events: [], logs: [], vitals: [], feedback: [], sessions: [], checkIns: [], unreadable: [] };
 }
 
 /**
@@ -123,10 +130,15 @@ async function persistBatchOnce(ds: DataSource, batch: PreparedBatch, context: B
     const vitals = await persistVitals(em, batch.vitals);
     const feedback = await persistFeedback(em, batch.feedback);
     const sessions = await persistSessions(em, batch.sessions);
-    // Error rules and LOG_MATCH rules both write to the outbox; the worker queues them together.
+    const checkIns = await persistCheckIns(em, batch.checkIns, {
+      now: (context.clock ?? Date.now)(),
+      publicUrl: context.publicUrl ?? '',
+    });
+    // Error rules, LOG_MATCH and MONITOR_FAILED rules all write to the outbox; the worker queues them together.
     return {
       ...events,
-      alertDeliveryIds: [...events.alertDeliveryIds, ...logs.alertDeliveryIds],
+      alertDeliveryIds: [...events.alertDeliveryIds, ...logs.alertDeliveryIds, ...checkIns.alertDeliveryIds],
+      checkIns,
       logs,
       vitals,
       feedback,
@@ -175,6 +187,9 @@ function addPrepared(batch: PreparedBatch, job: Job): void {
       return;
     case 'session':
       batch.sessions.push({ ...job.session, projectId: job.projectId });
+      return;
+    case 'check_in':
+      batch.checkIns.push({ ...job.checkIn, projectId: job.projectId, receivedAt: new Date(job.receivedAt) });
       return;
   }
 }
