@@ -23,3 +23,5 @@ export type { RunningUsageWarnings, UsageWarningsOptions, UsageWarningsRun } fro
 export { UNAVAILABLE_RETRY_AFTER_S } from './http/wire-errors';
 export { startMonitorScheduler } from './monitors/scheduler';
 export type { MonitorSchedulerOptions, RunningMonitorScheduler } from './monitors/scheduler';
+export { runUptimeCheck, MAX_REDIRECTS } from './monitors/uptime-check';
+export type { UptimeResult } from './monitors/uptime-check';

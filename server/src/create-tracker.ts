@@ -475,6 +475,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         publicUrl: () => config.publicUrl,
         clock: options.clock,
         intervalMs: options.monitorTickMs,
+        allowPrivateTargets: config.allowPrivateTargets,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
       // Usage warnings (issue 5): every minute, emails owners and admins at 80 % and 100 %.

@@ -10,3 +10,4 @@ export * from './schedule-environment';
 export * from './persist-check-ins';
 export * from './evaluate-cron-monitors';
 export * from './map-sentry-check-in';
+export * from './uptime-runs';

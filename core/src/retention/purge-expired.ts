@@ -16,6 +16,8 @@ export interface PurgeResult {
   discardedEvents: number;
   /** States of single sessions past Sentry's five days of updates (decision 045). */
   sessionStates: number;
+  /** Monitors' check-ins past the plan's retention. */
+  checkIns: number;
   /** The week partitions dropped (events, logs and vitals reports), with their row counts. */
   partitions: DroppedPartition[];
   /**
@@ -42,6 +44,8 @@ const ROW_TABLES = [
   { name: 'issue_comments', key: 'comments', time: 'created_at', id: 'id' },
   { name: 'issue_activity', key: 'activity', time: 'created_at', id: 'id' },
   { name: 'discarded_events', key: 'discardedEvents', time: 'received_at', id: 'id' },
+  // Monitors' check-ins: one small row each, kept for the plan's retention (docs/monitors.md).
+  { name: 'monitor_check_ins', key: 'checkIns', time: 'created_at', id: 'id' },
 ] as const;
 
 /**
@@ -64,6 +68,7 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
     activity: 0,
     discardedEvents: 0,
     sessionStates: 0,
+    checkIns: 0,
     partitions: [],
     analyzeMs: null,
     ran: true,
