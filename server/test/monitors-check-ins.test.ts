@@ -192,6 +192,8 @@ for (const mode of MODES) {
         );
         assert.equal(value, 42);
         await trackerNode.flush(10_000);
+        const stats = trackerNode.getStats();
+        assert.equal(stats.failed + stats.dropped, 0, JSON.stringify({ stats, drops: trackerNode.getDroppedCounts() }));
       } finally {
         await trackerNode.close(5_000);
       }

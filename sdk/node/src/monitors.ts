@@ -15,7 +15,10 @@ export function checkIn(input: CheckInInput, config?: MonitorConfig): string {
 export function withMonitor<T>(slug: string, fn: () => T, config?: MonitorConfig): T {
   const started = Date.now();
   const checkInId = sendCheckIn({ slug, status: 'in_progress' }, config);
-  const finish = (status: 'ok' | 'error') => sendCheckIn({ slug, status, checkInId, duration: Date.now() - started });
+  // The config goes with every check-in (as Sentry's does): the two requests may arrive in either
+  // order, and the edge answers 404 for a slug it does not know unless the check-in can create it.
+  const finish = (status: 'ok' | 'error') =>
+    sendCheckIn({ slug, status, checkInId, duration: Date.now() - started }, config);
   let result: T;
   try {
     result = fn();

@@ -51,6 +51,8 @@ export type AlertKind =
   | 'ISSUE_FREQUENCY'
   /** A log line at level error whose message contains `query` (ignoring case). */
   | 'LOG_MATCH'
+  /** A cron or uptime monitor's issue opened or reopened: failures reached its tolerance (docs/monitors.md). */
+  | 'MONITOR_FAILED'
   /** An issue was created. */
   | 'NEW_ISSUE'
   /** An existing issue's first event in a release (per environment). */
@@ -146,6 +148,35 @@ export type MemberRole =
   | 'ADMIN'
   | 'MEMBER'
   | 'OWNER';
+
+/** Fields left out keep their value (or take the default on create). */
+export type MonitorInput = {
+  checkinMarginMinutes?: number | null | undefined;
+  /** Cron: "0 2 * * *". Give this or intervalMinutes. */
+  crontab?: string | null | undefined;
+  failureTolerance?: number | null | undefined;
+  intervalMinutes?: number | null | undefined;
+  maxRuntimeMinutes?: number | null | undefined;
+  name?: string | null | undefined;
+  recoveryThreshold?: number | null | undefined;
+  slug?: string | null | undefined;
+  timeoutSeconds?: number | null | undefined;
+  /** IANA zone of the crontab; UTC by default. */
+  timezone?: string | null | undefined;
+  url?: string | null | undefined;
+};
+
+/** CRON: fed by check-ins on a schedule. UPTIME: an http(s) URL the worker checks. */
+export type MonitorKind =
+  | 'CRON'
+  | 'UPTIME';
+
+/** FAILING when any environment is failing; PENDING before the first check-in or check. */
+export type MonitorStatus =
+  | 'FAILING'
+  | 'OK'
+  | 'PAUSED'
+  | 'PENDING';
 
 /** A chart range and its buckets: 12 × 5 minutes, 24 × 1 hour, 28 × 6 hours, 30 × 1 day (UTC). */
 export type SeriesRange =
@@ -609,6 +640,37 @@ export type ProjectLogsQueryVariables = Exact<{
 
 
 export type ProjectLogsQuery = { logs: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, level: LogLevel, message: string, context: Record<string, unknown> | null, tags: Record<string, unknown>, environment: string, release: string | null, timestamp: string }> } };
+
+export type ProjectMonitorsQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type ProjectMonitorsQuery = { monitors: Array<{ id: string, slug: string, name: string, kind: MonitorKind, crontab: string | null, timezone: string, intervalMinutes: number | null, url: string | null, paused: boolean, status: MonitorStatus, failureTolerance: number, environments: Array<{ environment: string, status: MonitorStatus, expectedAt: string | null }>, checkIns: Array<{ id: string, status: string, durationMs: number | null, statusCode: number | null, error: string | null, createdAt: string }> }> };
+
+export type CreateMonitorFromPageMutationVariables = Exact<{
+  projectId: string;
+  kind: MonitorKind;
+  input: MonitorInput;
+}>;
+
+
+export type CreateMonitorFromPageMutation = { createMonitor: { id: string } };
+
+export type PauseMonitorFromPageMutationVariables = Exact<{
+  id: string;
+  paused: boolean;
+}>;
+
+
+export type PauseMonitorFromPageMutation = { pauseMonitor: { id: string } };
+
+export type DeleteMonitorFromPageMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteMonitorFromPageMutation = { deleteMonitor: string };
 
 export type ProjectVitalsQueryVariables = Exact<{
   projectId: string;
@@ -1670,6 +1732,55 @@ export const ProjectLogsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ProjectLogsQuery, ProjectLogsQueryVariables>;
+export const ProjectMonitorsDocument = new TypedDocumentString(`
+    query ProjectMonitors($projectId: ID!) {
+  monitors(projectId: $projectId) {
+    id
+    slug
+    name
+    kind
+    crontab
+    timezone
+    intervalMinutes
+    url
+    paused
+    status
+    failureTolerance
+    environments {
+      environment
+      status
+      expectedAt
+    }
+    checkIns(first: 90) {
+      id
+      status
+      durationMs
+      statusCode
+      error
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectMonitorsQuery, ProjectMonitorsQueryVariables>;
+export const CreateMonitorFromPageDocument = new TypedDocumentString(`
+    mutation CreateMonitorFromPage($projectId: ID!, $kind: MonitorKind!, $input: MonitorInput!) {
+  createMonitor(projectId: $projectId, kind: $kind, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateMonitorFromPageMutation, CreateMonitorFromPageMutationVariables>;
+export const PauseMonitorFromPageDocument = new TypedDocumentString(`
+    mutation PauseMonitorFromPage($id: ID!, $paused: Boolean!) {
+  pauseMonitor(id: $id, paused: $paused) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<PauseMonitorFromPageMutation, PauseMonitorFromPageMutationVariables>;
+export const DeleteMonitorFromPageDocument = new TypedDocumentString(`
+    mutation DeleteMonitorFromPage($id: ID!) {
+  deleteMonitor(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteMonitorFromPageMutation, DeleteMonitorFromPageMutationVariables>;
 export const ProjectVitalsDocument = new TypedDocumentString(`
     query ProjectVitals($projectId: ID!, $filter: VitalsFilter!, $interval: VitalsInterval!, $first: Int!) {
   vitals(projectId: $projectId, filter: $filter) {
