@@ -212,7 +212,11 @@ const FIELDS: Record<string, Row> = {
 
   // Mutation: monitors (issue 33): set-up every member may do, like alert-free triage tools
   createMonitor: {
-    args: (a) => ({ projectId: a.project, kind: 'CRON', input: { slug: `walk-${randomUUID()}`, crontab: '0 2 * * *' } }),
+    args: (a) => ({
+      projectId: a.project,
+      kind: 'CRON',
+      input: { slug: `walk-${randomUUID()}`, crontab: '0 2 * * *' },
+    }),
     outsider: 'NOT_FOUND',
     member: 'ok',
   },

@@ -67,7 +67,10 @@ describe('monitors in GraphQL (issue 33)', () => {
       'NOT_FOUND',
     );
     assert.equal((await errorOf(UPDATE, { id: m.id, i: { name: 'x' } }, b.token)).code, 'NOT_FOUND');
-    assert.equal((await errorOf(`mutation($id: ID!) { deleteMonitor(id: $id) }`, { id: m.id }, b.token)).code, 'NOT_FOUND');
+    assert.equal(
+      (await errorOf(`mutation($id: ID!) { deleteMonitor(id: $id) }`, { id: m.id }, b.token)).code,
+      'NOT_FOUND',
+    );
 
     const deleted = await h.ok(`mutation($id: ID!) { deleteMonitor(id: $id) }`, { id: m.id }, a.token);
     assert.equal(deleted.deleteMonitor, m.id);
@@ -101,13 +104,21 @@ describe('monitors in GraphQL (issue 33)', () => {
   test("holds the plan's monitors per organization: Free has 1 cron and 1 uptime", async () => {
     const t = await h.tenant();
     await h.ok(CREATE, { p: t.project, k: 'CRON', i: { slug: 'one', intervalMinutes: 5 } }, t.token);
-    const up = await h.ok(CREATE, { p: t.project, k: 'UPTIME', i: { slug: 'site', url: 'https://example.com/' } }, t.token);
+    const up = await h.ok(
+      CREATE,
+      { p: t.project, k: 'UPTIME', i: { slug: 'site', url: 'https://example.com/' } },
+      t.token,
+    );
     assert.equal(up.createMonitor.failureTolerance, 3, 'uptime opens an issue after 3 failures by default');
     assert.equal(up.createMonitor.timeoutSeconds, 10);
     const cron2 = await errorOf(CREATE, { p: t.project, k: 'CRON', i: { slug: 'two', intervalMinutes: 5 } }, t.token);
     assert.equal(cron2.code, 'PLAN_REQUIRED');
     assert.match(cron2.message, /Free plan includes 1 cron monitor/);
-    const up2 = await errorOf(CREATE, { p: t.project, k: 'UPTIME', i: { slug: 'site2', url: 'https://example.org/' } }, t.token);
+    const up2 = await errorOf(
+      CREATE,
+      { p: t.project, k: 'UPTIME', i: { slug: 'site2', url: 'https://example.org/' } },
+      t.token,
+    );
     assert.equal(up2.code, 'PLAN_REQUIRED');
     // The slug is unique in a project.
     await h.db.ds.query(`UPDATE organizations SET plan = 'pro' WHERE id = $1`, [t.organization]);

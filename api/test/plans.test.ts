@@ -8,7 +8,8 @@ const PLANS_QUERY = `{ plans { id name eventsPerMonth logsPerMonth retentionDays
 /** Core's table in catalogue order: what the API must answer, field for field. */
 const coreCatalogue = () =>
   PLAN_IDS.map((id) => {
-    const { name, eventsPerMonth, logsPerMonth, retentionDays, releaseHealth, cronMonitors, uptimeMonitors } = PLANS[id];
+    const { name, eventsPerMonth, logsPerMonth, retentionDays, releaseHealth, cronMonitors, uptimeMonitors } =
+      PLANS[id];
     return { id, name, eventsPerMonth, logsPerMonth, retentionDays, releaseHealth, cronMonitors, uptimeMonitors };
   });
 

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { createTempDir } from '@tracker/core/testing';
 import * as trackerNode from '@tracker/node';
 import type { Tracker } from '../src';
-import { createTestEnv, gqlOk, MODES, sentryProject, startTracker, waitFor, type TestEnv } from './helpers';
+import { createTestEnv, MODES, sentryProject, startTracker, waitFor, type TestEnv } from './helpers';
 import { runSender } from './run-sender';
 
 const run = promisify(execFile);
@@ -61,7 +61,10 @@ for (const mode of MODES) {
 
     test('curl from a shell script: in_progress, then ok naming the run, stored as one check-in', async () => {
       const p = await project('curl');
-      await p.q(CREATE, { p: p.project.id, i: { slug: 'nightly-backup', crontab: '0 2 * * *', timezone: 'Europe/Berlin' } });
+      await p.q(CREATE, {
+        p: p.project.id,
+        i: { slug: 'nightly-backup', crontab: '0 2 * * *', timezone: 'Europe/Berlin' },
+      });
       const script = join(tmp.path, 'ping.sh');
       writeFileSync(script, PING_SCRIPT);
       chmodSync(script, 0o755);
@@ -111,13 +114,17 @@ for (const mode of MODES) {
       assert.match((await limited[0].json()).error.message, /more than 10 check-ins in a second/);
       const accepted = answers.filter((r) => r.status === 202).length;
       assert.equal(accepted + limited.length, 1000);
-      const ms = await waitFor('the accepted flood stored', async () => {
-        const rows = await tracker.db.ds.query(
-          `SELECT count(*)::int AS n FROM monitor_check_ins c JOIN monitors m ON m.id = c.monitor_id WHERE m.project_id = $1`,
-          [p.project.id],
-        );
-        return rows[0].n === accepted ? rows : undefined;
-      }, 60_000);
+      const ms = await waitFor(
+        'the accepted flood stored',
+        async () => {
+          const rows = await tracker.db.ds.query(
+            `SELECT count(*)::int AS n FROM monitor_check_ins c JOIN monitors m ON m.id = c.monitor_id WHERE m.project_id = $1`,
+            [p.project.id],
+          );
+          return rows[0].n === accepted ? rows : undefined;
+        },
+        60_000,
+      );
       assert.equal(ms[0].n, accepted, 'only accepted check-ins are stored; the refused ones left nothing');
     });
 
@@ -129,12 +136,16 @@ for (const mode of MODES) {
         { SENTRY_DSN: p.sentryDsn },
         90_000,
       );
-      const ms = await waitFor('both monitors and their check-ins', async () => {
-        const list = await monitorsOf(p);
-        const nightly = list.find((m) => m.slug === 'sentry-nightly');
-        const interval = list.find((m) => m.slug === 'sentry-interval');
-        return nightly?.checkIns[0]?.status === 'ok' && interval?.checkIns.length ? { nightly, interval } : undefined;
-      }, 60_000);
+      const ms = await waitFor(
+        'both monitors and their check-ins',
+        async () => {
+          const list = await monitorsOf(p);
+          const nightly = list.find((m) => m.slug === 'sentry-nightly');
+          const interval = list.find((m) => m.slug === 'sentry-interval');
+          return nightly?.checkIns[0]?.status === 'ok' && interval?.checkIns.length ? { nightly, interval } : undefined;
+        },
+        60_000,
+      );
       assert.equal(ms.nightly.crontab, '30 3 * * *');
       assert.equal(ms.nightly.timezone, 'Europe/Berlin');
       assert.equal(ms.nightly.checkinMarginMinutes, 7);
@@ -172,7 +183,10 @@ for (const mode of MODES) {
       const [mine] = await monitorsOf(a);
       assert.equal(mine.crontab, '0 6 * * 1');
       assert.equal(mine.timezone, 'UTC');
-      assert.deepEqual(mine.checkIns.map((c: { id: string; status: string }) => [c.id, c.status]), [[started.id, 'in_progress']]);
+      assert.deepEqual(
+        mine.checkIns.map((c: { id: string; status: string }) => [c.id, c.status]),
+        [[started.id, 'in_progress']],
+      );
       const [theirs] = await monitorsOf(b);
       assert.equal(theirs.crontab, '* * * * *');
       assert.notEqual(theirs.checkIns[0].id, started.id);
@@ -197,10 +211,14 @@ for (const mode of MODES) {
       } finally {
         await trackerNode.close(5_000);
       }
-      const [m] = await waitFor('the sdk-job run closed', async () => {
-        const list = await monitorsOf(p);
-        return list[0]?.checkIns[0]?.status === 'ok' ? list : undefined;
-      }, 30_000);
+      const [m] = await waitFor(
+        'the sdk-job run closed',
+        async () => {
+          const list = await monitorsOf(p);
+          return list[0]?.checkIns[0]?.status === 'ok' ? list : undefined;
+        },
+        30_000,
+      );
       assert.equal(m.crontab, '*/15 * * * *');
       assert.equal(m.checkIns.length, 1);
       assert.equal(m.checkIns[0].environment, 'staging');

@@ -47,7 +47,7 @@ test('two workers, one killed with SIGKILL mid-pass: each overdue monitor is eva
     [projectId, MONITORS],
   );
   const start = () =>
-    startChildServer(childEnv(env), 'worker', { startTimeoutMs: 120_000 }).then((c) => (children.push(c), c));
+    startChildServer(childEnv(env), 'worker', { startTimeoutMs: 400_000 }).then((c) => (children.push(c), c));
   const [a, b] = await Promise.all([start(), start()]);
   // Kill A once the pass is under way (some monitors evaluated, not all).
   await waitFor(
@@ -78,6 +78,8 @@ test('two workers, one killed with SIGKILL mid-pass: each overdue monitor is eva
   );
   assert.deepEqual(counts, [], 'monitors not evaluated exactly once');
   // Each opened its issue once (tolerance 1).
-  const [{ issues }] = await db.ds.query(`SELECT count(*)::int AS issues FROM issues WHERE project_id = $1`, [projectId]);
+  const [{ issues }] = await db.ds.query(`SELECT count(*)::int AS issues FROM issues WHERE project_id = $1`, [
+    projectId,
+  ]);
   assert.equal(issues, MONITORS);
 });

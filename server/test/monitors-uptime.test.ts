@@ -32,7 +32,10 @@ function startSite(port = 0): Promise<{ server: http.Server; port: number; setMo
 test('private targets are refused, also after a redirect, unless allowed', async () => {
   const site = await startSite();
   try {
-    const direct = await runUptimeCheck(`http://127.0.0.1:${site.port}/health`, { timeoutMs: 2000, allowPrivate: false });
+    const direct = await runUptimeCheck(`http://127.0.0.1:${site.port}/health`, {
+      timeoutMs: 2000,
+      allowPrivate: false,
+    });
     assert.equal(direct.ok, false);
     assert.match(direct.error!, /not a public address|private|loopback/i);
     // A public-looking name that resolves to loopback (DNS rebinding), behind a redirect.
@@ -44,7 +47,10 @@ test('private targets are refused, also after a redirect, unless allowed', async
     });
     assert.equal(viaName.ok, false);
     assert.match(viaName.error!, /resolves to 127\.0\.0\.1/);
-    const allowed = await runUptimeCheck(`http://127.0.0.1:${site.port}/moved`, { timeoutMs: 2000, allowPrivate: true });
+    const allowed = await runUptimeCheck(`http://127.0.0.1:${site.port}/moved`, {
+      timeoutMs: 2000,
+      allowPrivate: true,
+    });
     assert.deepEqual([allowed.ok, allowed.statusCode, allowed.responseBytes, allowed.error], [true, 200, 4, null]);
     assert.ok(allowed.ttfbMs !== null && allowed.ttfbMs >= 0);
   } finally {
@@ -82,15 +88,19 @@ for (const mode of MODES) {
       let site = await startSite();
       const port = site.port;
       const acct = await signUpWithProject(tracker.url, 'Site');
-      const q = (query: string, variables: Record<string, unknown> = {}) => gqlOk(tracker.url, query, variables, acct.token);
+      const q = (query: string, variables: Record<string, unknown> = {}) =>
+        gqlOk(tracker.url, query, variables, acct.token);
       await q(
         `mutation($p: ID!, $c: AlertChannelInput!) { createAlertRule(projectId: $p, kind: MONITOR_FAILED, channel: $c) { id } }`,
-        { p: acct.project.id, c: { type: 'WEBHOOK', url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` } },
+        {
+          p: acct.project.id,
+          c: { type: 'WEBHOOK', url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
+        },
       );
-      await q(
-        `mutation($p: ID!, $i: MonitorInput!) { createMonitor(projectId: $p, kind: UPTIME, input: $i) { id } }`,
-        { p: acct.project.id, i: { slug: 'site', url: `http://127.0.0.1:${port}/health`, intervalMinutes: 1, timeoutSeconds: 2 } },
-      );
+      await q(`mutation($p: ID!, $i: MonitorInput!) { createMonitor(projectId: $p, kind: UPTIME, input: $i) { id } }`, {
+        p: acct.project.id,
+        i: { slug: 'site', url: `http://127.0.0.1:${port}/health`, intervalMinutes: 1, timeoutSeconds: 2 },
+      });
       const state = async () =>
         (
           await q(
@@ -100,12 +110,19 @@ for (const mode of MODES) {
           )
         ).monitors[0];
       const checks = (n: number) =>
-        waitFor(`${n} checks`, async () => {
-          const s = await state();
-          return s.checkIns.length >= n ? s : undefined;
-        }, 60_000);
+        waitFor(
+          `${n} checks`,
+          async () => {
+            const s = await state();
+            return s.checkIns.length >= n ? s : undefined;
+          },
+          60_000,
+        );
       let s = await checks(1);
-      assert.deepEqual([s.checkIns[0].status, s.checkIns[0].statusCode, s.checkIns[0].responseBytes], ['OK'.toLowerCase(), 200, 4]);
+      assert.deepEqual(
+        [s.checkIns[0].status, s.checkIns[0].statusCode, s.checkIns[0].responseBytes],
+        ['OK'.toLowerCase(), 200, 4],
+      );
 
       site.setMode('503');
       now += 60_000;
@@ -131,7 +148,11 @@ for (const mode of MODES) {
       assert.ok(issueId, 'the third failure opened the issue');
       const issue = await q(`query($id: ID!) { issue(id: $id) { title status } }`, { id: issueId });
       assert.equal(issue.issue.title, 'Uptime check of site failing: connection refused');
-      const hook = await waitFor('the webhook alert', async () => hooks.find((h) => h.includes('MONITOR_FAILED')), 60_000);
+      const hook = await waitFor(
+        'the webhook alert',
+        async () => hooks.find((h) => h.includes('MONITOR_FAILED')),
+        60_000,
+      );
       assert.match(hook, /"slug":"site"/);
 
       site = await startSite(port);

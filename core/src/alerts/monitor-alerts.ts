@@ -66,7 +66,13 @@ export async function fireMonitorAlerts(
         event: null,
         log: null,
         extra: {
-          monitor: { id: t.monitorId, slug: t.slug, environment: t.environment, reason: t.reason, regressed: t.regressed },
+          monitor: {
+            id: t.monitorId,
+            slug: t.slug,
+            environment: t.environment,
+            reason: t.reason,
+            regressed: t.regressed,
+          },
         },
       });
     }

@@ -33,10 +33,17 @@ export async function evaluateCronMonitors(
   for (;;) {
     const claimed = await ds.transaction(async (em) => {
       const due = await queryRows<
-        MonitorRow & { environment: string; expected_at: Date | null; in_progress_id: string | null; in_progress_since: Date | null }
+        MonitorRow & {
+          environment: string;
+          expected_at: Date | null;
+          in_progress_id: string | null;
+          in_progress_since: Date | null;
+        }
       >(
         em,
-        `SELECT ${MONITOR_COLUMNS.split(', ').map((c) => `m.${c}`).join(', ')},
+        `SELECT ${MONITOR_COLUMNS.split(', ')
+          .map((c) => `m.${c}`)
+          .join(', ')},
                 e.environment, e.expected_at, e.in_progress_id, e.in_progress_since
            FROM monitor_environments e JOIN monitors m ON m.id = e.monitor_id
           WHERE e.next_run_at <= $1 AND m.kind = 'cron'
@@ -49,10 +56,10 @@ export async function evaluateCronMonitors(
         const monitor = toMonitor(row);
         const environment = row.environment;
         if (monitor.paused || !monitor.schedule) {
-          await em.query('UPDATE monitor_environments SET next_run_at = NULL WHERE monitor_id = $1 AND environment = $2', [
-            monitor.id,
-            environment,
-          ]);
+          await em.query(
+            'UPDATE monitor_environments SET next_run_at = NULL WHERE monitor_id = $1 AND environment = $2',
+            [monitor.id, environment],
+          );
           continue;
         }
         const since = row.in_progress_since ? new Date(row.in_progress_since).getTime() : null;
@@ -99,7 +106,9 @@ export async function evaluateCronMonitors(
         await rescheduleEnvironment(em, monitor, environment, { checkInAt, inProgress, now });
       }
       out.evaluated += due.length;
-      out.alertDeliveryIds.push(...(await fireMonitorAlerts(em, triggers, { now: options.now, publicUrl: options.publicUrl })));
+      out.alertDeliveryIds.push(
+        ...(await fireMonitorAlerts(em, triggers, { now: options.now, publicUrl: options.publicUrl })),
+      );
       return due.length;
     });
     if (claimed < limit) return out;

@@ -46,7 +46,10 @@ export async function listMonitors(ds: DataSource, caller: Caller, projectId: st
 }
 
 /** The environments of the given monitors (callers have proven access to the monitors). */
-export async function listMonitorEnvironments(ds: DataSource, monitorIds: readonly string[]): Promise<MonitorEnvironmentState[]> {
+export async function listMonitorEnvironments(
+  ds: DataSource,
+  monitorIds: readonly string[],
+): Promise<MonitorEnvironmentState[]> {
   if (monitorIds.length === 0) return [];
   const rows = await queryRows<Record<string, unknown>>(
     ds,

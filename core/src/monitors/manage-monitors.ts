@@ -5,7 +5,14 @@ import { AppError } from '../errors';
 import { planOf } from '../plans';
 import type { PlanId } from '../entities';
 import { resolveMonitorSettings, type MonitorInput, type MonitorKind, type MonitorSettings } from './monitor-input';
-import { MONITOR_COLUMNS, SETTINGS_COLUMNS, settingsValues, toMonitor, type Monitor, type MonitorRow } from './monitor-row';
+import {
+  MONITOR_COLUMNS,
+  SETTINGS_COLUMNS,
+  settingsValues,
+  toMonitor,
+  type Monitor,
+  type MonitorRow,
+} from './monitor-row';
 
 /** Options every change takes: whether uptime URLs may be private, and the time. */
 export interface MonitorChangeOptions {
@@ -61,7 +68,8 @@ export async function insertMonitor(
      ON CONFLICT (project_id, slug) DO NOTHING RETURNING ${MONITOR_COLUMNS}`,
     [projectId, kind, now, ...values],
   );
-  if (rows.length === 0) throw new AppError('CONFLICT', `A monitor with the slug "${settings.slug}" exists in this project`);
+  if (rows.length === 0)
+    throw new AppError('CONFLICT', `A monitor with the slug "${settings.slug}" exists in this project`);
   const monitor = toMonitor(rows[0]);
   if (kind === 'uptime') {
     // An uptime monitor has one state row, checked first right away.
@@ -136,12 +144,15 @@ export async function writeMonitorSettings(
     }
     throw err;
   }
-  if (JSON.stringify(monitor.schedule) !== JSON.stringify(settings.schedule) || monitor.intervalMinutes !== settings.intervalMinutes) {
+  if (
+    JSON.stringify(monitor.schedule) !== JSON.stringify(settings.schedule) ||
+    monitor.intervalMinutes !== settings.intervalMinutes
+  ) {
     // Recomputed by the scheduler on its next pass (reschedule = null expected slot).
-    await em.query(
-      `UPDATE monitor_environments SET expected_at = NULL, next_run_at = $2 WHERE monitor_id = $1`,
-      [monitor.id, now],
-    );
+    await em.query(`UPDATE monitor_environments SET expected_at = NULL, next_run_at = $2 WHERE monitor_id = $1`, [
+      monitor.id,
+      now,
+    ]);
   }
   return toMonitor(rows[0]);
 }

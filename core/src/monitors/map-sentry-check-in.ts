@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors';
 import { CHECK_IN_STATUSES, MAX_CHECK_IN_DURATION_MS, type CheckInBody, type MonitorConfig } from './check-in.schema';
 
-const UNIT_MINUTES: Record<string, number> = { minute: 1, hour: 60, day: 1440, week: 10080, month: 43200, year: 525600 };
+const UNIT_MINUTES: Record<string, number> = {
+  minute: 1,
+  hour: 60,
+  day: 1440,
+  week: 10080,
+  month: 43200,
+  year: 525600,
+};
 
 function bad(message: string): AppError {
   return new AppError('BAD_USER_INPUT', message);
@@ -24,7 +31,8 @@ export function mapSentryMonitorConfig(raw: unknown): MonitorConfig | undefined 
   const schedule = c.schedule as Record<string, unknown> | undefined;
   const config: MonitorConfig = {};
   if (schedule && typeof schedule === 'object') {
-    if (schedule.type === 'crontab' && typeof schedule.value === 'string') config.crontab = schedule.value.slice(0, 128);
+    if (schedule.type === 'crontab' && typeof schedule.value === 'string')
+      config.crontab = schedule.value.slice(0, 128);
     else if (schedule.type === 'interval' && typeof schedule.value === 'number') {
       const unit = UNIT_MINUTES[String(schedule.unit ?? 'minute')];
       if (!unit) throw bad('monitor_config.schedule.unit: minute, hour, day, week, month or year');
@@ -61,7 +69,8 @@ export function mapSentryCheckIn(raw: Record<string, unknown>, defaultEnvironmen
     id: checkInIdOf(raw.check_in_id),
     slug: slug.toLowerCase(),
     status: status as CheckInBody['status'],
-    environment: typeof raw.environment === 'string' && raw.environment ? raw.environment.slice(0, 64) : defaultEnvironment,
+    environment:
+      typeof raw.environment === 'string' && raw.environment ? raw.environment.slice(0, 64) : defaultEnvironment,
   };
   if (raw.duration !== undefined && raw.duration !== null) {
     if (typeof raw.duration !== 'number') throw bad('duration: seconds, a number');

@@ -71,7 +71,8 @@ export function checkUptimeUrl(input: string, allowPrivate: boolean): string {
     throw bad(`url: "${input.slice(0, 100)}" is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad('url: only http and https URLs can be checked');
-  if (url.username || url.password) throw bad('url: a URL with a user name or password is refused (it would be stored)');
+  if (url.username || url.password)
+    throw bad('url: a URL with a user name or password is refused (it would be stored)');
   const checked = checkTargetUrl(url, allowPrivate);
   if ('problem' in checked) throw bad(`url: ${checked.problem.message}`);
   return url.toString();
@@ -90,13 +91,37 @@ export function resolveMonitorSettings(
   const slug = checkSlug(input.slug ?? current?.slug ?? '');
   const name = (input.name ?? current?.name ?? slug).trim() || slug;
   if (name.length > MAX_NAME_CHARS) throw bad(`name: at most ${MAX_NAME_CHARS} characters`);
-  const failureTolerance = int('failureTolerance', input.failureTolerance ?? current?.failureTolerance ?? (kind === 'uptime' ? 3 : 1), 1, 100, 'consecutive failures');
-  const recoveryThreshold = int('recoveryThreshold', input.recoveryThreshold ?? current?.recoveryThreshold ?? 1, 1, 100, 'consecutive successes');
+  const failureTolerance = int(
+    'failureTolerance',
+    input.failureTolerance ?? current?.failureTolerance ?? (kind === 'uptime' ? 3 : 1),
+    1,
+    100,
+    'consecutive failures',
+  );
+  const recoveryThreshold = int(
+    'recoveryThreshold',
+    input.recoveryThreshold ?? current?.recoveryThreshold ?? 1,
+    1,
+    100,
+    'consecutive successes',
+  );
   if (kind === 'uptime') {
     const rawUrl = input.url ?? current?.url;
     if (!rawUrl) throw bad('url: an uptime monitor needs the URL to check');
-    const intervalMinutes = int('intervalMinutes', input.intervalMinutes ?? current?.intervalMinutes ?? 1, 1, 60, 'minutes');
-    const timeoutSeconds = int('timeoutSeconds', input.timeoutSeconds ?? (current?.timeoutMs ?? 10_000) / 1000, 1, 60, 'seconds');
+    const intervalMinutes = int(
+      'intervalMinutes',
+      input.intervalMinutes ?? current?.intervalMinutes ?? 1,
+      1,
+      60,
+      'minutes',
+    );
+    const timeoutSeconds = int(
+      'timeoutSeconds',
+      input.timeoutSeconds ?? (current?.timeoutMs ?? 10_000) / 1000,
+      1,
+      60,
+      'seconds',
+    );
     return {
       slug,
       name,
@@ -126,8 +151,20 @@ export function resolveMonitorSettings(
     name,
     schedule,
     intervalMinutes: schedule.type === 'interval' ? schedule.minutes : null,
-    checkinMarginMinutes: int('checkinMarginMinutes', input.checkinMarginMinutes ?? current?.checkinMarginMinutes ?? 1, 1, 1440, 'minutes'),
-    maxRuntimeMinutes: int('maxRuntimeMinutes', input.maxRuntimeMinutes ?? current?.maxRuntimeMinutes ?? 30, 1, 1440, 'minutes'),
+    checkinMarginMinutes: int(
+      'checkinMarginMinutes',
+      input.checkinMarginMinutes ?? current?.checkinMarginMinutes ?? 1,
+      1,
+      1440,
+      'minutes',
+    ),
+    maxRuntimeMinutes: int(
+      'maxRuntimeMinutes',
+      input.maxRuntimeMinutes ?? current?.maxRuntimeMinutes ?? 30,
+      1,
+      1440,
+      'minutes',
+    ),
     failureTolerance,
     recoveryThreshold,
     url: null,

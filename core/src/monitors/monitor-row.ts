@@ -35,7 +35,9 @@ export const MONITOR_COLUMNS =
   'id, project_id, kind, slug, name, crontab, timezone, interval_minutes, checkin_margin_minutes, ' +
   'max_runtime_minutes, failure_tolerance, recovery_threshold, url, timeout_ms, paused, created_at, updated_at';
 
-export function scheduleOf(r: Pick<MonitorRow, 'kind' | 'crontab' | 'timezone' | 'interval_minutes'>): MonitorSchedule | null {
+export function scheduleOf(
+  r: Pick<MonitorRow, 'kind' | 'crontab' | 'timezone' | 'interval_minutes'>,
+): MonitorSchedule | null {
   if (r.kind !== 'cron') return null;
   if (r.crontab) return { type: 'crontab', crontab: r.crontab, timezone: r.timezone };
   return { type: 'interval', minutes: r.interval_minutes ?? 60 };

@@ -47,5 +47,11 @@ export function nextMonitorState(
       resolveIssue: recovered,
     };
   }
-  return { status: 'ok', consecutiveFailures: 0, consecutiveSuccesses: successes, openIssue: false, resolveIssue: false };
+  return {
+    status: 'ok',
+    consecutiveFailures: 0,
+    consecutiveSuccesses: successes,
+    openIssue: false,
+    resolveIssue: false,
+  };
 }

@@ -88,7 +88,11 @@ async function monitorFor(em: EntityManager, c: PreparedCheckIn): Promise<Monito
   }
 }
 
-async function storeCheckIn(em: EntityManager, monitor: Monitor, c: PreparedCheckIn): Promise<MonitorFailedTrigger | null> {
+async function storeCheckIn(
+  em: EntityManager,
+  monitor: Monitor,
+  c: PreparedCheckIn,
+): Promise<MonitorFailedTrigger | null> {
   const at = c.receivedAt;
   await em.query(
     `INSERT INTO monitor_environments (monitor_id, environment, created_at) VALUES ($1, $2, $3)
@@ -124,7 +128,11 @@ async function storeCheckIn(em: EntityManager, monitor: Monitor, c: PreparedChec
       [c.id, monitor.id, monitor.projectId, c.environment, c.status, c.durationMs ?? null, expectedAt, at],
     );
     if (inserted.length === 0) {
-      const [mine] = await queryRows<{ monitor_id: string }>(em, 'SELECT monitor_id FROM monitor_check_ins WHERE id = $1', [c.id]);
+      const [mine] = await queryRows<{ monitor_id: string }>(
+        em,
+        'SELECT monitor_id FROM monitor_check_ins WHERE id = $1',
+        [c.id],
+      );
       // A redelivered job: already stored. Another monitor's id: stored under a fresh one.
       if (mine?.monitor_id === monitor.id) return null;
       await em.query(

@@ -6,10 +6,15 @@ import { nextSlotAfter, slotLabel } from './schedule';
 const MINUTE = 60_000;
 
 /** The issue title of a cron failure: "Monitor nightly-backup missed its 02:00 check-in". */
-export function cronFailureTitle(monitor: Pick<Monitor, 'slug' | 'schedule' | 'maxRuntimeMinutes'>, kind: 'missed' | 'timeout' | 'error', slotMs: Date | number): string {
+export function cronFailureTitle(
+  monitor: Pick<Monitor, 'slug' | 'schedule' | 'maxRuntimeMinutes'>,
+  kind: 'missed' | 'timeout' | 'error',
+  slotMs: Date | number,
+): string {
   const label = monitor.schedule ? slotLabel(monitor.schedule, new Date(slotMs).getTime()) : '';
   if (kind === 'missed') return `Monitor ${monitor.slug} missed its ${label} check-in`;
-  if (kind === 'timeout') return `Monitor ${monitor.slug} timed out: its ${label} run passed ${monitor.maxRuntimeMinutes} minutes`;
+  if (kind === 'timeout')
+    return `Monitor ${monitor.slug} timed out: its ${label} run passed ${monitor.maxRuntimeMinutes} minutes`;
   return `Monitor ${monitor.slug} failed its ${label} check-in`;
 }
 
@@ -41,7 +46,11 @@ export async function rescheduleEnvironment(
     now: Date;
   },
 ): Promise<void> {
-  const [row] = await queryRows<{ expected_at: Date | null; in_progress_id: string | null; in_progress_since: Date | null }>(
+  const [row] = await queryRows<{
+    expected_at: Date | null;
+    in_progress_id: string | null;
+    in_progress_since: Date | null;
+  }>(
     em,
     'SELECT expected_at, in_progress_id, in_progress_since FROM monitor_environments WHERE monitor_id = $1 AND environment = $2',
     [monitor.id, environment],

@@ -3,8 +3,7 @@ import { AppError } from '../errors';
 
 /** A cron monitor's schedule: a crontab line read in a time zone, or a fixed interval. */
 export type MonitorSchedule =
-  | { type: 'crontab'; crontab: string; timezone: string }
-  | { type: 'interval'; minutes: number };
+  { type: 'crontab'; crontab: string; timezone: string } | { type: 'interval'; minutes: number };
 
 export const MAX_INTERVAL_MINUTES = 60 * 24 * 31;
 
@@ -33,7 +32,10 @@ export function checkSchedule(schedule: MonitorSchedule): MonitorSchedule {
   }
   const crontab = schedule.crontab.trim().replace(/\s+/g, ' ');
   if (!isTimeZone(schedule.timezone)) {
-    throw new AppError('BAD_USER_INPUT', `timezone: "${schedule.timezone}" is not a time zone (e.g. Europe/Berlin, UTC)`);
+    throw new AppError(
+      'BAD_USER_INPUT',
+      `timezone: "${schedule.timezone}" is not a time zone (e.g. Europe/Berlin, UTC)`,
+    );
   }
   const fields = crontab.split(' ');
   if (fields.length !== 5 && !(fields.length === 1 && crontab.startsWith('@'))) {

@@ -32,7 +32,10 @@ export interface UptimeOutcome {
  * so two workers never take the same check. A worker killed mid-check leaves the lease to
  * lapse (timeout + 30 s), then another takes the check again.
  */
-export async function claimUptimeChecks(ds: DataSource, options: { now: number; limit: number }): Promise<UptimeClaim[]> {
+export async function claimUptimeChecks(
+  ds: DataSource,
+  options: { now: number; limit: number },
+): Promise<UptimeClaim[]> {
   if (options.limit <= 0) return [];
   const now = new Date(options.now);
   const rows = await queryRows<MonitorRow & { due_at: Date; lease_until: Date }>(
@@ -45,7 +48,9 @@ export async function claimUptimeChecks(ds: DataSource, options: { now: number; 
         SET lease_until = $1::timestamptz + make_interval(secs => (coalesce(m.timeout_ms, 10000) + $3) / 1000.0)
        FROM due, monitors m
       WHERE e.monitor_id = due.monitor_id AND e.environment = due.environment AND m.id = e.monitor_id
-      RETURNING ${MONITOR_COLUMNS.split(', ').map((c) => `m.${c}`).join(', ')}, e.next_run_at AS due_at, e.lease_until`,
+      RETURNING ${MONITOR_COLUMNS.split(', ')
+        .map((c) => `m.${c}`)
+        .join(', ')}, e.next_run_at AS due_at, e.lease_until`,
     [now, options.limit, UPTIME_LEASE_SLACK_MS],
   );
   return rows.map((r) => ({ monitor: toMonitor(r), dueAt: new Date(r.due_at), leaseUntil: new Date(r.lease_until) }));

@@ -41,12 +41,18 @@ function bad(message: string): AppError {
 }
 
 /** The DSN key from `Authorization: DSN|Bearer et_…` or `?key=et_…` (a crontab line has no headers to spare). */
-async function keyOf(request: FastifyRequest, keys: KeyCache, query: Record<string, string | undefined>): Promise<KeyInfo> {
+async function keyOf(
+  request: FastifyRequest,
+  keys: KeyCache,
+  query: Record<string, string | undefined>,
+): Promise<KeyInfo> {
   const header = request.headers.authorization;
   const fromHeader = header ? (DSN_HEADER.exec(header) ?? BEARER.exec(header))?.[1] : undefined;
-  if (header && !fromHeader) throw new AppError('UNAUTHENTICATED', 'malformed Authorization header: expected "DSN et_<key>"');
+  if (header && !fromHeader)
+    throw new AppError('UNAUTHENTICATED', 'malformed Authorization header: expected "DSN et_<key>"');
   const publicKey = fromHeader ?? query.key;
-  if (!publicKey) throw new AppError('UNAUTHENTICATED', 'missing key: send Authorization: DSN et_<key>, or ?key=et_<key>');
+  if (!publicKey)
+    throw new AppError('UNAUTHENTICATED', 'missing key: send Authorization: DSN et_<key>, or ?key=et_<key>');
   if (!KEY.test(publicKey)) throw new AppError('UNAUTHENTICATED', 'malformed key: expected et_ and 32 hex digits');
   const info = await keys.get(publicKey.toLowerCase());
   if (!info) throw new AppError('UNAUTHENTICATED', 'unknown or disabled DSN key');

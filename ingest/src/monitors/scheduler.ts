@@ -50,7 +50,8 @@ export function startMonitorScheduler(options: MonitorSchedulerOptions): Running
   let stopped = false;
   const pass = async () => {
     const cron = await evaluateCronMonitors(options.ds, { now: clock(), publicUrl: options.publicUrl() });
-    if (cron.missed + cron.timedOut > 0) options.log('info', 'monitors failed', { missed: cron.missed, timedOut: cron.timedOut });
+    if (cron.missed + cron.timedOut > 0)
+      options.log('info', 'monitors failed', { missed: cron.missed, timedOut: cron.timedOut });
     if (cron.alertDeliveryIds.length > 0 && options.alerts) {
       await options.alerts.enqueue(cron.alertDeliveryIds.map(encodeAlertJob)).catch(() => undefined);
     }

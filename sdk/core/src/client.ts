@@ -358,7 +358,8 @@ export function sendCheckIn(input: CheckInInput, config?: MonitorConfig): string
     url.searchParams.set('status', input.status);
     url.searchParams.set('checkInId', id);
     url.searchParams.set('environment', input.environment || state.options.environment || 'production');
-    if (typeof input.duration === 'number') url.searchParams.set('duration', String(Math.max(0, Math.round(input.duration))));
+    if (typeof input.duration === 'number')
+      url.searchParams.set('duration', String(Math.max(0, Math.round(input.duration))));
     void post(url.href, config ? { monitorConfig: config } : {});
   } catch {
     stats.internalErrors++;

@@ -88,11 +88,17 @@ export async function action(args: ActionFunctionArgs) {
   } else {
     return data({ error: 'Unknown action.' }, { status: 400 });
   }
-  if (!result.ok) return data({ error: result.error.message }, { status: result.error.code === 'FORBIDDEN' ? 403 : 400 });
+  if (!result.ok)
+    return data({ error: result.error.message }, { status: result.error.code === 'FORBIDDEN' ? 403 : 400 });
   return { error: null };
 }
 
-const STATE_LABEL: Record<string, string> = { OK: 'Up', FAILING: 'Failing', PAUSED: 'Paused', PENDING: 'Waiting for the first check-in' };
+const STATE_LABEL: Record<string, string> = {
+  OK: 'Up',
+  FAILING: 'Failing',
+  PAUSED: 'Paused',
+  PENDING: 'Waiting for the first check-in',
+};
 
 export default function MonitorsPage() {
   const { monitors } = useLoaderData<typeof loader>();
@@ -105,14 +111,18 @@ export default function MonitorsPage() {
           Monitors <span className="muted">({monitors.length})</span>
         </h2>
         {monitors.length === 0 ? (
-          <p className="empty">No monitors yet. Add a cron job or a URL below (docs/monitors.md has the check-in examples).</p>
+          <p className="empty">
+            No monitors yet. Add a cron job or a URL below (docs/monitors.md has the check-in examples).
+          </p>
         ) : (
           <ul className="monitor-list">
             {monitors.map((m) => (
               <li key={m.id} className="monitor">
                 <div className="monitor-head">
                   <h3>{visibleText(m.name)}</h3>
-                  <span className={`monitor-state state-${m.status.toLowerCase()}`}>{STATE_LABEL[m.status] ?? m.status}</span>
+                  <span className={`monitor-state state-${m.status.toLowerCase()}`}>
+                    {STATE_LABEL[m.status] ?? m.status}
+                  </span>
                 </div>
                 <p className="muted">
                   {m.kind === 'UPTIME'

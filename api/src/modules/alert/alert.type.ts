@@ -24,7 +24,8 @@ registerEnumType(AlertKindEnum, {
     ERROR_SPIKE: { description: "The project's errors exceeded `threshold` per minute over `windowMinutes`." },
     LOG_MATCH: { description: 'A log line at level error whose message contains `query` (ignoring case).' },
     MONITOR_FAILED: {
-      description: "A cron or uptime monitor's issue opened or reopened: failures reached its tolerance (docs/monitors.md).",
+      description:
+        "A cron or uptime monitor's issue opened or reopened: failures reached its tolerance (docs/monitors.md).",
     },
   },
 });

@@ -71,7 +71,9 @@ export class MonitorResolver {
     @Arg('paused', () => Boolean, { defaultValue: true }) paused: boolean,
     @Ctx() ctx: Context,
   ): Promise<MonitorType> {
-    return toMonitorType(await pauseMonitor(ctx.ds, requireCaller(ctx), { id, paused }, { now: new Date(ctx.clock()) }));
+    return toMonitorType(
+      await pauseMonitor(ctx.ds, requireCaller(ctx), { id, paused }, { now: new Date(ctx.clock()) }),
+    );
   }
 
   @Mutation(() => ID, { description: 'Deletes a monitor and its check-ins (its issues stay); returns its id.' })

@@ -32,7 +32,10 @@ export class MonitorEnvironmentType {
   @Field(() => Int)
   consecutiveFailures: number;
 
-  @Field(() => String, { nullable: true, description: 'The next slot a check-in (or check) is expected for. ISO 8601.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The next slot a check-in (or check) is expected for. ISO 8601.',
+  })
   expectedAt: string | null;
 
   @Field(() => String, { nullable: true })

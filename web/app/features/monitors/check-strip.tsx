@@ -41,10 +41,19 @@ export function ResponseChart({ checks, label }: { checks: StripCheck[]; label: 
   const width = 300;
   const height = 60;
   const step = width / (points.length - 1);
-  const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${(i * step).toFixed(1)},${(height - (p.durationMs! / max) * height).toFixed(1)}`).join(' ');
+  const path = points
+    .map(
+      (p, i) =>
+        `${i === 0 ? 'M' : 'L'}${(i * step).toFixed(1)},${(height - (p.durationMs! / max) * height).toFixed(1)}`,
+    )
+    .join(' ');
   return (
     <figure className="response-chart">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${label}: up to ${Math.round(max)} ms over the last ${points.length} checks`}>
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={`${label}: up to ${Math.round(max)} ms over the last ${points.length} checks`}
+      >
         <path d={path} fill="none" stroke="currentColor" strokeWidth="1.5" />
       </svg>
       <figcaption className="muted">
