@@ -61,6 +61,7 @@ async function main() {
       ms += performance.now() - started;
       missed += r.missed;
     }
+    process.stdout.write(`one minute, 60 passes, 1 % late: ${missed} missed, ${fmt(ms)} ms of passes\n`);
     // Worst case: every monitor overdue at once.
     await db.ds.query(
       `UPDATE monitor_environments SET next_run_at = now() - interval '1 hour', expected_at = now() - interval '2 hours'`,
