@@ -57,6 +57,8 @@ describe('plans: the catalogue from core', () => {
         logsPerMonth: 7,
         retentionDays: 42,
         releaseHealth: true,
+        cronMonitors: 20,
+        uptimeMonitors: 20,
       });
       // The refusal on Free names the plans that include release health from the same table.
       assert.equal(releaseHealthPlanNames(), 'Pro Plus or Business');

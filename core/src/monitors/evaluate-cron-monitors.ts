@@ -7,7 +7,7 @@ import { cronFailureTitle, rescheduleEnvironment } from './schedule-environment'
 
 const MINUTE = 60_000;
 /** Due environments taken per transaction: a pass over many due monitors commits in steps. */
-export const CRON_CLAIM_BATCH = 500;
+export const CRON_CLAIM_BATCH = 100;
 
 export interface CronEvaluation {
   evaluated: number;
