@@ -69,7 +69,8 @@ for (const mode of MODES) {
       writeFileSync(script, PING_SCRIPT);
       chmodSync(script, 0o755);
       const { stdout } = await run(script, [], {
-        env: { PATH: process.env.PATH ?? '', BASE: tracker.url, SLUG: 'nightly-backup', KEY: p.key },
+        env: { ...process.env, BASE: tracker.url, SLUG: 'nightly-backup', KEY: p.key },
+        encoding: 'utf8',
       });
       const id = stdout.trim();
       assert.match(id, /^[0-9a-f-]{36}$/);
@@ -91,7 +92,7 @@ for (const mode of MODES) {
       const p = await project('bad');
       await p.q(CREATE, { p: p.project.id, i: { slug: 'job', intervalMinutes: 10 } });
       const expectError = async (res: Response, status: number, message: RegExp) => {
-        const body = await res.json();
+        const body = (await res.json()) as { error: { message: string } };
         assert.equal(res.status, status, JSON.stringify(body));
         assert.match(body.error.message, message);
         return res;
@@ -111,7 +112,10 @@ for (const mode of MODES) {
       const limited = answers.filter((r) => r.status === 429);
       assert.ok(limited.length > 0, 'some were rate-limited');
       assert.equal(limited[0].headers.get('retry-after'), '1');
-      assert.match((await limited[0].json()).error.message, /more than 10 check-ins in a second/);
+      assert.match(
+        ((await limited[0].json()) as { error: { message: string } }).error.message,
+        /more than 10 check-ins in a second/,
+      );
       const accepted = answers.filter((r) => r.status === 202).length;
       assert.equal(accepted + limited.length, 1000);
       const ms = await waitFor(
@@ -164,7 +168,7 @@ for (const mode of MODES) {
       const a = await project('victim');
       const b = await project('attacker', 'free');
       await a.q(CREATE, { p: a.project.id, i: { slug: 'payroll', crontab: '0 6 * * 1', timezone: 'UTC' } });
-      const started = await (await ping(a.key, 'payroll', 'status=in_progress')).json();
+      const started = (await (await ping(a.key, 'payroll', 'status=in_progress')).json()) as { id: string };
       await waitFor('A in progress', async () => (await monitorsOf(a))[0]?.checkIns.length === 1);
       const envelope = [
         JSON.stringify({ dsn: b.sentryDsn }),
