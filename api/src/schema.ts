@@ -32,6 +32,7 @@ import { AccountResolver } from './modules/account/account.resolver';
 import { PrivacyPreviewResolver } from './modules/project/privacy-preview.resolver';
 import { AdminResolver, ViewerAdminResolver } from './modules/admin/admin.resolver';
 import { SsoResolver } from './modules/sso/sso.resolver';
+import { MonitorResolver } from './modules/monitor/monitor.resolver';
 import { scopeGuard } from './auth/scope-guard';
 import { secretGuard } from './auth/secret-guard';
 import { twoFactorGuard } from './auth/two-factor-guard';
@@ -71,6 +72,7 @@ export const RESOLVERS = [
   SsoResolver,
   PasswordResetResolver,
   TwoFactorResolver,
+  MonitorResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

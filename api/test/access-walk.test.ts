@@ -79,6 +79,8 @@ interface Make {
   comment(): Promise<string>;
   /** A fresh issue of A with another one merged into it (for unmergeIssue). */
   mergedIssue(): Promise<string>;
+  /** A fresh cron monitor of A (for calls that change or delete it). */
+  monitor(): Promise<string>;
 }
 
 interface Row {
@@ -134,6 +136,7 @@ const FIELDS: Record<string, Row> = {
   // Issue 31: the caller's own sessions; a preview any member may ask for (it saves nothing).
   sessions: { args: () => ({}), outsider: 'ok', member: 'ok' },
   previewScrubbing: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  monitors: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
 
   // Owners only (admins too are refused: api/test/audit-log.test.ts).
   auditLog: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
@@ -254,6 +257,24 @@ const FIELDS: Record<string, Row> = {
     member: 'ok',
   },
   deleteSavedSearch: { args: (a) => ({ id: a.savedSearch }), outsider: 'NOT_FOUND', member: 'NOT_FOUND' },
+
+  // Mutation: monitors (issue 33): set-up every member may do, like alert-free triage tools
+  createMonitor: {
+    args: (a) => ({
+      projectId: a.project,
+      kind: 'CRON',
+      input: { slug: `walk-${randomUUID()}`, crontab: '0 2 * * *' },
+    }),
+    outsider: 'NOT_FOUND',
+    member: 'ok',
+  },
+  updateMonitor: {
+    args: async (_a, m) => ({ id: await m.monitor(), input: { checkinMarginMinutes: 5 } }),
+    outsider: 'NOT_FOUND',
+    member: 'ok',
+  },
+  pauseMonitor: { args: async (_a, m) => ({ id: await m.monitor() }), outsider: 'NOT_FOUND', member: 'ok' },
+  deleteMonitor: { args: async (_a, m) => ({ id: await m.monitor() }), outsider: 'NOT_FOUND', member: 'ok' },
 
   // Mutation: projects and keys
   createProject: {
@@ -503,6 +524,14 @@ describe('access rule walked over every root field (issue 18)', () => {
       const sourceId = await make.issue();
       await mergeIssues(db.ds, { caller: sessionCaller(A.ownerId), targetId, sourceId });
       return targetId;
+    },
+    async monitor() {
+      // Straight into the table: the plan's limit is createMonitor's to test (monitors.test.ts).
+      const rows: Array<{ id: string }> = await db.ds.query(
+        `INSERT INTO monitors (project_id, kind, slug, name, crontab) VALUES ($1, 'cron', $2, 'walk', '0 2 * * *') RETURNING id`,
+        [A.project, `walk-${randomUUID()}`],
+      );
+      return rows[0].id;
     },
   };
 

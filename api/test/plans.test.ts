@@ -3,13 +3,14 @@ import { after, before, describe, test } from 'node:test';
 import { createApiToken, PLAN_IDS, PLANS, releaseHealthPlanNames, type Plan } from '@tracker/core';
 import { createIssueFixture, type IssueFixture } from './issue-fixtures';
 
-const PLANS_QUERY = `{ plans { id name eventsPerMonth logsPerMonth retentionDays releaseHealth } }`;
+const PLANS_QUERY = `{ plans { id name eventsPerMonth logsPerMonth retentionDays releaseHealth cronMonitors uptimeMonitors } }`;
 
 /** Core's table in catalogue order: what the API must answer, field for field. */
 const coreCatalogue = () =>
   PLAN_IDS.map((id) => {
-    const { name, eventsPerMonth, logsPerMonth, retentionDays, releaseHealth } = PLANS[id];
-    return { id, name, eventsPerMonth, logsPerMonth, retentionDays, releaseHealth };
+    const { name, eventsPerMonth, logsPerMonth, retentionDays, releaseHealth, cronMonitors, uptimeMonitors } =
+      PLANS[id];
+    return { id, name, eventsPerMonth, logsPerMonth, retentionDays, releaseHealth, cronMonitors, uptimeMonitors };
   });
 
 describe('plans: the catalogue from core', () => {
@@ -31,11 +32,11 @@ describe('plans: the catalogue from core', () => {
     );
     // The plan table of docs/quotas.md, as a sanity check on the table itself.
     assert.deepEqual(
-      plans.map((p: Plan) => [p.eventsPerMonth, p.retentionDays, p.releaseHealth]),
+      plans.map((p: Plan) => [p.eventsPerMonth, p.retentionDays, p.releaseHealth, p.cronMonitors, p.uptimeMonitors]),
       [
-        [5_000, 30, false],
-        [100_000, 90, true],
-        [1_000_000, 365, true],
+        [5_000, 30, false, 1, 1],
+        [100_000, 90, true, 20, 20],
+        [1_000_000, 365, true, 100, 100],
       ],
     );
   });
@@ -56,6 +57,8 @@ describe('plans: the catalogue from core', () => {
         logsPerMonth: 7,
         retentionDays: 42,
         releaseHealth: true,
+        cronMonitors: 20,
+        uptimeMonitors: 20,
       });
       // The refusal on Free names the plans that include release health from the same table.
       assert.equal(releaseHealthPlanNames(), 'Pro Plus or Business');

@@ -38,3 +38,4 @@ export * from './inbound-filters';
 export * from './sentry';
 export * from './otlp';
 export * from './sso';
+export * from './monitors';

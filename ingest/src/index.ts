@@ -21,3 +21,7 @@ export type { IngestFastPath, IngestFastPathDeps } from './http/fast-path';
 export { startUsageWarnings } from './usage/usage-warnings';
 export type { RunningUsageWarnings, UsageWarningsOptions, UsageWarningsRun } from './usage/usage-warnings';
 export { UNAVAILABLE_RETRY_AFTER_S } from './http/wire-errors';
+export { startMonitorScheduler } from './monitors/scheduler';
+export type { MonitorSchedulerOptions, RunningMonitorScheduler } from './monitors/scheduler';
+export { runUptimeCheck, MAX_REDIRECTS } from './monitors/uptime-check';
+export type { UptimeResult } from './monitors/uptime-check';

@@ -37,6 +37,8 @@ import {
   startAlertDispatcher,
   startUsageWarnings,
   startWorker,
+  startMonitorScheduler,
+  type RunningMonitorScheduler,
   type IngestFastPath,
   type IngestGate,
   type IngestGateOptions,
@@ -97,6 +99,8 @@ export interface TrackerOptions {
     backoff?: (attempt: number) => number;
     timeoutMs?: number;
   };
+  /** How often the worker role looks for due monitor work (default 1 s). */
+  monitorTickMs?: number;
   /** The 80 % / 100 % usage-warning job of the worker role (tests: a short interval). */
   usageWarnings?: { intervalMs?: number; firstRunMs?: number };
   /** Where the SDK tarballs served under `/sdk/` are (default: server/dist/sdk, written by the build). */
@@ -120,6 +124,8 @@ export interface Tracker {
   readonly dispatcher: RunningDispatcher | undefined;
   /** Usage warnings by email; runs with the worker role. */
   readonly usageWarnings: RunningUsageWarnings | undefined;
+  /** Cron and uptime monitors' due work (issue 33); runs with the worker role. */
+  readonly monitors: RunningMonitorScheduler | undefined;
   /** Where this process reads monthly usage (Redis with REDIS_URL, else the database); api and worker roles only. */
   readonly usage: UsageReader | undefined;
   /** The SDK files served under `/sdk/`; undefined when the build did not pack them. */
@@ -304,6 +310,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     worker: undefined,
     alertsQueue,
     dispatcher: undefined,
+    monitors: undefined,
     ingestFastPath: undefined,
     usageWarnings: undefined,
     usage,
@@ -490,6 +497,16 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
         clock: options.clock,
         log: (level, msg, data) => app.log[level](data ?? {}, msg),
       });
+      // Monitors (issue 33): missed check-ins, timeouts and uptime checks, claimed in the database.
+      (tracker as { monitors: RunningMonitorScheduler | undefined }).monitors = startMonitorScheduler({
+        ds: db.ds,
+        alerts: alertsQueue,
+        publicUrl: () => config.publicUrl,
+        clock: options.clock,
+        intervalMs: options.monitorTickMs,
+        allowPrivateTargets: config.allowPrivateTargets,
+        log: (level, msg, data) => app.log[level](data ?? {}, msg),
+      });
       // Usage warnings (issue 5): every minute, emails owners and admins at 80 % and 100 %.
       (tracker as { usageWarnings: RunningUsageWarnings | undefined }).usageWarnings = startUsageWarnings({
         ds: db.ds,
@@ -596,6 +613,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
       await step('worker batch in hand (delivered again to the next worker)', () => tracker.worker?.stop());
       await step('alert deliveries in hand (retried by the next dispatcher)', () => tracker.dispatcher?.stop());
       await step('usage warnings run', () => tracker.usageWarnings?.stop());
+      await step('monitor pass', () => tracker.monitors?.stop());
       for (const t of retentionTimers) clearTimeout(t);
       await step('retention purge (runs again at the next start)', () => purging);
       await step('shared Redis connection', () => redis?.close());

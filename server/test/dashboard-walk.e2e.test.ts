@@ -231,6 +231,7 @@ describe('every dashboard page, checked and screenshotted (postgres+redis)', () 
       ['performance', `${base}/performance`, 'main section.card'],
       ['logs', `${base}/logs`, 'main section.card'],
       ['feedback', `${base}/feedback`, 'main section.card'],
+      ['monitors', `${base}/monitors`, 'main section.card'],
       ['alerts', `${base}/alerts`, 'main section.card'],
       ['settings', `${base}/settings`, 'main section.card'],
       ['billing', `${base}/billing`, 'main section.card'],

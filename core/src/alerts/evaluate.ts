@@ -46,7 +46,7 @@ export interface EvaluateOptions {
   publicUrl: string;
 }
 
-interface RuleRow {
+export interface RuleRow {
   id: string;
   project_id: string;
   kind: AlertKind;
@@ -343,7 +343,7 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-interface Firing {
+export interface Firing {
   rule: RuleRow;
   subject: string;
   issueId: string | null;
@@ -361,7 +361,7 @@ const ISSUE_JSON = `jsonb_build_object(
   'url', $2 || '/projects/' || i.project_id || '/issues/' || i.id)`;
 
 /** Payloads (snapshots taken now, with this batch's counters), then outbox rows or digest items. */
-async function writeFirings(em: EntityManager, firings: Firing[], options: EvaluateOptions): Promise<string[]> {
+export async function writeFirings(em: EntityManager, firings: Firing[], options: EvaluateOptions): Promise<string[]> {
   const issueIds = [...new Set(firings.map((f) => f.issueId).filter((id): id is string => id !== null))];
   const projectIds = [...new Set(firings.map((f) => f.rule.project_id))];
   const [issueRows, projectRows] = await Promise.all([

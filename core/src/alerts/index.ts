@@ -8,3 +8,4 @@ export * from './delivery-attempt';
 export * from './delivery-health';
 export * from './test-alert-rule';
 export * from './prune-rule-state';
+export * from './monitor-alerts';

@@ -7,7 +7,8 @@ export type AlertKind =
   | 'USERS_AFFECTED'
   | 'NEW_RELEASE_ISSUE'
   | 'ERROR_SPIKE'
-  | 'LOG_MATCH';
+  | 'LOG_MATCH'
+  | 'MONITOR_FAILED';
 export type AlertChannelType = 'WEBHOOK' | 'SLACK' | 'EMAIL' | 'TEAMS' | 'DISCORD';
 export const ALERT_KINDS: readonly AlertKind[] = [
   'REGRESSED_ISSUE',
@@ -17,6 +18,7 @@ export const ALERT_KINDS: readonly AlertKind[] = [
   'NEW_RELEASE_ISSUE',
   'ERROR_SPIKE',
   'LOG_MATCH',
+  'MONITOR_FAILED',
 ];
 
 /** A rule's conditions (docs/alerts.md, "Conditions"); absent keys do not filter. */

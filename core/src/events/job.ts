@@ -14,6 +14,7 @@ import { feedbackSchema, type FeedbackBody } from './feedback.schema';
 import { logSchema, type LogBody } from './log.schema';
 import { queuedVitalsSchema, type QueuedVitals } from './vitals.schema';
 import { sessionBodySchema, type SessionBody } from '../sessions/session.schema';
+import { checkInBodySchema, type CheckInBody } from '../monitors/check-in.schema';
 import { isPlainJsonText, normalizeJson } from './normalize';
 import { INBOUND_FILTERS, type InboundFilterName } from '../inbound-filters/settings';
 import { limitBreadcrumbs } from './evidence/breadcrumbs';
@@ -73,7 +74,14 @@ export interface FilteredJob extends JobBase {
   filtered: { filter: InboundFilterName; count: number; day: string };
 }
 
-export type Job = ErrorJob | LogJob | VitalsJob | FeedbackJob | SessionJob | FilteredJob;
+
+/** A cron monitor's check-in (issue 33): the worker stores it and applies the failure rules. */
+export interface CheckInJob extends JobBase {
+  kind: 'check_in';
+  checkIn: CheckInBody;
+}
+
+export type Job = ErrorJob | LogJob | VitalsJob | FeedbackJob | SessionJob | FilteredJob | CheckInJob;
 
 const base = {
   v: z.literal(1),
@@ -96,6 +104,7 @@ const jobSchema = z.discriminatedUnion('kind', [
       day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     }),
   }),
+  z.object({ ...base, kind: z.literal('check_in'), checkIn: checkInBodySchema }),
 ]);
 
 /** The field of each kind that carries its body. */
@@ -106,6 +115,7 @@ const BODY_FIELD = {
   feedback: 'feedback',
   session: 'session',
   filtered: 'filtered',
+  check_in: 'checkIn',
 } as const;
 
 /**

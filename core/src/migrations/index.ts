@@ -36,6 +36,7 @@ import { InboundFilters1797370000000 } from './1797370000000-inbound-filters';
 import { SingleSignOn1797380000000 } from './1797380000000-single-sign-on';
 import { TwoFactorResetThrottle1797390000000 } from './1797390000000-two-factor-reset-throttle';
 import { AuditLog1797400000000 } from './1797400000000-audit-log';
+import { Monitors1797410000000 } from './1797410000000-monitors';
 import { ProjectTraceUrlTemplate1797420000000 } from './1797420000000-project-trace-url-template';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
@@ -78,5 +79,6 @@ export const MIGRATIONS = [
   SingleSignOn1797380000000,
   TwoFactorResetThrottle1797390000000,
   AuditLog1797400000000,
+  Monitors1797410000000,
   ProjectTraceUrlTemplate1797420000000,
 ];

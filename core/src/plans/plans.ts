@@ -14,6 +14,10 @@ export interface Plan {
   retentionDays: number;
   /** Release health: registering releases (upload token or Mark release) and its dashboards. */
   releaseHealth: boolean;
+  /** Cron monitors per organization (issue 33); check-ins never count toward the event quota. */
+  cronMonitors: number;
+  /** Uptime monitors per organization (issue 33). */
+  uptimeMonitors: number;
 }
 
 export const PLANS: Readonly<Record<PlanId, Plan>> = {
@@ -24,6 +28,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     logsPerMonth: 50_000,
     retentionDays: 30,
     releaseHealth: false,
+    cronMonitors: 1,
+    uptimeMonitors: 1,
   },
   pro: {
     id: 'pro',
@@ -32,6 +38,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     logsPerMonth: 1_000_000,
     retentionDays: 90,
     releaseHealth: true,
+    cronMonitors: 20,
+    uptimeMonitors: 20,
   },
   business: {
     id: 'business',
@@ -40,6 +48,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     logsPerMonth: 10_000_000,
     retentionDays: 365,
     releaseHealth: true,
+    cronMonitors: 100,
+    uptimeMonitors: 100,
   },
 };
 

@@ -19,6 +19,8 @@ export interface PurgeResult {
   sessionStates: number;
   /** Audit rows past their year (every plan: core/src/audit). */
   auditLog: number;
+  /** Monitors' check-ins past the plan's retention. */
+  checkIns: number;
   /** The week partitions dropped (events, logs and vitals reports), with their row counts. */
   partitions: DroppedPartition[];
   /**
@@ -45,6 +47,8 @@ const ROW_TABLES = [
   { name: 'issue_comments', key: 'comments', time: 'created_at', id: 'id' },
   { name: 'issue_activity', key: 'activity', time: 'created_at', id: 'id' },
   { name: 'discarded_events', key: 'discardedEvents', time: 'received_at', id: 'id' },
+  // Monitors' check-ins: one small row each, kept for the plan's retention (docs/monitors.md).
+  { name: 'monitor_check_ins', key: 'checkIns', time: 'created_at', id: 'id' },
 ] as const;
 
 /**
@@ -68,6 +72,7 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
     discardedEvents: 0,
     sessionStates: 0,
     auditLog: 0,
+    checkIns: 0,
     partitions: [],
     analyzeMs: null,
     ran: true,

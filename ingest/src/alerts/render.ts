@@ -18,6 +18,7 @@ const KIND_LABELS: Record<string, string> = {
   NEW_RELEASE_ISSUE: 'Issue in a new release',
   ERROR_SPIKE: 'Error spike',
   LOG_MATCH: 'Log match',
+  MONITOR_FAILED: 'Monitor failed',
 };
 
 export function kindLabel(kind: AlertPayload['kind']): string {
@@ -85,6 +86,12 @@ export function alertFacts(payload: AlertPayload): [label: string, value: string
     push('Release', payload.log.release);
   }
   push('New release', payload.newRelease?.version);
+  const monitor = (payload as { monitor?: { slug?: unknown; environment?: unknown; reason?: unknown } }).monitor;
+  if (monitor) {
+    push('Monitor', monitor.slug);
+    push('Environment', monitor.environment);
+    push('Why', monitor.reason);
+  }
   push('Query', payload.query);
   if (payload.issue) {
     push('First seen', payload.issue.firstSeen);

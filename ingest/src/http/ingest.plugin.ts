@@ -16,6 +16,8 @@ import { registerUploadRoutes } from './uploads.route';
 import { registerVitalsRoute } from './vitals.route';
 import { registerSentryRoutes } from '../sentry/sentry.routes';
 import { registerOtlpRoutes } from '../otlp/otlp.routes';
+import { CheckInLimiter } from '../monitors/check-in-limiter';
+import { registerMonitorRoute } from '../monitors/monitor.route';
 import { ingestErrorHandler } from './wire-errors';
 import { startFilterCountFlush } from './filter-counts';
 export { MAX_EVENT_BYTES } from './limits';
@@ -38,6 +40,8 @@ export interface IngestDeps {
   publicPathPrefix?: string;
   /** The time stamped on what is received (default the wall clock). */
   clock?: Clock;
+  /** Per-monitor check-in limit, shared by the ping URL and Sentry's check_in items. */
+  checkInLimiter?: CheckInLimiter;
 }
 
 /**
@@ -54,7 +58,9 @@ export async function ingestPlugin(app: FastifyInstance, deps: IngestDeps): Prom
     });
     app.addHook('onClose', () => flusher.stop());
   }
-  await registerSentryRoutes(app, { ...deps, pathPrefix: deps.publicPathPrefix });
+
+  const limiter = deps.checkInLimiter ?? new CheckInLimiter(undefined, deps.clock);
+  await registerSentryRoutes(app, { ...deps, checkInLimiter: limiter, pathPrefix: deps.publicPathPrefix });
   // OpenTelemetry's OTLP/HTTP (`/v1/logs`, `/v1/traces`): a door of its own (docs/opentelemetry.md).
   await registerOtlpRoutes(app, { ...deps, pathPrefix: deps.publicPathPrefix });
   await app.register(
@@ -82,6 +88,8 @@ export async function ingestPlugin(app: FastifyInstance, deps: IngestDeps): Prom
       registerVitalsRoute(scope, deps);
       registerFeedbackRoute(scope, deps);
       registerUploadRoutes(scope, deps);
+      // Cron check-ins (docs/monitors.md): a scope of its own, for its any-body parser.
+      await scope.register(async (monitors) => registerMonitorRoute(monitors, { ...deps, limiter }));
     },
     { prefix: '/ingest' },
   );

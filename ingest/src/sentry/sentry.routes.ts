@@ -15,6 +15,7 @@ import { sentryRateLimits } from './rate-limits';
 import { decodeStoreBody } from './store-body';
 import { authenticateSentryKey, sentryKeyOf } from './sentry-auth';
 import { readSentryItems, takeEvent, takeSentryItems } from './take-items';
+import type { CheckInLimiter } from '../monitors/check-in-limiter';
 
 export interface SentryDeps {
   queue: Queue;
@@ -27,6 +28,8 @@ export interface SentryDeps {
   counters?: IngestCounters;
   /** The time stamped on what is received (default the wall clock). */
   clock?: Clock;
+  /** Per-monitor check-in limit, shared with the ping URL (issue 33). */
+  checkInLimiter?: CheckInLimiter;
 }
 
 const EXPOSED = 'X-Sentry-Error, X-Sentry-Rate-Limits, Retry-After';

@@ -8,6 +8,7 @@ import {
   logSchema,
   mapSentryEvent,
   mapSentryFeedback,
+  mapSentryCheckIn,
   mapSentryLogs,
   inboundFilterFor,
   matchesDiscardKeys,
@@ -16,9 +17,11 @@ import {
   sentryIdOf,
   type KeyInfo,
   type Clock,
+  type CheckInBody,
   type SessionBody,
   type SentryVitals,
 } from '@tracker/core';
+import type { CheckInLimiter } from '../monitors/check-in-limiter';
 import { receivedAtNow } from '../http/received-at';
 import { withHeaderUserAgent } from '../http/header-user-agent';
 import { admitOnce, DISCARDED_ISSUE } from '../http/error.route';
@@ -53,6 +56,8 @@ export interface TakeDeps {
   counters?: IngestCounters;
   /** The request's User-Agent header: a browser SDK's event that lacks one gets it (decision 046). */
   userAgent?: string;
+  /** Per-monitor check-in limit (issue 33); absent = none. */
+  checkInLimiter?: CheckInLimiter;
 }
 
 /**
@@ -73,7 +78,8 @@ type Candidate =
   | { what: string; kind: 'feedback'; body: unknown }
   | { what: string; kind: 'log'; record: unknown }
   | { what: string; kind: 'session'; session: SessionBody }
-  | { what: string; kind: 'vitals'; vitals: SentryVitals };
+  | { what: string; kind: 'vitals'; vitals: SentryVitals }
+  | { what: string; kind: 'check_in'; checkIn: CheckInBody };
 
 /** The records an envelope's items hold, read (JSON) and mapped onto our bodies. */
 export interface ReadItems {
@@ -118,6 +124,9 @@ export function readSentryItems(items: EnvelopeItem[]): ReadItems {
         case 'session':
         case 'sessions': // release health (decision 045)
           read.candidates.push({ what, kind: 'session', session: readSentrySession(item, item.type, what) });
+          break;
+        case 'check_in': // cron monitors (issue 33; docs/monitors.md)
+          read.candidates.push({ what, kind: 'check_in', checkIn: mapSentryCheckIn(payloadObject(item, what).value) });
           break;
         case 'transaction':
         case 'span': {
@@ -195,6 +204,14 @@ export async function takeSentryItems(
         case 'session':
           taken.payloads.push(await takeSession(key, candidate.session, receivedAt, deps.gate));
           break;
+        case 'check_in': {
+          // Free of the event quota (docs/monitors.md); the monitor's and the key's rate limits apply.
+          deps.checkInLimiter?.admit(projectId, candidate.checkIn.slug);
+          const admitted = deps.gate?.admit(key, null);
+          if (admitted) await admitted;
+          taken.payloads.push(encodeJob({ v: 1, kind: 'check_in', projectId, receivedAt, checkIn: candidate.checkIn }));
+          break;
+        }
       }
     } catch (err) {
       note(taken, err, candidate.kind === 'log' ? `${candidate.what}: log record` : candidate.what);

@@ -9,6 +9,7 @@ import {
   type PersistOptions,
   persistEvents,
   persistFeedback,
+  persistCheckIns,
   persistLogs,
   persistSessions,
   persistVitals,
@@ -16,10 +17,12 @@ import {
   prepareFeedback,
   prepareLog,
   prepareVitals,
+  type CheckInsResult,
   type FeedbackResult,
   type LogsResult,
   type Job,
   type PersistResult,
+  type PreparedCheckIn,
   type PreparedEvent,
   type PreparedFeedback,
   type PreparedLog,
@@ -36,6 +39,8 @@ export interface BatchOutcome extends PersistResult {
   vitals: RecordsResult;
   feedback: FeedbackResult;
   sessions: SessionsResult;
+  /** Cron check-ins (issue 33). */
+  checkIns: CheckInsResult;
   /** Messages that can never be processed (unreadable payload), by index in the input. */
   unreadable: Array<{ index: number; error: string }>;
   /** The late locks met a user action on one of the batch's issues, and the batch was redone (decision 033). */
@@ -52,12 +57,14 @@ export interface PreparedBatch {
   sessions: PreparedSession[];
   /** What the edges' inbound filters dropped, counted per project, filter and day (issue 31). */
   filtered: InboundFilterCount[];
+  /** Cron check-ins, stored and ruled on in the batch's transaction (docs/monitors.md). */
+  checkIns: PreparedCheckIn[];
   /** Payloads that could not be read, by index in the input. */
   unreadable: Array<{ index: number; error: string }>;
 }
 
 export function emptyBatch(): PreparedBatch {
-  return { events: [], logs: [], vitals: [], feedback: [], sessions: [], filtered: [], unreadable: [] };
+  return { events: [], logs: [], vitals: [], feedback: [], sessions: [], filtered: [], checkIns: [], unreadable: [] };
 }
 
 /**
@@ -128,10 +135,15 @@ async function persistBatchOnce(ds: DataSource, batch: PreparedBatch, context: B
     const feedback = await persistFeedback(em, batch.feedback);
     const sessions = await persistSessions(em, batch.sessions);
     await addInboundFilterCounts(em, batch.filtered);
-    // Error rules and LOG_MATCH rules both write to the outbox; the worker queues them together.
+    const checkIns = await persistCheckIns(em, batch.checkIns, {
+      now: (context.clock ?? Date.now)(),
+      publicUrl: context.publicUrl ?? '',
+    });
+    // Error rules, LOG_MATCH and MONITOR_FAILED rules all write to the outbox; the worker queues them together.
     return {
       ...events,
-      alertDeliveryIds: [...events.alertDeliveryIds, ...logs.alertDeliveryIds],
+      alertDeliveryIds: [...events.alertDeliveryIds, ...logs.alertDeliveryIds, ...checkIns.alertDeliveryIds],
+      checkIns,
       logs,
       vitals,
       feedback,
@@ -183,6 +195,9 @@ function addPrepared(batch: PreparedBatch, job: Job): void {
       return;
     case 'filtered':
       batch.filtered.push({ projectId: job.projectId, ...job.filtered });
+      return;
+    case 'check_in':
+      batch.checkIns.push({ ...job.checkIn, projectId: job.projectId, receivedAt: new Date(job.receivedAt) });
       return;
   }
 }

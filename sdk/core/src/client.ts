@@ -323,3 +323,46 @@ export function getStats(): Stats {
 export function getDroppedCounts(): DroppedCounts {
   return { ...drops };
 }
+
+/** A cron check-in (docs/monitors.md); `config` creates or updates the monitor, like Sentry's monitor_config. */
+export interface CheckInInput {
+  slug: string;
+  status: 'in_progress' | 'ok' | 'error';
+  /** The id an `in_progress` returned, to close that run; absent = a new one. */
+  checkInId?: string;
+  /** Milliseconds the run took. */
+  duration?: number;
+  environment?: string;
+}
+
+export interface MonitorConfig {
+  crontab?: string;
+  timezone?: string;
+  intervalMinutes?: number;
+  checkinMarginMinutes?: number;
+  maxRuntimeMinutes?: number;
+  failureTolerance?: number;
+  recoveryThreshold?: number;
+}
+
+/**
+ * Sends a check-in to `/ingest/monitor/<slug>` on the endpoint's origin; returns its id at once
+ * (made here, so an `in_progress` can be closed without waiting for the answer). Never throws.
+ */
+export function sendCheckIn(input: CheckInInput, config?: MonitorConfig): string {
+  const id = (input && input.checkInId) || createEventId();
+  try {
+    if (!state || !input || !input.slug) return id;
+    const url = new URL(state.endpoints.log);
+    url.pathname = `/ingest/monitor/${encodeURIComponent(input.slug)}`;
+    url.searchParams.set('status', input.status);
+    url.searchParams.set('checkInId', id);
+    url.searchParams.set('environment', input.environment || state.options.environment || 'production');
+    if (typeof input.duration === 'number')
+      url.searchParams.set('duration', String(Math.max(0, Math.round(input.duration))));
+    void post(url.href, config ? { monitorConfig: config } : {});
+  } catch {
+    stats.internalErrors++;
+  }
+  return id;
+}

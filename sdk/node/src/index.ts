@@ -28,6 +28,7 @@ export type {
 export { SDK_VERSION };
 export type { NodeCaptureOptions as CaptureOptions, RequestData };
 export { CONTEXT_LINES_TIMEOUT_MS, MAX_SOURCE_FILE_BYTES } from './context-lines';
+export { checkIn, withMonitor, type CheckInInput, type MonitorConfig } from './monitors';
 
 export interface NodeOptions extends BaseInitOptions {
   /**

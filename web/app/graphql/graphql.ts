@@ -51,6 +51,8 @@ export type AlertKind =
   | 'ISSUE_FREQUENCY'
   /** A log line at level error whose message contains `query` (ignoring case). */
   | 'LOG_MATCH'
+  /** A cron or uptime monitor's issue opened or reopened: failures reached its tolerance (docs/monitors.md). */
+  | 'MONITOR_FAILED'
   /** An issue was created. */
   | 'NEW_ISSUE'
   /** An existing issue's first event in a release (per environment). */
@@ -70,15 +72,6 @@ export type ApiScope =
 export type HealthBasis =
   | 'EVENTS'
   | 'SESSIONS';
-
-/** An inbound filter (docs/ingest.md). */
-export type InboundFilter =
-  | 'BROWSER_EXTENSIONS'
-  | 'ERROR_MESSAGES'
-  | 'LEGACY_BROWSERS'
-  | 'LOCALHOST'
-  | 'RELEASES'
-  | 'WEB_CRAWLERS';
 
 export type InvitationStatus =
   | 'ACCEPTED'
@@ -122,21 +115,6 @@ export type IssueStatus =
   | 'RESOLVED'
   | 'SNOOZED';
 
-export type LegacyBrowser =
-  | 'CHROME'
-  | 'EDGE'
-  | 'FIREFOX'
-  | 'IE'
-  | 'OPERA'
-  | 'SAFARI'
-  | 'SAMSUNG';
-
-export type LegacyBrowserMinVersionInput = {
-  browser: LegacyBrowser;
-  /** 0 to 1,000. */
-  minVersion: number;
-};
-
 export type Level =
   | 'ERROR'
   | 'FATAL'
@@ -171,19 +149,34 @@ export type MemberRole =
   | 'MEMBER'
   | 'OWNER';
 
-/** Fields left out keep their value. */
-export type ProjectInboundFiltersInput = {
-  browserExtensions?: boolean | null | undefined;
-  /** Replaces the list: at most 50 globs of 1 to 200 characters. */
-  errorMessages?: Array<string> | null | undefined;
-  /** Only the browsers listed change. */
-  legacyBrowserMinVersions?: Array<LegacyBrowserMinVersionInput> | null | undefined;
-  legacyBrowsers?: boolean | null | undefined;
-  localhost?: boolean | null | undefined;
-  /** Replaces the list: at most 50 globs of 1 to 200 characters. */
-  releases?: Array<string> | null | undefined;
-  webCrawlers?: boolean | null | undefined;
+/** Fields left out keep their value (or take the default on create). */
+export type MonitorInput = {
+  checkinMarginMinutes?: number | null | undefined;
+  /** Cron: "0 2 * * *". Give this or intervalMinutes. */
+  crontab?: string | null | undefined;
+  failureTolerance?: number | null | undefined;
+  intervalMinutes?: number | null | undefined;
+  maxRuntimeMinutes?: number | null | undefined;
+  name?: string | null | undefined;
+  recoveryThreshold?: number | null | undefined;
+  slug?: string | null | undefined;
+  timeoutSeconds?: number | null | undefined;
+  /** IANA zone of the crontab; UTC by default. */
+  timezone?: string | null | undefined;
+  url?: string | null | undefined;
 };
+
+/** CRON: fed by check-ins on a schedule. UPTIME: an http(s) URL the worker checks. */
+export type MonitorKind =
+  | 'CRON'
+  | 'UPTIME';
+
+/** FAILING when any environment is failing; PENDING before the first check-in or check. */
+export type MonitorStatus =
+  | 'FAILING'
+  | 'OK'
+  | 'PAUSED'
+  | 'PENDING';
 
 /** A chart range and its buckets: 12 × 5 minutes, 24 × 1 hour, 28 × 6 hours, 30 × 1 day (UTC). */
 export type SeriesRange =
@@ -446,29 +439,6 @@ export type MergeIssuesMutation = { mergeIssues: { id: string, title: string } }
 
 export type ReleaseVersionFieldsFragment = { dateReleased: string | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> };
 
-export type UnregisteredReleasesQueryVariables = Exact<{
-  projectId: string;
-}>;
-
-
-export type UnregisteredReleasesQuery = { unregisteredReleases: Array<{ version: string, environments: Array<string>, firstSeen: string, lastSeen: string, eventCount: number }> };
-
-export type ProjectInboundFiltersQueryVariables = Exact<{
-  projectId: string;
-}>;
-
-
-export type ProjectInboundFiltersQuery = { projectInboundFilters: { projectId: string, browserExtensions: boolean, localhost: boolean, legacyBrowsers: boolean, webCrawlers: boolean, errorMessages: Array<string>, releases: Array<string>, legacyBrowserMinVersions: Array<{ browser: LegacyBrowser, minVersion: number }>, dropped: Array<{ filter: InboundFilter, dropped: number }> } };
-
-export type UpdateProjectInboundFiltersMutationVariables = Exact<{
-  projectId: string;
-  input: ProjectInboundFiltersInput;
-  confirmDropAll: boolean;
-}>;
-
-
-export type UpdateProjectInboundFiltersMutation = { updateProjectInboundFilters: { projectId: string } };
-
 export type ProjectOrganizationQueryVariables = Exact<{
   id: string;
 }>;
@@ -589,37 +559,6 @@ export type RevokeApiTokenMutationVariables = Exact<{
 
 export type RevokeApiTokenMutation = { revokeApiToken: { id: string } };
 
-export type TwoFactorStatusQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type TwoFactorStatusQuery = { twoFactor: { enabled: boolean, enabledAt: string | null, recoveryCodesLeft: number }, viewer: { email: string, twoFactorEnrolmentRequired: boolean } | null };
-
-export type StartTwoFactorEnrolmentMutationVariables = Exact<{ [key: string]: never; }>;
-
-
-export type StartTwoFactorEnrolmentMutation = { startTwoFactorEnrolment: { secret: string, qrCodeDataUrl: string } };
-
-export type ConfirmTwoFactorMutationVariables = Exact<{
-  code: string;
-}>;
-
-
-export type ConfirmTwoFactorMutation = { confirmTwoFactor: Array<string> };
-
-export type DisableTwoFactorMutationVariables = Exact<{
-  code: string;
-}>;
-
-
-export type DisableTwoFactorMutation = { disableTwoFactor: boolean };
-
-export type RegenerateRecoveryCodesMutationVariables = Exact<{
-  code: string;
-}>;
-
-
-export type RegenerateRecoveryCodesMutation = { regenerateRecoveryCodes: Array<string> };
-
 export type PlanFieldsFragment = { id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean };
 
 export type ProjectSetupQueryVariables = Exact<{
@@ -702,6 +641,37 @@ export type ProjectLogsQueryVariables = Exact<{
 
 export type ProjectLogsQuery = { logs: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, level: LogLevel, message: string, context: Record<string, unknown> | null, tags: Record<string, unknown>, environment: string, release: string | null, timestamp: string }> } };
 
+export type ProjectMonitorsQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type ProjectMonitorsQuery = { monitors: Array<{ id: string, slug: string, name: string, kind: MonitorKind, crontab: string | null, timezone: string, intervalMinutes: number | null, url: string | null, paused: boolean, status: MonitorStatus, failureTolerance: number, environments: Array<{ environment: string, status: MonitorStatus, expectedAt: string | null }>, checkIns: Array<{ id: string, status: string, durationMs: number | null, statusCode: number | null, error: string | null, createdAt: string }> }> };
+
+export type CreateMonitorFromPageMutationVariables = Exact<{
+  projectId: string;
+  kind: MonitorKind;
+  input: MonitorInput;
+}>;
+
+
+export type CreateMonitorFromPageMutation = { createMonitor: { id: string } };
+
+export type PauseMonitorFromPageMutationVariables = Exact<{
+  id: string;
+  paused: boolean;
+}>;
+
+
+export type PauseMonitorFromPageMutation = { pauseMonitor: { id: string } };
+
+export type DeleteMonitorFromPageMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteMonitorFromPageMutation = { deleteMonitor: string };
+
 export type ProjectVitalsQueryVariables = Exact<{
   projectId: string;
   filter: VitalsFilter;
@@ -755,19 +725,12 @@ export type CreateProjectMutation = { createProject: { id: string } };
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ViewerQuery = { viewer: { id: string, email: string, twoFactorEnrolmentRequired: boolean, organizations: Array<{ id: string, slug: string, name: string, plan: string, projects: Array<{ id: string, name: string }> }> } | null };
+export type ViewerQuery = { viewer: { id: string, email: string, organizations: Array<{ id: string, slug: string, name: string, plan: string, projects: Array<{ id: string, name: string }> }> } | null };
 
 export type FirstProjectQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type FirstProjectQuery = { viewer: { id: string, organizations: Array<{ id: string, projects: Array<{ id: string }> }> } | null };
-
-export type RequestPasswordResetMutationVariables = Exact<{
-  email: string;
-}>;
-
-
-export type RequestPasswordResetMutation = { requestPasswordReset: { emailConfigured: boolean } };
 
 export type InvitationPreviewQueryVariables = Exact<{
   token: string;
@@ -791,21 +754,13 @@ export type SignupWithInvitationMutationVariables = Exact<{
 
 export type SignupWithInvitationMutation = { signupWithInvitation: { token: string } };
 
-export type SignInMutationVariables = Exact<{
+export type LoginMutationVariables = Exact<{
   email: string;
   password: string;
 }>;
 
 
-export type SignInMutation = { signIn: { twoFactorChallenge: string | null, twoFactorEnrolmentRequired: boolean, session: { token: string } | null } };
-
-export type SignInWithTwoFactorMutationVariables = Exact<{
-  challenge: string;
-  code: string;
-}>;
-
-
-export type SignInWithTwoFactorMutation = { signInWithTwoFactor: { token: string, user: { twoFactorEnabled: boolean } } };
+export type LoginMutation = { login: { token: string } };
 
 export type LogoutMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -816,21 +771,6 @@ export type OrgProjectsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type OrgProjectsQuery = { viewer: { id: string, organizations: Array<{ slug: string, projects: Array<{ id: string }> }> } | null };
-
-export type PasswordResetQueryVariables = Exact<{
-  token: string;
-}>;
-
-
-export type PasswordResetQuery = { passwordReset: { email: string } | null };
-
-export type ResetPasswordMutationVariables = Exact<{
-  token: string;
-  newPassword: string;
-}>;
-
-
-export type ResetPasswordMutation = { resetPassword: boolean };
 
 export type SignupMutationVariables = Exact<{
   email: string;
@@ -1472,49 +1412,6 @@ export const MergeIssuesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MergeIssuesMutation, MergeIssuesMutationVariables>;
-export const UnregisteredReleasesDocument = new TypedDocumentString(`
-    query UnregisteredReleases($projectId: ID!) {
-  unregisteredReleases(projectId: $projectId, first: 50) {
-    version
-    environments
-    firstSeen
-    lastSeen
-    eventCount
-  }
-}
-    `) as unknown as TypedDocumentString<UnregisteredReleasesQuery, UnregisteredReleasesQueryVariables>;
-export const ProjectInboundFiltersDocument = new TypedDocumentString(`
-    query ProjectInboundFilters($projectId: ID!) {
-  projectInboundFilters(projectId: $projectId) {
-    projectId
-    browserExtensions
-    localhost
-    legacyBrowsers
-    legacyBrowserMinVersions {
-      browser
-      minVersion
-    }
-    webCrawlers
-    errorMessages
-    releases
-    dropped {
-      filter
-      dropped
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ProjectInboundFiltersQuery, ProjectInboundFiltersQueryVariables>;
-export const UpdateProjectInboundFiltersDocument = new TypedDocumentString(`
-    mutation UpdateProjectInboundFilters($projectId: ID!, $input: ProjectInboundFiltersInput!, $confirmDropAll: Boolean!) {
-  updateProjectInboundFilters(
-    projectId: $projectId
-    input: $input
-    confirmDropAll: $confirmDropAll
-  ) {
-    projectId
-  }
-}
-    `) as unknown as TypedDocumentString<UpdateProjectInboundFiltersMutation, UpdateProjectInboundFiltersMutationVariables>;
 export const ProjectOrganizationDocument = new TypedDocumentString(`
     query ProjectOrganization($id: ID!) {
   project(id: $id) {
@@ -1665,42 +1562,6 @@ export const RevokeApiTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeApiTokenMutation, RevokeApiTokenMutationVariables>;
-export const TwoFactorStatusDocument = new TypedDocumentString(`
-    query TwoFactorStatus {
-  twoFactor {
-    enabled
-    enabledAt
-    recoveryCodesLeft
-  }
-  viewer {
-    email
-    twoFactorEnrolmentRequired
-  }
-}
-    `) as unknown as TypedDocumentString<TwoFactorStatusQuery, TwoFactorStatusQueryVariables>;
-export const StartTwoFactorEnrolmentDocument = new TypedDocumentString(`
-    mutation StartTwoFactorEnrolment {
-  startTwoFactorEnrolment {
-    secret
-    qrCodeDataUrl
-  }
-}
-    `) as unknown as TypedDocumentString<StartTwoFactorEnrolmentMutation, StartTwoFactorEnrolmentMutationVariables>;
-export const ConfirmTwoFactorDocument = new TypedDocumentString(`
-    mutation ConfirmTwoFactor($code: String!) {
-  confirmTwoFactor(code: $code)
-}
-    `) as unknown as TypedDocumentString<ConfirmTwoFactorMutation, ConfirmTwoFactorMutationVariables>;
-export const DisableTwoFactorDocument = new TypedDocumentString(`
-    mutation DisableTwoFactor($code: String!) {
-  disableTwoFactor(code: $code)
-}
-    `) as unknown as TypedDocumentString<DisableTwoFactorMutation, DisableTwoFactorMutationVariables>;
-export const RegenerateRecoveryCodesDocument = new TypedDocumentString(`
-    mutation RegenerateRecoveryCodes($code: String!) {
-  regenerateRecoveryCodes(code: $code)
-}
-    `) as unknown as TypedDocumentString<RegenerateRecoveryCodesMutation, RegenerateRecoveryCodesMutationVariables>;
 export const ProjectSetupDocument = new TypedDocumentString(`
     query ProjectSetup($projectId: ID!) {
   project(id: $projectId) {
@@ -1871,6 +1732,55 @@ export const ProjectLogsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ProjectLogsQuery, ProjectLogsQueryVariables>;
+export const ProjectMonitorsDocument = new TypedDocumentString(`
+    query ProjectMonitors($projectId: ID!) {
+  monitors(projectId: $projectId) {
+    id
+    slug
+    name
+    kind
+    crontab
+    timezone
+    intervalMinutes
+    url
+    paused
+    status
+    failureTolerance
+    environments {
+      environment
+      status
+      expectedAt
+    }
+    checkIns(first: 90) {
+      id
+      status
+      durationMs
+      statusCode
+      error
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectMonitorsQuery, ProjectMonitorsQueryVariables>;
+export const CreateMonitorFromPageDocument = new TypedDocumentString(`
+    mutation CreateMonitorFromPage($projectId: ID!, $kind: MonitorKind!, $input: MonitorInput!) {
+  createMonitor(projectId: $projectId, kind: $kind, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateMonitorFromPageMutation, CreateMonitorFromPageMutationVariables>;
+export const PauseMonitorFromPageDocument = new TypedDocumentString(`
+    mutation PauseMonitorFromPage($id: ID!, $paused: Boolean!) {
+  pauseMonitor(id: $id, paused: $paused) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<PauseMonitorFromPageMutation, PauseMonitorFromPageMutationVariables>;
+export const DeleteMonitorFromPageDocument = new TypedDocumentString(`
+    mutation DeleteMonitorFromPage($id: ID!) {
+  deleteMonitor(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteMonitorFromPageMutation, DeleteMonitorFromPageMutationVariables>;
 export const ProjectVitalsDocument = new TypedDocumentString(`
     query ProjectVitals($projectId: ID!, $filter: VitalsFilter!, $interval: VitalsInterval!, $first: Int!) {
   vitals(projectId: $projectId, filter: $filter) {
@@ -2035,7 +1945,6 @@ export const ViewerDocument = new TypedDocumentString(`
   viewer {
     id
     email
-    twoFactorEnrolmentRequired
     organizations {
       id
       slug
@@ -2062,13 +1971,6 @@ export const FirstProjectDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<FirstProjectQuery, FirstProjectQueryVariables>;
-export const RequestPasswordResetDocument = new TypedDocumentString(`
-    mutation RequestPasswordReset($email: String!) {
-  requestPasswordReset(email: $email) {
-    emailConfigured
-  }
-}
-    `) as unknown as TypedDocumentString<RequestPasswordResetMutation, RequestPasswordResetMutationVariables>;
 export const InvitationPreviewDocument = new TypedDocumentString(`
     query InvitationPreview($token: String!) {
   invitation(token: $token) {
@@ -2097,27 +1999,13 @@ export const SignupWithInvitationDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SignupWithInvitationMutation, SignupWithInvitationMutationVariables>;
-export const SignInDocument = new TypedDocumentString(`
-    mutation SignIn($email: String!, $password: String!) {
-  signIn(email: $email, password: $password) {
-    session {
-      token
-    }
-    twoFactorChallenge
-    twoFactorEnrolmentRequired
-  }
-}
-    `) as unknown as TypedDocumentString<SignInMutation, SignInMutationVariables>;
-export const SignInWithTwoFactorDocument = new TypedDocumentString(`
-    mutation SignInWithTwoFactor($challenge: String!, $code: String!) {
-  signInWithTwoFactor(challenge: $challenge, code: $code) {
+export const LoginDocument = new TypedDocumentString(`
+    mutation Login($email: String!, $password: String!) {
+  login(email: $email, password: $password) {
     token
-    user {
-      twoFactorEnabled
-    }
   }
 }
-    `) as unknown as TypedDocumentString<SignInWithTwoFactorMutation, SignInWithTwoFactorMutationVariables>;
+    `) as unknown as TypedDocumentString<LoginMutation, LoginMutationVariables>;
 export const LogoutDocument = new TypedDocumentString(`
     mutation Logout {
   logout
@@ -2136,18 +2024,6 @@ export const OrgProjectsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<OrgProjectsQuery, OrgProjectsQueryVariables>;
-export const PasswordResetDocument = new TypedDocumentString(`
-    query PasswordReset($token: String!) {
-  passwordReset(token: $token) {
-    email
-  }
-}
-    `) as unknown as TypedDocumentString<PasswordResetQuery, PasswordResetQueryVariables>;
-export const ResetPasswordDocument = new TypedDocumentString(`
-    mutation ResetPassword($token: String!, $newPassword: String!) {
-  resetPassword(token: $token, newPassword: $newPassword)
-}
-    `) as unknown as TypedDocumentString<ResetPasswordMutation, ResetPasswordMutationVariables>;
 export const SignupDocument = new TypedDocumentString(`
     mutation Signup($email: String!, $password: String!, $organizationName: String!) {
   signup(email: $email, password: $password, organizationName: $organizationName) {

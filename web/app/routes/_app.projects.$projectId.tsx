@@ -36,6 +36,7 @@ const SECTIONS = [
   ['performance', 'Performance'],
   ['logs', 'Logs'],
   ['feedback', 'Feedback'],
+  ['monitors', 'Monitors'],
   ['alerts', 'Alerts'],
   ['settings', 'Settings'],
   ['billing', 'Billing'],

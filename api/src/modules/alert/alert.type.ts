@@ -10,6 +10,7 @@ export enum AlertKindEnum {
   NEW_RELEASE_ISSUE = 'NEW_RELEASE_ISSUE',
   ERROR_SPIKE = 'ERROR_SPIKE',
   LOG_MATCH = 'LOG_MATCH',
+  MONITOR_FAILED = 'MONITOR_FAILED',
 }
 registerEnumType(AlertKindEnum, {
   name: 'AlertKind',
@@ -22,6 +23,10 @@ registerEnumType(AlertKindEnum, {
     NEW_RELEASE_ISSUE: { description: "An existing issue's first event in a release (per environment)." },
     ERROR_SPIKE: { description: "The project's errors exceeded `threshold` per minute over `windowMinutes`." },
     LOG_MATCH: { description: 'A log line at level error whose message contains `query` (ignoring case).' },
+    MONITOR_FAILED: {
+      description:
+        "A cron or uptime monitor's issue opened or reopened: failures reached its tolerance (docs/monitors.md).",
+    },
   },
 });
 

@@ -27,6 +27,12 @@ export class PlanInfoType {
     description: 'Release health: registering releases (upload token or markRelease) and `Release.health`.',
   })
   releaseHealth: boolean;
+
+  @Field(() => Int, { description: 'Cron monitors per organization (docs/monitors.md).' })
+  cronMonitors: number;
+
+  @Field(() => Int, { description: 'Uptime monitors per organization (docs/monitors.md).' })
+  uptimeMonitors: number;
 }
 
 export const toPlanInfoType = (p: Plan): PlanInfoType => ({
@@ -36,4 +42,6 @@ export const toPlanInfoType = (p: Plan): PlanInfoType => ({
   logsPerMonth: p.logsPerMonth,
   retentionDays: p.retentionDays,
   releaseHealth: p.releaseHealth,
+  cronMonitors: p.cronMonitors,
+  uptimeMonitors: p.uptimeMonitors,
 });

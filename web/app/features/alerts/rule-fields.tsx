@@ -8,6 +8,7 @@ export const KINDS = [
   ['NEW_RELEASE_ISSUE', 'An existing issue appears in a new release'],
   ['ERROR_SPIKE', 'Project errors exceed N per minute'],
   ['LOG_MATCH', 'An error log matches a text'],
+  ['MONITOR_FAILED', 'A cron or uptime monitor fails'],
 ] as const;
 
 export type Kind = (typeof KINDS)[number][0];
