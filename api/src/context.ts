@@ -40,6 +40,7 @@ export interface ApiDeps {
   enqueueReplay?: (topic: string, payloads: string[]) => Promise<void>;
   /** Tracker's version as the admin screen shows it (the server's package); default `unknown`. */
   instanceVersion?: string;
+  /**
    * Failed sign-ins, 2FA codes, reset requests and invitation acceptances, counted per account and
    * per client address across processes: the server passes one over Redis when there is Redis;
    * default: over the `auth_throttle` table.

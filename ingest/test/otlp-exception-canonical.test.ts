@@ -71,10 +71,10 @@ test('a mapped OTLP exception called canonical is exactly what errorEventSchema 
       // The same job either way, but for the event id each draws.
       const eventId = '11111111-1111-4111-8111-111111111111';
       const fast = decodeJob(
-        prepareMappedErrorJob(key as never, { ...copy, eventId }, '2026-11-27T00:00:00.000Z').payload,
+        String(prepareMappedErrorJob(key as never, { ...copy, eventId }, '2026-11-27T00:00:00.000Z').payload),
       );
       const slow = decodeJob(
-        prepareErrorJob(key as never, { ...copy, eventId }, undefined, '2026-11-27T00:00:00.000Z').payload,
+        String(prepareErrorJob(key as never, { ...copy, eventId }, undefined, '2026-11-27T00:00:00.000Z').payload),
       );
       assert.deepEqual(fast, slow);
     }

@@ -28,7 +28,13 @@ function runAsNobody(args: string[], env: Record<string, string>): Promise<{ cod
       cwd: ROOT,
       uid: NOBODY,
       gid: NOBODY,
-      env: { PATH: process.env.PATH ?? '', HOME: '/tmp', TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json'), ...env },
+      // Cast: some installed type packages (Next.js's) make NODE_ENV a required key of ProcessEnv.
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: '/tmp',
+        TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json'),
+        ...env,
+      } as unknown as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

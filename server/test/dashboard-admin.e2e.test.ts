@@ -59,7 +59,7 @@ describe('admin screen on the embedded runtime (npm start in its own process)', 
     smtp = await startSmtpReceiver();
     // The folder as an instance that ran for a while: the first account (the admin), a tenant
     // on Free, and two dead letters of the tenant's, one recent and one 40 days old.
-    const db = await openDatabase({ dataDir: dir.path }, { migrate: true });
+    const db = await openDatabase({ dataDir: dir.path, databaseUrl: undefined }, { migrate: true });
     try {
       const first = await signUp(
         db.ds,

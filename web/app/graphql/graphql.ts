@@ -68,10 +68,28 @@ export type ApiScope =
   | 'READ'
   | 'WRITE';
 
+export type AuditLogFilter = {
+  /** One action, e.g. member.role_changed. */
+  action?: string | null | undefined;
+  /** A user's or API token's id, or an email or system name (exact, any case). */
+  actor?: string | null | undefined;
+  /** Only entries at or after this time (ISO 8601). */
+  since?: string | null | undefined;
+};
+
 /** SESSIONS: from the sessions Sentry SDKs sent for the release (crash-free sessions and users as they count them). EVENTS: the release has no sessions; crash-free users is derived from the error events that name users. */
 export type HealthBasis =
   | 'EVENTS'
   | 'SESSIONS';
+
+/** An inbound filter (docs/ingest.md). */
+export type InboundFilter =
+  | 'BROWSER_EXTENSIONS'
+  | 'ERROR_MESSAGES'
+  | 'LEGACY_BROWSERS'
+  | 'LOCALHOST'
+  | 'RELEASES'
+  | 'WEB_CRAWLERS';
 
 export type InvitationStatus =
   | 'ACCEPTED'
@@ -115,14 +133,39 @@ export type IssueStatus =
   | 'RESOLVED'
   | 'SNOOZED';
 
+export type LegacyBrowser =
+  | 'CHROME'
+  | 'EDGE'
+  | 'FIREFOX'
+  | 'IE'
+  | 'OPERA'
+  | 'SAFARI'
+  | 'SAMSUNG';
+
+export type LegacyBrowserMinVersionInput = {
+  browser: LegacyBrowser;
+  /** 0 to 1,000. */
+  minVersion: number;
+};
+
 export type Level =
   | 'ERROR'
   | 'FATAL'
   | 'INFO'
   | 'WARNING';
 
+/** A context attribute and the text its value must equal. */
+export type LogAttributeFilter = {
+  /** The attribute name, e.g. `http.route` (1 to 200 characters). */
+  key: string;
+  /** Compared with the value as text: `200` matches the number 200. */
+  value: string;
+};
+
 /** All optional; given filters must all match. */
 export type LogFilter = {
+  /** Context attributes the log must carry with these values, compared as text (an OTLP log record's attributes); at most 5. */
+  attributes?: Array<LogAttributeFilter> | null | undefined;
   environment?: string | null | undefined;
   /** ISO 8601, on the log's own timestamp: from ≤ t. */
   from?: string | null | undefined;
@@ -178,6 +221,28 @@ export type MonitorStatus =
   | 'PAUSED'
   | 'PENDING';
 
+/** Fields left out keep their value. */
+export type ProjectInboundFiltersInput = {
+  browserExtensions?: boolean | null | undefined;
+  /** Replaces the list: at most 50 globs of 1 to 200 characters. */
+  errorMessages?: Array<string> | null | undefined;
+  /** Only the browsers listed change. */
+  legacyBrowserMinVersions?: Array<LegacyBrowserMinVersionInput> | null | undefined;
+  legacyBrowsers?: boolean | null | undefined;
+  localhost?: boolean | null | undefined;
+  /** Replaces the list: at most 50 globs of 1 to 200 characters. */
+  releases?: Array<string> | null | undefined;
+  webCrawlers?: boolean | null | undefined;
+};
+
+/** Fields left out keep their value. */
+export type ProjectPrivacyInput = {
+  scrubDefaults?: boolean | null | undefined;
+  scrubIpAddresses?: boolean | null | undefined;
+  /** Replaces the list: at most 50 names of 1 to 100 characters. */
+  sensitiveFields?: Array<string> | null | undefined;
+};
+
 /** A chart range and its buckets: 12 × 5 minutes, 24 × 1 hour, 28 × 6 hours, 30 × 1 day (UTC). */
 export type SeriesRange =
   | 'LAST_7_DAYS'
@@ -195,6 +260,17 @@ export type SnoozeKind =
   | 'UNTIL'
   /** A number of further distinct users (`forUsers`). */
   | 'USERS';
+
+export type SsoSettingsInput = {
+  clientId: string;
+  /** Required the first time; leave it out to keep the saved one. */
+  clientSecret?: string | null | undefined;
+  defaultRole?: MemberRole | null | undefined;
+  emailDomains: Array<string>;
+  /** The issuer URL; `/.well-known/openid-configuration` is read from it. https only. */
+  issuerUrl: string;
+  requireSso?: boolean | null | undefined;
+};
 
 export type TagFilterInput = {
   key: string;
@@ -224,6 +300,93 @@ export type VitalsFilter = {
 export type VitalsInterval =
   | 'DAY'
   | 'HOUR';
+
+export type AccountQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AccountQuery = { viewer: { id: string, email: string, pendingEmail: string | null } | null, sessions: Array<{ id: string, createdAt: string, expiresAt: string, current: boolean }> };
+
+export type ChangeEmailMutationVariables = Exact<{
+  currentPassword: string;
+  newEmail: string;
+}>;
+
+
+export type ChangeEmailMutation = { changeEmail: { changed: boolean, pendingEmail: string | null, user: { email: string } } };
+
+export type ChangePasswordMutationVariables = Exact<{
+  currentPassword: string;
+  newPassword: string;
+  revokeApiTokens: boolean;
+}>;
+
+
+export type ChangePasswordMutation = { changePassword: { token: string } };
+
+export type RevokeSessionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeSessionMutation = { revokeSession: boolean };
+
+export type RevokeOtherSessionsMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RevokeOtherSessionsMutation = { revokeOtherSessions: number };
+
+export type ConfirmEmailChangeMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type ConfirmEmailChangeMutation = { confirmEmailChange: { email: string } };
+
+export type AdminOrganizationsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type AdminOrganizationsQuery = { adminOrganizations: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, name: string, slug: string, plan: string, memberCount: number, projectCount: number, liveSubscription: string | null, events: { used: number, limit: number }, logs: { used: number, limit: number } }> }, plans: Array<{ id: string, name: string }> };
+
+export type AdminSetOrganizationPlanMutationVariables = Exact<{
+  organizationId: string;
+  plan: string;
+  force?: boolean | null | undefined;
+}>;
+
+
+export type AdminSetOrganizationPlanMutation = { adminSetOrganizationPlan: { planBefore: string, overrodeSubscription: string | null, organization: { slug: string, plan: string } } };
+
+export type AdminDeadLettersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminDeadLettersQuery = { adminDeadLetters: { totalCount: number, nodes: Array<{ id: string, topic: string, kind: string | null, attempts: number, firstFailedAt: string, lastFailedAt: string, reason: string }> } };
+
+export type AdminReplayDeadLettersMutationVariables = Exact<{
+  ids?: Array<string> | string | null | undefined;
+  all?: boolean | null | undefined;
+}>;
+
+
+export type AdminReplayDeadLettersMutation = { adminReplayDeadLetters: Array<string> };
+
+export type AdminPurgeDeadLettersMutationVariables = Exact<{
+  olderThanDays: number;
+}>;
+
+
+export type AdminPurgeDeadLettersMutation = { adminPurgeDeadLetters: number };
+
+export type AdminInstanceQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminInstanceQuery = { adminInstance: { version: string, nodeVersion: string, databaseKind: string, databaseVersion: string, pendingMigrations: Array<string>, deadLetterCount: number, migrations: Array<{ name: string, timestamp: string }>, smtp: { configured: boolean, host: string | null, port: number | null, secure: boolean, from: string | null }, stripe: { configured: boolean, secretKey: boolean, webhookSecret: boolean, pricePro: boolean, priceBusiness: boolean, mode: string | null } } };
+
+export type AdminSendTestEmailMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminSendTestEmailMutation = { adminSendTestEmail: { to: string, response: string } };
 
 export type AlertRulesQueryVariables = Exact<{
   projectId: string;
@@ -292,6 +455,21 @@ export type DeleteAlertRuleMutationVariables = Exact<{
 
 export type DeleteAlertRuleMutation = { deleteAlertRule: boolean };
 
+export type AuditOrganizationsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuditOrganizationsQuery = { viewer: { id: string, organizations: Array<{ id: string, slug: string, name: string }> } | null };
+
+export type AuditLogQueryVariables = Exact<{
+  organizationId: string;
+  first: number;
+  after?: string | null | undefined;
+  filter?: AuditLogFilter | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { nodes: Array<{ id: string, action: string, time: string, changes: Record<string, unknown> | null, clientAddress: string | null, userAgent: string | null, actor: { type: string, label: string, userId: string | null, apiTokenId: string | null, apiTokenName: string | null, apiTokenPrefix: string | null }, target: { type: string, id: string | null, label: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
 export type StackFrameFieldsFragment = { filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> };
 
 export type EventDetailFieldsFragment = { id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } };
@@ -316,7 +494,7 @@ export type IssueDetailQueryVariables = Exact<{
 }>;
 
 
-export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, alertsMutedUntil: string | null, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, suspectCommits: Array<{ release: string, files: Array<string>, commit: { id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null } }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, event?: { issueId: string, id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, feedback: Array<{ id: string, message: string, email: string | null, name: string | null, url: string | null, receivedAt: string }> } | null, project: { id: string, members: Array<{ userId: string, email: string }> } | null };
+export type IssueDetailQuery = { issue: { id: string, projectId: string, title: string, type: string, culprit: string | null, status: IssueStatus, level: Level, isRegression: boolean, eventCount: number, userCount: number, firstSeen: string, lastSeen: string, resolvedAt: string | null, snoozedUntil: string | null, discarded: boolean, discardedAt: string | null, mergedIssueCount: number, alertsMutedUntil: string | null, snooze: { kind: SnoozeKind, until: string | null, minutes: number | null, forEvents: number | null, forUsers: number | null, remaining: number | null } | null, assignee: { id: string, email: string } | null, activity: Array<{ id: string, kind: IssueActivityKind, createdAt: string, message: string, actor: { id: string, email: string } | null, comment: { id: string, body: string, createdAt: string, updatedAt: string, editable: boolean } | null }>, resolvedInRelease: { version: string, environment: string, deployedAt: string } | null, releases: Array<{ version: string, environment: string, firstSeen: string, lastSeen: string, eventCount: number }>, suspectCommits: Array<{ release: string, files: Array<string>, commit: { id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null } }>, tags: Array<{ key: string, count: number, values: Array<{ value: string, count: number }> }>, series: Array<{ ts: string, count: number }>, events: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, eventId: string, message: string, environment: string, release: string | null, timestamp: string, user: Record<string, unknown> | null }> }, latestEvent?: { id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, event?: { issueId: string, id: string, eventId: string, message: string, logMessage: string | null, type: string, level: Level, handled: boolean | null, environment: string, release: string | null, url: string | null, timestamp: string, user: Record<string, unknown> | null, context: Record<string, unknown> | null, fingerprint: Array<string> | null, componentStack: string | null, tags: Array<{ key: string, value: string }>, sdk: { name: string, version: string } | null, exceptions: Array<{ type: string, value: string, frames: Array<{ filename: string, function: string | null, lineno: number | null, colno: number | null, inApp: boolean, minified: { filename: string, function: string | null, lineno: number | null, colno: number | null } | null, context: { pre: Array<string>, line: string, post: Array<string> } | null, vars: Array<{ name: string, value: string }> }> }>, breadcrumbs: Array<{ timestamp: string, category: string, message: string | null, level: string | null, data: Record<string, unknown> | null }>, request: { method: string | null, url: string | null, queryString: string | null, data: unknown, headers: Array<{ name: string, value: string }> } | null, navigation: { oldest: string | null, older: string | null, newer: string | null, latest: string | null } } | null, feedback: Array<{ id: string, message: string, email: string | null, name: string | null, url: string | null, receivedAt: string }> } | null, project: { id: string, traceUrlTemplate: string | null, members: Array<{ userId: string, email: string }> } | null };
 
 export type ResolveIssueMutationVariables = Exact<{
   id: string;
@@ -437,14 +615,81 @@ export type MergeIssuesMutationVariables = Exact<{
 
 export type MergeIssuesMutation = { mergeIssues: { id: string, title: string } };
 
+export type OrganizationsOfViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OrganizationsOfViewerQuery = { viewer: { id: string, organizations: Array<{ id: string, slug: string }> } | null };
+
+export type OrganizationSettingsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type OrganizationSettingsQuery = { organization: { id: string, name: string, slug: string, plan: string, projects: Array<{ id: string, name: string }>, usage: { period: string, periodEnd: string, events: { used: number, limit: number, remaining: number }, logs: { used: number, limit: number, remaining: number } } } | null };
+
+export type RenameOrganizationMutationVariables = Exact<{
+  id: string;
+  name: string;
+}>;
+
+
+export type RenameOrganizationMutation = { renameOrganization: { id: string, name: string } };
+
 export type ReleaseVersionFieldsFragment = { dateReleased: string | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> };
+
+export type UnregisteredReleasesQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type UnregisteredReleasesQuery = { unregisteredReleases: Array<{ version: string, environments: Array<string>, firstSeen: string, lastSeen: string, eventCount: number }> };
+
+export type ProjectInboundFiltersQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type ProjectInboundFiltersQuery = { projectInboundFilters: { projectId: string, browserExtensions: boolean, localhost: boolean, legacyBrowsers: boolean, webCrawlers: boolean, errorMessages: Array<string>, releases: Array<string>, legacyBrowserMinVersions: Array<{ browser: LegacyBrowser, minVersion: number }>, dropped: Array<{ filter: InboundFilter, dropped: number }> } };
+
+export type UpdateProjectInboundFiltersMutationVariables = Exact<{
+  projectId: string;
+  input: ProjectInboundFiltersInput;
+  confirmDropAll: boolean;
+}>;
+
+
+export type UpdateProjectInboundFiltersMutation = { updateProjectInboundFilters: { projectId: string } };
+
+export type ProjectPrivacyQueryVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type ProjectPrivacyQuery = { project: { id: string, privacy: { scrubDefaults: boolean, sensitiveFields: Array<string>, scrubIpAddresses: boolean } } | null, previewScrubbing: { sample: string, event: string } };
+
+export type PreviewScrubbingQueryVariables = Exact<{
+  projectId: string;
+  sample?: string | null | undefined;
+  draft?: ProjectPrivacyInput | null | undefined;
+}>;
+
+
+export type PreviewScrubbingQuery = { previewScrubbing: { sample: string, event: string } };
+
+export type UpdateProjectPrivacyMutationVariables = Exact<{
+  id: string;
+  input: ProjectPrivacyInput;
+}>;
+
+
+export type UpdateProjectPrivacyMutation = { updateProjectPrivacy: { id: string, privacy: { scrubDefaults: boolean, sensitiveFields: Array<string>, scrubIpAddresses: boolean } } };
 
 export type ProjectOrganizationQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ProjectOrganizationQuery = { project: { id: string, organizationId: string, dsn: string } | null };
+export type ProjectOrganizationQuery = { project: { id: string, organizationId: string, dsn: string, traceUrlTemplate: string | null } | null };
 
 export type ProjectKeysQueryVariables = Exact<{
   projectId: string;
@@ -552,6 +797,14 @@ export type CreateApiTokenMutationVariables = Exact<{
 
 export type CreateApiTokenMutation = { createApiToken: { token: string, apiToken: { name: string } } };
 
+export type UpdateProjectTraceLinkMutationVariables = Exact<{
+  id: string;
+  template?: string | null | undefined;
+}>;
+
+
+export type UpdateProjectTraceLinkMutation = { updateProjectTraceLink: { id: string, traceUrlTemplate: string | null } };
+
 export type RevokeApiTokenMutationVariables = Exact<{
   id: string;
 }>;
@@ -559,7 +812,70 @@ export type RevokeApiTokenMutationVariables = Exact<{
 
 export type RevokeApiTokenMutation = { revokeApiToken: { id: string } };
 
+export type SsoPageQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SsoPageQuery = { viewer: { id: string, organizations: Array<{ id: string, slug: string, name: string }> } | null };
+
+export type SsoSettingsQueryVariables = Exact<{
+  organizationId: string;
+}>;
+
+
+export type SsoSettingsQuery = { ssoSettings: { issuer: string, clientId: string, clientSecretHint: string, emailDomains: Array<string>, defaultRole: MemberRole, requireSso: boolean, callbackUrl: string, updatedAt: string } | null };
+
+export type SaveSsoSettingsMutationVariables = Exact<{
+  organizationId: string;
+  input: SsoSettingsInput;
+}>;
+
+
+export type SaveSsoSettingsMutation = { saveSsoSettings: { issuer: string } };
+
+export type DeleteSsoSettingsMutationVariables = Exact<{
+  organizationId: string;
+}>;
+
+
+export type DeleteSsoSettingsMutation = { deleteSsoSettings: boolean };
+
+export type TwoFactorStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TwoFactorStatusQuery = { twoFactor: { enabled: boolean, enabledAt: string | null, recoveryCodesLeft: number }, viewer: { email: string, twoFactorEnrolmentRequired: boolean } | null };
+
+export type StartTwoFactorEnrolmentMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type StartTwoFactorEnrolmentMutation = { startTwoFactorEnrolment: { secret: string, qrCodeDataUrl: string } };
+
+export type ConfirmTwoFactorMutationVariables = Exact<{
+  code: string;
+}>;
+
+
+export type ConfirmTwoFactorMutation = { confirmTwoFactor: Array<string> };
+
+export type DisableTwoFactorMutationVariables = Exact<{
+  code: string;
+}>;
+
+
+export type DisableTwoFactorMutation = { disableTwoFactor: boolean };
+
+export type RegenerateRecoveryCodesMutationVariables = Exact<{
+  code: string;
+}>;
+
+
+export type RegenerateRecoveryCodesMutation = { regenerateRecoveryCodes: Array<string> };
+
 export type PlanFieldsFragment = { id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean };
+
+export type AdminViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminViewerQuery = { viewer: { id: string, isInstanceAdmin: boolean | null } | null };
 
 export type ProjectSetupQueryVariables = Exact<{
   projectId: string;
@@ -725,12 +1041,19 @@ export type CreateProjectMutation = { createProject: { id: string } };
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ViewerQuery = { viewer: { id: string, email: string, organizations: Array<{ id: string, slug: string, name: string, plan: string, projects: Array<{ id: string, name: string }> }> } | null };
+export type ViewerQuery = { viewer: { id: string, email: string, isInstanceAdmin: boolean | null, twoFactorEnrolmentRequired: boolean, organizations: Array<{ id: string, slug: string, name: string, plan: string, projects: Array<{ id: string, name: string }> }> } | null };
 
 export type FirstProjectQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type FirstProjectQuery = { viewer: { id: string, organizations: Array<{ id: string, projects: Array<{ id: string }> }> } | null };
+
+export type RequestPasswordResetMutationVariables = Exact<{
+  email: string;
+}>;
+
+
+export type RequestPasswordResetMutation = { requestPasswordReset: { emailConfigured: boolean } };
 
 export type InvitationPreviewQueryVariables = Exact<{
   token: string;
@@ -754,13 +1077,28 @@ export type SignupWithInvitationMutationVariables = Exact<{
 
 export type SignupWithInvitationMutation = { signupWithInvitation: { token: string } };
 
-export type LoginMutationVariables = Exact<{
+export type SignInMutationVariables = Exact<{
   email: string;
   password: string;
 }>;
 
 
-export type LoginMutation = { login: { token: string } };
+export type SignInMutation = { signIn: { twoFactorChallenge: string | null, twoFactorEnrolmentRequired: boolean, session: { token: string } | null } };
+
+export type SignInWithTwoFactorMutationVariables = Exact<{
+  challenge: string;
+  code: string;
+}>;
+
+
+export type SignInWithTwoFactorMutation = { signInWithTwoFactor: { token: string, user: { twoFactorEnabled: boolean } } };
+
+export type StartSsoLoginMutationVariables = Exact<{
+  email: string;
+}>;
+
+
+export type StartSsoLoginMutation = { startSsoLogin: { authorizationUrl: string, state: string } };
 
 export type LogoutMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -772,6 +1110,21 @@ export type OrgProjectsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type OrgProjectsQuery = { viewer: { id: string, organizations: Array<{ slug: string, projects: Array<{ id: string }> }> } | null };
 
+export type PasswordResetQueryVariables = Exact<{
+  token: string;
+}>;
+
+
+export type PasswordResetQuery = { passwordReset: { email: string } | null };
+
+export type ResetPasswordMutationVariables = Exact<{
+  token: string;
+  newPassword: string;
+}>;
+
+
+export type ResetPasswordMutation = { resetPassword: boolean };
+
 export type SignupMutationVariables = Exact<{
   email: string;
   password: string;
@@ -780,6 +1133,13 @@ export type SignupMutationVariables = Exact<{
 
 
 export type SignupMutation = { signup: { token: string } };
+
+export type CompleteSsoLoginMutationVariables = Exact<{
+  parameters: string;
+}>;
+
+
+export type CompleteSsoLoginMutation = { completeSsoLogin: { token: string } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -924,6 +1284,173 @@ export const PlanFieldsFragmentDoc = new TypedDocumentString(`
   releaseHealth
 }
     `, {"fragmentName":"PlanFields"}) as unknown as TypedDocumentString<PlanFieldsFragment, unknown>;
+export const AccountDocument = new TypedDocumentString(`
+    query Account {
+  viewer {
+    id
+    email
+    pendingEmail
+  }
+  sessions {
+    id
+    createdAt
+    expiresAt
+    current
+  }
+}
+    `) as unknown as TypedDocumentString<AccountQuery, AccountQueryVariables>;
+export const ChangeEmailDocument = new TypedDocumentString(`
+    mutation ChangeEmail($currentPassword: String!, $newEmail: String!) {
+  changeEmail(currentPassword: $currentPassword, newEmail: $newEmail) {
+    changed
+    pendingEmail
+    user {
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ChangeEmailMutation, ChangeEmailMutationVariables>;
+export const ChangePasswordDocument = new TypedDocumentString(`
+    mutation ChangePassword($currentPassword: String!, $newPassword: String!, $revokeApiTokens: Boolean!) {
+  changePassword(
+    currentPassword: $currentPassword
+    newPassword: $newPassword
+    revokeApiTokens: $revokeApiTokens
+  ) {
+    token
+  }
+}
+    `) as unknown as TypedDocumentString<ChangePasswordMutation, ChangePasswordMutationVariables>;
+export const RevokeSessionDocument = new TypedDocumentString(`
+    mutation RevokeSession($id: ID!) {
+  revokeSession(id: $id)
+}
+    `) as unknown as TypedDocumentString<RevokeSessionMutation, RevokeSessionMutationVariables>;
+export const RevokeOtherSessionsDocument = new TypedDocumentString(`
+    mutation RevokeOtherSessions {
+  revokeOtherSessions
+}
+    `) as unknown as TypedDocumentString<RevokeOtherSessionsMutation, RevokeOtherSessionsMutationVariables>;
+export const ConfirmEmailChangeDocument = new TypedDocumentString(`
+    mutation ConfirmEmailChange($token: String!) {
+  confirmEmailChange(token: $token) {
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<ConfirmEmailChangeMutation, ConfirmEmailChangeMutationVariables>;
+export const AdminOrganizationsDocument = new TypedDocumentString(`
+    query AdminOrganizations($after: String) {
+  adminOrganizations(first: 50, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      id
+      name
+      slug
+      plan
+      memberCount
+      projectCount
+      liveSubscription
+      events {
+        used
+        limit
+      }
+      logs {
+        used
+        limit
+      }
+    }
+  }
+  plans {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<AdminOrganizationsQuery, AdminOrganizationsQueryVariables>;
+export const AdminSetOrganizationPlanDocument = new TypedDocumentString(`
+    mutation AdminSetOrganizationPlan($organizationId: ID!, $plan: String!, $force: Boolean) {
+  adminSetOrganizationPlan(
+    organizationId: $organizationId
+    plan: $plan
+    force: $force
+  ) {
+    planBefore
+    overrodeSubscription
+    organization {
+      slug
+      plan
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminSetOrganizationPlanMutation, AdminSetOrganizationPlanMutationVariables>;
+export const AdminDeadLettersDocument = new TypedDocumentString(`
+    query AdminDeadLetters {
+  adminDeadLetters(first: 100) {
+    totalCount
+    nodes {
+      id
+      topic
+      kind
+      attempts
+      firstFailedAt
+      lastFailedAt
+      reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminDeadLettersQuery, AdminDeadLettersQueryVariables>;
+export const AdminReplayDeadLettersDocument = new TypedDocumentString(`
+    mutation AdminReplayDeadLetters($ids: [ID!], $all: Boolean) {
+  adminReplayDeadLetters(ids: $ids, all: $all)
+}
+    `) as unknown as TypedDocumentString<AdminReplayDeadLettersMutation, AdminReplayDeadLettersMutationVariables>;
+export const AdminPurgeDeadLettersDocument = new TypedDocumentString(`
+    mutation AdminPurgeDeadLetters($olderThanDays: Int!) {
+  adminPurgeDeadLetters(olderThanDays: $olderThanDays)
+}
+    `) as unknown as TypedDocumentString<AdminPurgeDeadLettersMutation, AdminPurgeDeadLettersMutationVariables>;
+export const AdminInstanceDocument = new TypedDocumentString(`
+    query AdminInstance {
+  adminInstance {
+    version
+    nodeVersion
+    databaseKind
+    databaseVersion
+    migrations {
+      name
+      timestamp
+    }
+    pendingMigrations
+    deadLetterCount
+    smtp {
+      configured
+      host
+      port
+      secure
+      from
+    }
+    stripe {
+      configured
+      secretKey
+      webhookSecret
+      pricePro
+      priceBusiness
+      mode
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminInstanceQuery, AdminInstanceQueryVariables>;
+export const AdminSendTestEmailDocument = new TypedDocumentString(`
+    mutation AdminSendTestEmail {
+  adminSendTestEmail {
+    to
+    response
+  }
+}
+    `) as unknown as TypedDocumentString<AdminSendTestEmailMutation, AdminSendTestEmailMutationVariables>;
 export const AlertRulesDocument = new TypedDocumentString(`
     query AlertRules($projectId: ID!, $deliveries: Int!) {
   alertRules(projectId: $projectId) {
@@ -1050,6 +1577,54 @@ export const DeleteAlertRuleDocument = new TypedDocumentString(`
   deleteAlertRule(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteAlertRuleMutation, DeleteAlertRuleMutationVariables>;
+export const AuditOrganizationsDocument = new TypedDocumentString(`
+    query AuditOrganizations {
+  viewer {
+    id
+    organizations {
+      id
+      slug
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AuditOrganizationsQuery, AuditOrganizationsQueryVariables>;
+export const AuditLogDocument = new TypedDocumentString(`
+    query AuditLog($organizationId: ID!, $first: Int!, $after: String, $filter: AuditLogFilter) {
+  auditLog(
+    organizationId: $organizationId
+    first: $first
+    after: $after
+    filter: $filter
+  ) {
+    nodes {
+      id
+      action
+      time
+      actor {
+        type
+        label
+        userId
+        apiTokenId
+        apiTokenName
+        apiTokenPrefix
+      }
+      target {
+        type
+        id
+        label
+      }
+      changes
+      clientAddress
+      userAgent
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
 export const EventJsonDocument = new TypedDocumentString(`
     query EventJson($issueId: ID!, $eventId: ID!) {
   issue(id: $issueId) {
@@ -1180,6 +1755,7 @@ export const IssueDetailDocument = new TypedDocumentString(`
   }
   project(id: $projectId) {
     id
+    traceUrlTemplate
     members {
       userId
       email
@@ -1412,12 +1988,139 @@ export const MergeIssuesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MergeIssuesMutation, MergeIssuesMutationVariables>;
+export const OrganizationsOfViewerDocument = new TypedDocumentString(`
+    query OrganizationsOfViewer {
+  viewer {
+    id
+    organizations {
+      id
+      slug
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<OrganizationsOfViewerQuery, OrganizationsOfViewerQueryVariables>;
+export const OrganizationSettingsDocument = new TypedDocumentString(`
+    query OrganizationSettings($id: ID!) {
+  organization(id: $id) {
+    id
+    name
+    slug
+    plan
+    projects {
+      id
+      name
+    }
+    usage {
+      period
+      periodEnd
+      events {
+        used
+        limit
+        remaining
+      }
+      logs {
+        used
+        limit
+        remaining
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<OrganizationSettingsQuery, OrganizationSettingsQueryVariables>;
+export const RenameOrganizationDocument = new TypedDocumentString(`
+    mutation RenameOrganization($id: ID!, $name: String!) {
+  renameOrganization(id: $id, name: $name) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<RenameOrganizationMutation, RenameOrganizationMutationVariables>;
+export const UnregisteredReleasesDocument = new TypedDocumentString(`
+    query UnregisteredReleases($projectId: ID!) {
+  unregisteredReleases(projectId: $projectId, first: 50) {
+    version
+    environments
+    firstSeen
+    lastSeen
+    eventCount
+  }
+}
+    `) as unknown as TypedDocumentString<UnregisteredReleasesQuery, UnregisteredReleasesQueryVariables>;
+export const ProjectInboundFiltersDocument = new TypedDocumentString(`
+    query ProjectInboundFilters($projectId: ID!) {
+  projectInboundFilters(projectId: $projectId) {
+    projectId
+    browserExtensions
+    localhost
+    legacyBrowsers
+    legacyBrowserMinVersions {
+      browser
+      minVersion
+    }
+    webCrawlers
+    errorMessages
+    releases
+    dropped {
+      filter
+      dropped
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectInboundFiltersQuery, ProjectInboundFiltersQueryVariables>;
+export const UpdateProjectInboundFiltersDocument = new TypedDocumentString(`
+    mutation UpdateProjectInboundFilters($projectId: ID!, $input: ProjectInboundFiltersInput!, $confirmDropAll: Boolean!) {
+  updateProjectInboundFilters(
+    projectId: $projectId
+    input: $input
+    confirmDropAll: $confirmDropAll
+  ) {
+    projectId
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateProjectInboundFiltersMutation, UpdateProjectInboundFiltersMutationVariables>;
+export const ProjectPrivacyDocument = new TypedDocumentString(`
+    query ProjectPrivacy($projectId: ID!) {
+  project(id: $projectId) {
+    id
+    privacy {
+      scrubDefaults
+      sensitiveFields
+      scrubIpAddresses
+    }
+  }
+  previewScrubbing(projectId: $projectId) {
+    sample
+    event
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectPrivacyQuery, ProjectPrivacyQueryVariables>;
+export const PreviewScrubbingDocument = new TypedDocumentString(`
+    query PreviewScrubbing($projectId: ID!, $sample: String, $draft: ProjectPrivacyInput) {
+  previewScrubbing(projectId: $projectId, sample: $sample, draft: $draft) {
+    sample
+    event
+  }
+}
+    `) as unknown as TypedDocumentString<PreviewScrubbingQuery, PreviewScrubbingQueryVariables>;
+export const UpdateProjectPrivacyDocument = new TypedDocumentString(`
+    mutation UpdateProjectPrivacy($id: ID!, $input: ProjectPrivacyInput!) {
+  updateProjectPrivacy(id: $id, input: $input) {
+    id
+    privacy {
+      scrubDefaults
+      sensitiveFields
+      scrubIpAddresses
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateProjectPrivacyMutation, UpdateProjectPrivacyMutationVariables>;
 export const ProjectOrganizationDocument = new TypedDocumentString(`
     query ProjectOrganization($id: ID!) {
   project(id: $id) {
     id
     organizationId
     dsn
+    traceUrlTemplate
   }
 }
     `) as unknown as TypedDocumentString<ProjectOrganizationQuery, ProjectOrganizationQueryVariables>;
@@ -1555,6 +2258,14 @@ export const CreateApiTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateApiTokenMutation, CreateApiTokenMutationVariables>;
+export const UpdateProjectTraceLinkDocument = new TypedDocumentString(`
+    mutation UpdateProjectTraceLink($id: ID!, $template: String) {
+  updateProjectTraceLink(id: $id, template: $template) {
+    id
+    traceUrlTemplate
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateProjectTraceLinkMutation, UpdateProjectTraceLinkMutationVariables>;
 export const RevokeApiTokenDocument = new TypedDocumentString(`
     mutation RevokeApiToken($id: ID!) {
   revokeApiToken(id: $id) {
@@ -1562,6 +2273,88 @@ export const RevokeApiTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeApiTokenMutation, RevokeApiTokenMutationVariables>;
+export const SsoPageDocument = new TypedDocumentString(`
+    query SsoPage {
+  viewer {
+    id
+    organizations {
+      id
+      slug
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SsoPageQuery, SsoPageQueryVariables>;
+export const SsoSettingsDocument = new TypedDocumentString(`
+    query SsoSettings($organizationId: ID!) {
+  ssoSettings(organizationId: $organizationId) {
+    issuer
+    clientId
+    clientSecretHint
+    emailDomains
+    defaultRole
+    requireSso
+    callbackUrl
+    updatedAt
+  }
+}
+    `) as unknown as TypedDocumentString<SsoSettingsQuery, SsoSettingsQueryVariables>;
+export const SaveSsoSettingsDocument = new TypedDocumentString(`
+    mutation SaveSsoSettings($organizationId: ID!, $input: SsoSettingsInput!) {
+  saveSsoSettings(organizationId: $organizationId, input: $input) {
+    issuer
+  }
+}
+    `) as unknown as TypedDocumentString<SaveSsoSettingsMutation, SaveSsoSettingsMutationVariables>;
+export const DeleteSsoSettingsDocument = new TypedDocumentString(`
+    mutation DeleteSsoSettings($organizationId: ID!) {
+  deleteSsoSettings(organizationId: $organizationId)
+}
+    `) as unknown as TypedDocumentString<DeleteSsoSettingsMutation, DeleteSsoSettingsMutationVariables>;
+export const TwoFactorStatusDocument = new TypedDocumentString(`
+    query TwoFactorStatus {
+  twoFactor {
+    enabled
+    enabledAt
+    recoveryCodesLeft
+  }
+  viewer {
+    email
+    twoFactorEnrolmentRequired
+  }
+}
+    `) as unknown as TypedDocumentString<TwoFactorStatusQuery, TwoFactorStatusQueryVariables>;
+export const StartTwoFactorEnrolmentDocument = new TypedDocumentString(`
+    mutation StartTwoFactorEnrolment {
+  startTwoFactorEnrolment {
+    secret
+    qrCodeDataUrl
+  }
+}
+    `) as unknown as TypedDocumentString<StartTwoFactorEnrolmentMutation, StartTwoFactorEnrolmentMutationVariables>;
+export const ConfirmTwoFactorDocument = new TypedDocumentString(`
+    mutation ConfirmTwoFactor($code: String!) {
+  confirmTwoFactor(code: $code)
+}
+    `) as unknown as TypedDocumentString<ConfirmTwoFactorMutation, ConfirmTwoFactorMutationVariables>;
+export const DisableTwoFactorDocument = new TypedDocumentString(`
+    mutation DisableTwoFactor($code: String!) {
+  disableTwoFactor(code: $code)
+}
+    `) as unknown as TypedDocumentString<DisableTwoFactorMutation, DisableTwoFactorMutationVariables>;
+export const RegenerateRecoveryCodesDocument = new TypedDocumentString(`
+    mutation RegenerateRecoveryCodes($code: String!) {
+  regenerateRecoveryCodes(code: $code)
+}
+    `) as unknown as TypedDocumentString<RegenerateRecoveryCodesMutation, RegenerateRecoveryCodesMutationVariables>;
+export const AdminViewerDocument = new TypedDocumentString(`
+    query AdminViewer {
+  viewer {
+    id
+    isInstanceAdmin
+  }
+}
+    `) as unknown as TypedDocumentString<AdminViewerQuery, AdminViewerQueryVariables>;
 export const ProjectSetupDocument = new TypedDocumentString(`
     query ProjectSetup($projectId: ID!) {
   project(id: $projectId) {
@@ -1945,6 +2738,8 @@ export const ViewerDocument = new TypedDocumentString(`
   viewer {
     id
     email
+    isInstanceAdmin
+    twoFactorEnrolmentRequired
     organizations {
       id
       slug
@@ -1971,6 +2766,13 @@ export const FirstProjectDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<FirstProjectQuery, FirstProjectQueryVariables>;
+export const RequestPasswordResetDocument = new TypedDocumentString(`
+    mutation RequestPasswordReset($email: String!) {
+  requestPasswordReset(email: $email) {
+    emailConfigured
+  }
+}
+    `) as unknown as TypedDocumentString<RequestPasswordResetMutation, RequestPasswordResetMutationVariables>;
 export const InvitationPreviewDocument = new TypedDocumentString(`
     query InvitationPreview($token: String!) {
   invitation(token: $token) {
@@ -1999,13 +2801,35 @@ export const SignupWithInvitationDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SignupWithInvitationMutation, SignupWithInvitationMutationVariables>;
-export const LoginDocument = new TypedDocumentString(`
-    mutation Login($email: String!, $password: String!) {
-  login(email: $email, password: $password) {
-    token
+export const SignInDocument = new TypedDocumentString(`
+    mutation SignIn($email: String!, $password: String!) {
+  signIn(email: $email, password: $password) {
+    session {
+      token
+    }
+    twoFactorChallenge
+    twoFactorEnrolmentRequired
   }
 }
-    `) as unknown as TypedDocumentString<LoginMutation, LoginMutationVariables>;
+    `) as unknown as TypedDocumentString<SignInMutation, SignInMutationVariables>;
+export const SignInWithTwoFactorDocument = new TypedDocumentString(`
+    mutation SignInWithTwoFactor($challenge: String!, $code: String!) {
+  signInWithTwoFactor(challenge: $challenge, code: $code) {
+    token
+    user {
+      twoFactorEnabled
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SignInWithTwoFactorMutation, SignInWithTwoFactorMutationVariables>;
+export const StartSsoLoginDocument = new TypedDocumentString(`
+    mutation StartSsoLogin($email: String!) {
+  startSsoLogin(email: $email) {
+    authorizationUrl
+    state
+  }
+}
+    `) as unknown as TypedDocumentString<StartSsoLoginMutation, StartSsoLoginMutationVariables>;
 export const LogoutDocument = new TypedDocumentString(`
     mutation Logout {
   logout
@@ -2024,6 +2848,18 @@ export const OrgProjectsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<OrgProjectsQuery, OrgProjectsQueryVariables>;
+export const PasswordResetDocument = new TypedDocumentString(`
+    query PasswordReset($token: String!) {
+  passwordReset(token: $token) {
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<PasswordResetQuery, PasswordResetQueryVariables>;
+export const ResetPasswordDocument = new TypedDocumentString(`
+    mutation ResetPassword($token: String!, $newPassword: String!) {
+  resetPassword(token: $token, newPassword: $newPassword)
+}
+    `) as unknown as TypedDocumentString<ResetPasswordMutation, ResetPasswordMutationVariables>;
 export const SignupDocument = new TypedDocumentString(`
     mutation Signup($email: String!, $password: String!, $organizationName: String!) {
   signup(email: $email, password: $password, organizationName: $organizationName) {
@@ -2031,3 +2867,10 @@ export const SignupDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SignupMutation, SignupMutationVariables>;
+export const CompleteSsoLoginDocument = new TypedDocumentString(`
+    mutation CompleteSsoLogin($parameters: String!) {
+  completeSsoLogin(parameters: $parameters) {
+    token
+  }
+}
+    `) as unknown as TypedDocumentString<CompleteSsoLoginMutation, CompleteSsoLoginMutationVariables>;
