@@ -5,6 +5,8 @@
  * run (or that wrote no row) unless audit-policy.ts exempts it with a reason.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { authenticate, loadConfig, queryRows, type RequestOrigin } from '@tracker/core';
 import { createContext } from '../src/context';
@@ -41,7 +43,8 @@ export interface ScenarioResult {
 }
 
 export async function runAuditScenario(f: IssueFixture): Promise<ScenarioResult> {
-  const config = loadConfig({ TRACKER_PUBLIC_URL: 'https://tracker.example.com' });
+  // Private targets allowed: saveSsoSettings reads a discovery document from a loopback server below.
+  const config = loadConfig({ TRACKER_PUBLIC_URL: 'https://tracker.example.com', TRACKER_ALLOW_PRIVATE_TARGETS: '1' });
   const rowsByMutation = new Map<string, AuditRow[][]>();
   const secrets: string[] = [PASSWORD, 'wrong password 123'];
 
@@ -146,6 +149,68 @@ export async function runAuditScenario(f: IssueFixture): Promise<ScenarioResult>
     owner,
     `mutation($p: ID!) { updateProjectPrivacy(id: $p, input: { scrubIpAddresses: false, sensitiveFields: ["ssn"] }) { id } }`,
     { p: projectId },
+    session,
+  );
+  await step(
+    'updateProjectInboundFilters',
+    'project.inbound_filters_changed',
+    owner,
+    `mutation($p: ID!) { updateProjectInboundFilters(projectId: $p, input: { localhost: true }) { projectId } }`,
+    { p: projectId },
+    session,
+  );
+  // Single sign-on settings, read from a loopback provider's discovery document; the secret stays out of the rows.
+  const provider = http.createServer((req, res) => {
+    const self = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+    if (req.url !== '/.well-known/openid-configuration') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        issuer: self,
+        authorization_endpoint: `${self}/auth`,
+        token_endpoint: `${self}/token`,
+        jwks_uri: `${self}/jwks`,
+        code_challenge_methods_supported: ['S256'],
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+  try {
+    const clientSecret = `sso-secret-${randomUUID()}`;
+    secrets.push(clientSecret);
+    await step(
+      'saveSsoSettings',
+      'organization.sso_settings_changed',
+      owner,
+      `mutation($o: ID!, $i: SsoSettingsInput!) { saveSsoSettings(organizationId: $o, input: $i) { organizationId } }`,
+      {
+        o: organizationId,
+        i: {
+          issuerUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
+          clientId: 'tracker',
+          clientSecret,
+          emailDomains: [`audit-${randomUUID().slice(0, 8)}.example.com`],
+        },
+      },
+      session,
+    );
+    await step(
+      'deleteSsoSettings',
+      'organization.sso_settings_changed',
+      owner,
+      `mutation($o: ID!) { deleteSsoSettings(organizationId: $o) }`,
+      { o: organizationId },
+      session,
+    );
+  } finally {
+    await new Promise<void>((resolve) => provider.close(() => resolve()));
+  }
+  // Turning it on needs the owner's own two-factor first (CONFLICT): off is recorded all the same.
+  await step(
+    'setOrganizationRequireTwoFactor',
+    'organization.require_two_factor_changed',
+    owner,
+    `mutation($o: ID!) { setOrganizationRequireTwoFactor(organizationId: $o, required: false) { id } }`,
+    { o: organizationId },
     session,
   );
   const keyId: string = (

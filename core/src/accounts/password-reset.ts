@@ -1,4 +1,7 @@
 import type { DataSource } from 'typeorm';
+import { recordAuditForMemberOrganizations } from '../audit/record-audit';
+import type { RequestOrigin } from '../access/caller';
+import { selfSource } from './record-sign-in';
 import { AppError } from '../errors';
 import { User } from '../entities';
 import { generateToken, hashPassword, hashToken } from '../security';
@@ -86,6 +89,7 @@ export async function resetPassword(
   token: string,
   newPassword: string,
   now: number,
+  origin?: RequestOrigin,
 ): Promise<ResetResult> {
   checkNewPassword('newPassword', newPassword);
   if (typeof token !== 'string' || !token.startsWith(RESET_PREFIX) || token.length > 200) {
@@ -119,6 +123,12 @@ export async function resetPassword(
       [user.id, new Date(now)],
     );
     const revokedSessions = await revokeAllSessions(em, user.id);
+    await recordAuditForMemberOrganizations(em, user.id, {
+      ...selfSource(user.id, origin),
+      action: 'auth.password_reset',
+      target: { type: 'user', id: user.id, label: user.email },
+      changes: { after: { byEmail: row.by_email, tookOver, revokedSessions } },
+    });
     return { user: Object.assign(user, changes), revokedSessions, tookOver };
   });
 }

@@ -40,6 +40,7 @@ export const AUDIT_ACTIONS = [
   // organization
   'organization.plan_changed', // by Stripe, by the operator command, by an admin screen
   'organization.sso_settings_changed',
+  'organization.require_two_factor_changed',
   // issues
   'issue.deleted',
   'issue.discarded',

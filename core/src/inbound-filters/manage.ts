@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { auditSourceOf, recordAudit } from '../audit/record-audit';
 import { requireProjectAccess, type Caller } from '../access';
 import { applyInboundFilterChanges } from './validate';
 import {
@@ -54,11 +55,19 @@ export async function updateProjectInboundFilters(
       changes,
       options.confirmDropAll === true,
     );
+    const before = await readSettings(em, project.id);
     await em.query(
       `INSERT INTO project_inbound_filters (project_id, settings, updated_at) VALUES ($1, $2::jsonb, now())
        ON CONFLICT (project_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at`,
       [project.id, JSON.stringify(next)],
     );
+    await recordAudit(em, {
+      organizationId: project.organizationId,
+      ...auditSourceOf(caller),
+      action: 'project.inbound_filters_changed',
+      target: { type: 'project', id: project.id, label: project.name },
+      changes: { before: { ...before }, after: { ...next } },
+    });
     return next;
   });
   return { projectId: project.id, settings, dropped: await readCounts(ds, project.id, options.now ?? new Date()) };

@@ -100,7 +100,8 @@ export class AuthResolver {
     const r = await throttled(ctx, 'sign-in', emailKey(email), () =>
       signInWithPassword(ctx.ds, email, password, ctx.clock(), ctx.origin),
     );
-    if (r.kind === 'two-factor') return { session: null, twoFactorChallenge: r.challenge, twoFactorEnrolmentRequired: false };
+    if (r.kind === 'two-factor')
+      return { session: null, twoFactorChallenge: r.challenge, twoFactorEnrolmentRequired: false };
     adoptSession(ctx, r.user, r.sessionId);
     return {
       session: {

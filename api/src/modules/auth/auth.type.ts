@@ -10,7 +10,9 @@ export class UserType {
   @Field(() => String)
   email: string;
 
-  @Field(() => Boolean, { description: 'Whether an email to this address confirmed it (docs/accounts.md, email ownership).' })
+  @Field(() => Boolean, {
+    description: 'Whether an email to this address confirmed it (docs/accounts.md, email ownership).',
+  })
   emailVerified: boolean;
 
   @Field(() => Boolean, { description: 'Whether two-factor authentication is on.' })

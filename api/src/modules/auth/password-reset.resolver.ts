@@ -34,7 +34,10 @@ export class PasswordResetResolver {
       'Signed out. Emails a reset link (single use, 1 hour; a newer request withdraws older links) when the address ' +
       'has an account; the answer is the same when it has none. Throttled per address and per email.',
   })
-  async requestPasswordReset(@Arg('email', () => String) email: string, @Ctx() ctx: Context): Promise<PasswordResetRequestType> {
+  async requestPasswordReset(
+    @Arg('email', () => String) email: string,
+    @Ctx() ctx: Context,
+  ): Promise<PasswordResetRequestType> {
     const smtp = ctx.config.smtp;
     normalizeEmail(email); // bad input: BAD_USER_INPUT, not counted
     await throttled(
@@ -63,7 +66,10 @@ export class PasswordResetResolver {
     nullable: true,
     description: 'The account a reset link is for; null when the link is unknown, used, withdrawn or expired.',
   })
-  async passwordReset(@Arg('token', () => String) token: string, @Ctx() ctx: Context): Promise<PasswordResetLinkType | null> {
+  async passwordReset(
+    @Arg('token', () => String) token: string,
+    @Ctx() ctx: Context,
+  ): Promise<PasswordResetLinkType | null> {
     try {
       return await checkPasswordResetToken(ctx.ds, token, ctx.clock());
     } catch {
@@ -81,10 +87,16 @@ export class PasswordResetResolver {
     @Arg('newPassword', () => String) newPassword: string,
     @Ctx() ctx: Context,
   ): Promise<boolean> {
-    const r = await throttled(ctx, 'reset', `link:${String(token).slice(0, 80)}`, () => resetPassword(ctx.ds, token, newPassword, ctx.clock()), {
-      isFailure: (err) => (err as { code?: string }).code === 'NOT_FOUND',
-      clearOnSuccess: false,
-    });
+    const r = await throttled(
+      ctx,
+      'reset',
+      `link:${String(token).slice(0, 80)}`,
+      () => resetPassword(ctx.ds, token, newPassword, ctx.clock(), ctx.origin),
+      {
+        isFailure: (err) => (err as { code?: string }).code === 'NOT_FOUND',
+        clearOnSuccess: false,
+      },
+    );
     ctx.log?.info({ userId: r.user.id, revokedSessions: r.revokedSessions, tookOver: r.tookOver }, 'password reset');
     return true;
   }

@@ -41,8 +41,6 @@ export class SsoResolver {
     const s = await saveSsoSettings(ctx.ds, caller, organizationId, input, {
       allowPrivateTargets: ctx.config.allowPrivateTargets,
     });
-    // Issue 32 part 4: the audit row ("SSO settings changed", never the secret) belongs in
-    // saveSsoSettings' transaction in core once core/src/audit exists.
     ctx.log?.info({ organizationId, userId: caller.userId, requireSso: s.requireSso }, 'sso settings saved');
     return toSsoSettingsType(s, callbackUrlOf(ctx));
   }

@@ -28,7 +28,8 @@ export class TwoFactorResolver {
   }
 
   @Mutation(() => TwoFactorEnrolmentType, {
-    description: 'Step 1: a new secret and its QR code; nothing changes until confirmTwoFactor gets a code from the app.',
+    description:
+      'Step 1: a new secret and its QR code; nothing changes until confirmTwoFactor gets a code from the app.',
   })
   async startTwoFactorEnrolment(@Ctx() ctx: Context): Promise<TwoFactorEnrolmentType> {
     const { user } = requireSession(ctx);
@@ -40,9 +41,15 @@ export class TwoFactorResolver {
   })
   async confirmTwoFactor(@Arg('code', () => String) code: string, @Ctx() ctx: Context): Promise<string[]> {
     const { user } = requireSession(ctx);
-    const codes = await throttled(ctx, 'two-factor', user.id, () => confirmTwoFactorEnrolment(ctx.ds, user.id, code, ctx.clock()), {
-      isFailure: wrongCode,
-    });
+    const codes = await throttled(
+      ctx,
+      'two-factor',
+      user.id,
+      () => confirmTwoFactorEnrolment(ctx.ds, user.id, code, ctx.clock(), ctx.origin),
+      {
+        isFailure: wrongCode,
+      },
+    );
     ctx.log?.info({ userId: user.id }, 'two-factor enrolled');
     return codes;
   }
@@ -50,9 +57,15 @@ export class TwoFactorResolver {
   @Mutation(() => Boolean, { description: 'Turns two-factor off; needs a current code or a recovery code.' })
   async disableTwoFactor(@Arg('code', () => String) code: string, @Ctx() ctx: Context): Promise<boolean> {
     const { user } = requireSession(ctx);
-    await throttled(ctx, 'two-factor', user.id, () => disableTwoFactor(ctx.ds, user.id, code, ctx.clock()), {
-      isFailure: wrongCode,
-    });
+    await throttled(
+      ctx,
+      'two-factor',
+      user.id,
+      () => disableTwoFactor(ctx.ds, user.id, code, ctx.clock(), ctx.origin),
+      {
+        isFailure: wrongCode,
+      },
+    );
     ctx.log?.info({ userId: user.id }, 'two-factor disabled');
     return true;
   }

@@ -12,7 +12,9 @@ export class TwoFactorStatusType {
   recoveryCodesLeft: number;
 }
 
-@ObjectType({ description: 'A pending two-factor secret, for the authenticator app. Shown to the signed-in user only.' })
+@ObjectType({
+  description: 'A pending two-factor secret, for the authenticator app. Shown to the signed-in user only.',
+})
 export class TwoFactorEnrolmentType {
   @Field(() => String, { description: 'Base32, for typing into an app that cannot scan.' })
   secret: string;

@@ -1,4 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { recordAuditForMemberOrganizations } from '../../audit/record-audit';
+import type { RequestOrigin } from '../../access/caller';
+import { selfSource } from '../record-sign-in';
 import { AppError } from '../../errors';
 import { User } from '../../entities';
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes';
@@ -41,6 +44,7 @@ export async function confirmTwoFactorEnrolment(
   userId: string,
   rawCode: string,
   now: number,
+  origin?: RequestOrigin,
 ): Promise<string[]> {
   const parsed = parseCode('code', rawCode);
   if (parsed.kind !== 'totp')
@@ -63,6 +67,11 @@ export async function confirmTwoFactorEnrolment(
         totpLastStep: String(step),
       },
     );
+    await recordAuditForMemberOrganizations(em, userId, {
+      ...selfSource(userId, origin),
+      action: 'auth.two_factor_enrolled',
+      target: { type: 'user', id: userId, label: user.email },
+    });
     return replaceRecoveryCodes(em, userId);
   });
 }
@@ -95,7 +104,13 @@ export async function checkSecondFactor(
 }
 
 /** Turns two-factor off after a current code or a recovery code (wrong: BAD_USER_INPUT). */
-export async function disableTwoFactor(ds: DataSource, userId: string, rawCode: string, now: number): Promise<void> {
+export async function disableTwoFactor(
+  ds: DataSource,
+  userId: string,
+  rawCode: string,
+  now: number,
+  origin?: RequestOrigin,
+): Promise<void> {
   parseCode('code', rawCode);
   await ds.transaction(async (em) => {
     const user = await em.findOne(User, { where: { id: userId }, lock: { mode: 'pessimistic_write' } });
@@ -109,6 +124,12 @@ export async function disableTwoFactor(ds: DataSource, userId: string, rawCode: 
       { totpSecret: null, totpEnabledAt: null, totpLastStep: null, totpPendingSecret: null },
     );
     await em.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
+    await recordAuditForMemberOrganizations(em, userId, {
+      ...selfSource(userId, origin),
+      action: 'auth.two_factor_disabled',
+      target: { type: 'user', id: userId, label: user.email },
+      changes: { after: { by: 'user' } },
+    });
   });
 }
 
@@ -138,6 +159,12 @@ export async function operatorDisableTwoFactor(ds: DataSource, email: string): P
       { totpSecret: null, totpEnabledAt: null, totpLastStep: null, totpPendingSecret: null },
     );
     await em.query('DELETE FROM recovery_codes WHERE user_id = $1', [user.id]);
+    await recordAuditForMemberOrganizations(em, user.id, {
+      actor: { type: 'system', name: 'operator' },
+      action: 'auth.two_factor_disabled',
+      target: { type: 'user', id: user.id, label: user.email },
+      changes: { after: { by: 'operator' } },
+    });
   });
   return user;
 }
