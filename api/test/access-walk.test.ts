@@ -169,7 +169,8 @@ const FIELDS: Record<string, Row> = {
     member: 'ok',
   },
   login: {
-    args: (a) => ({ email: a.ownerEmail, password: 'not the password' }),
+    // A fresh email each call: the sign-in throttle (decision 060) would answer RATE_LIMITED after 5.
+    args: () => ({ email: `walk-${randomUUID()}@example.com`, password: 'not the password' }),
     outsider: 'UNAUTHENTICATED',
     member: 'UNAUTHENTICATED',
   },

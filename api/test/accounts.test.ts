@@ -17,7 +17,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { apiPlugin, createApollo } from '../src/api.plugin';
-import { ADMIN_MUTATIONS, SESSION_ONLY_MUTATIONS } from '../src/auth/scope-policy';
+import { ADMIN_MUTATIONS, INSTANCE_ADMIN_FIELDS, SESSION_ONLY_MUTATIONS } from '../src/auth/scope-policy';
 import { createContext, type Context } from '../src/context';
 import { getSchema } from '../src/schema';
 
@@ -285,7 +285,9 @@ describe('accounts: passwords, sessions, API tokens and scopes', () => {
       assert.equal(code(r), 'FORBIDDEN', `${field}: ${JSON.stringify(r.errors ?? r.data)}`);
       assert.match(
         r.errors[0].message,
-        SESSION_ONLY_MUTATIONS.has(field) ? /needs a signed-in session/ : /scope read: .* needs (write|admin)/,
+        SESSION_ONLY_MUTATIONS.has(field) || INSTANCE_ADMIN_FIELDS.has(field)
+          ? /needs a signed-in session/
+          : /scope read: .* needs (write|admin)/,
         field,
       );
     }

@@ -50,6 +50,14 @@ export const REVIEWED_FIELDS: ReadonlyMap<string, string> = new Map([
   ],
   ['TwoFactorEnrolmentType.qrCodeDataUrl', 'the same pending secret as a QR code, to the same caller only'],
   ['ProjectType.dsn', 'DSN keys are public by design: shipped in browser bundles, they can only send events'],
+  [
+    'ProjectType.traceUrlTemplate',
+    "a link to the project's trace viewer with {traceId} in it, checked to carry no credentials when saved",
+  ],
+  [
+    'Monitor.url',
+    'the address an uptime monitor checks, set by the project; URLs with credentials are refused when saved',
+  ],
   ['ProjectKey.publicKey', 'a DSN key: public by design'],
   ['ProjectKey.dsn', 'a DSN: public by design'],
   [

@@ -32,6 +32,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'alert_rule.deleted': 'Alert rule deleted',
   'organization.plan_changed': 'Plan changed',
   'organization.sso_settings_changed': 'SSO settings changed',
+  'organization.require_two_factor_changed': 'Two-factor requirement changed',
   'issue.deleted': 'Issue deleted',
   'issue.discarded': 'Issue discarded',
   'issue.undiscarded': 'Issue no longer discarded',
