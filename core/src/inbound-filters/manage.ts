@@ -50,12 +50,8 @@ export async function updateProjectInboundFilters(
   const settings = await ds.transaction(async (em) => {
     // One writer at a time per project: two admins' partial changes both land.
     await em.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [project.id]);
-    const next = applyInboundFilterChanges(
-      await readSettings(em, project.id),
-      changes,
-      options.confirmDropAll === true,
-    );
     const before = await readSettings(em, project.id);
+    const next = applyInboundFilterChanges(before, changes, options.confirmDropAll === true);
     await em.query(
       `INSERT INTO project_inbound_filters (project_id, settings, updated_at) VALUES ($1, $2::jsonb, now())
        ON CONFLICT (project_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at`,
