@@ -124,6 +124,12 @@ const debianTools = [
     present: () => has('caddy'),
   },
   {
+    // ingest/test/uptime-tls.test.ts makes a short-lived certificate for its HTTPS site.
+    what: 'OpenSSL (a test certificate for the uptime TLS test)',
+    packages: ['openssl'],
+    present: () => has('openssl'),
+  },
+  {
     // server/test/sentry-python.test.ts drives the real SDK with /usr/bin/python3.
     what: "Debian's sentry-python",
     packages: ['python3-sentry-sdk'],

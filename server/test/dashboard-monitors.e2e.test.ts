@@ -1,7 +1,8 @@
 /**
  * The Monitors page (issue 33) in Chromium: create a cron monitor from the form, see each
- * monitor's state, the strip of its last 90 check-ins and the response-time chart, pause it;
- * axe-core clean and no overflow at 1280 and 390 px, screenshots in docs/screenshots.
+ * monitor's state, the strip of its last 90 check-ins, the response-time chart and the TLS
+ * certificate's end (a warning inside 14 days), edit its settings (a bad crontab is refused under
+ * that monitor), pause it; axe-core clean and no overflow at 1280 and 390 px, screenshots in docs/screenshots.
  */
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@tracker/core/testing';
 import assert from 'node:assert/strict';
@@ -80,10 +81,11 @@ describe('Monitors page (issue 33)', () => {
       [uptimeId],
     );
     await tracker.db.ds.query(
-      `INSERT INTO monitor_check_ins (monitor_id, project_id, environment, status, duration_ms, status_code, error, created_at)
+      `INSERT INTO monitor_check_ins (monitor_id, project_id, environment, status, duration_ms, status_code, error,
+              tls_expires_at, created_at)
        SELECT $1, $2, 'production', CASE WHEN g % 5 = 0 THEN 'error' ELSE 'ok' END, 80 + (g * 37) % 150,
               CASE WHEN g % 5 = 0 THEN 503 ELSE 200 END, CASE WHEN g % 5 = 0 THEN 'HTTP 503' END,
-              now() - make_interval(mins => 100 - g)
+              CASE WHEN g = 99 THEN now() + interval '5 days' END, now() - make_interval(mins => 100 - g)
          FROM generate_series(1, 100) g`,
       [uptimeId, projectId],
     );
@@ -93,11 +95,42 @@ describe('Monitors page (issue 33)', () => {
     assert.equal(await strip.locator('li').count(), 90);
     await page.getByRole('img', { name: /Response time: up to \d+ ms over the last 90 checks/ }).waitFor();
     await page.getByText('Up', { exact: true }).waitFor();
+    await page.getByText(/^TLS certificate ends \d{4}-\d{2}-\d{2} \(in [45] days\)$/).waitFor();
     await checkPage(page, 'monitors');
     mkdirSync(SCREENSHOTS, { recursive: true });
     for (const label of ['desktop', 'mobile']) {
       copyFileSync(join(WALK_ARTIFACTS, `monitors-${label}.png`), join(SCREENSHOTS, `monitors-${label}.png`));
     }
+
+    // Edit the cron job's settings in its fold: a bad crontab is refused under it, then a good one is kept.
+    const cron = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'nightly-backup' }) });
+    await cron.getByText('Edit settings').click();
+    await cron.getByLabel('Crontab or minutes').fill('61 2 * * *');
+    await cron.getByRole('button', { name: 'Save nightly-backup' }).click();
+    await cron
+      .getByRole('alert')
+      .filter({ hasText: /crontab/i })
+      .waitFor();
+    assert.equal(await cron.locator('details').getAttribute('open'), '', 'the fold stays open with the error');
+    await cron.getByLabel('Name').fill('Nightly backup');
+    await cron.getByLabel('Crontab or minutes').fill('30 3 * * *');
+    await cron.getByLabel('Failures before an issue opens').fill('2');
+    await cron.getByLabel('Margin (minutes late before missed)').fill('15');
+    await checkPage(page, 'monitors-edit');
+    await cron.getByRole('button', { name: 'Save nightly-backup' }).click();
+    await page.getByRole('heading', { name: 'Nightly backup' }).waitFor();
+    await page.getByText('30 3 * * * (Europe/Berlin)').waitFor();
+    const [saved] = await tracker.db.ds.query(
+      `SELECT name, crontab, timezone, failure_tolerance, checkin_margin_minutes FROM monitors WHERE slug = 'nightly-backup' AND project_id = $1`,
+      [projectId],
+    );
+    assert.deepEqual(saved, {
+      name: 'Nightly backup',
+      crontab: '30 3 * * *',
+      timezone: 'Europe/Berlin',
+      failure_tolerance: 2,
+      checkin_margin_minutes: 15,
+    });
 
     await page.getByRole('button', { name: 'Pause nightly-backup' }).click();
     await page.getByText('Paused', { exact: true }).waitFor();

@@ -359,3 +359,36 @@ describe('trace links (issue 34)', () => {
     assert.equal(fillTraceUrl('//evil.example/{traceId}', TRACE, null), null);
   });
 });
+
+describe('readMonitorForm', async () => {
+  const { readMonitorForm } = await import('../app/features/monitors/monitor-form.server.ts');
+  const form = (fields: Record<string, string>) => {
+    const f = new FormData();
+    for (const [k, v] of Object.entries(fields)) f.set(k, v);
+    return f;
+  };
+  test('blank fields are left out, so an edit keeps them', () => {
+    assert.deepEqual(readMonitorForm(form({ name: ' Backup ', schedule: '', margin: '' }), 'CRON'), {
+      input: { slug: undefined, name: 'Backup' },
+    });
+  });
+  test('a crontab takes its time zone (UTC by default); minutes are an interval', () => {
+    assert.deepEqual(readMonitorForm(form({ schedule: '0 2 * * *' }), 'CRON'), {
+      input: { slug: undefined, name: undefined, crontab: '0 2 * * *', timezone: 'UTC' },
+    });
+    assert.deepEqual(readMonitorForm(form({ schedule: '15', failureTolerance: '3' }), 'CRON'), {
+      input: { slug: undefined, name: undefined, intervalMinutes: 15, failureTolerance: 3 },
+    });
+  });
+  test('uptime: the URL and a whole number of minutes; anything else is refused before sending', () => {
+    assert.deepEqual(readMonitorForm(form({ url: 'https://a.example/', schedule: '5', timeout: '10' }), 'UPTIME'), {
+      input: { slug: undefined, name: undefined, url: 'https://a.example/', intervalMinutes: 5, timeoutSeconds: 10 },
+    });
+    assert.deepEqual(readMonitorForm(form({ schedule: '*/5 * * * *' }), 'UPTIME'), {
+      error: 'Check every: a whole number of minutes (1–60).',
+    });
+    assert.deepEqual(readMonitorForm(form({ schedule: '5', margin: '-1' }), 'CRON'), {
+      error: 'Margin: a whole number.',
+    });
+  });
+});

@@ -11,3 +11,4 @@ export * from './persist-check-ins';
 export * from './evaluate-cron-monitors';
 export * from './map-sentry-check-in';
 export * from './uptime-runs';
+export * from './tls-expiry';

@@ -69,7 +69,16 @@ export async function recordMonitorOutcome(
   let issueId = row.issue_id;
   let trigger: MonitorFailedTrigger | null = null;
   if (step.openIssue) {
-    const opened = await openMonitorIssue(em, monitor, environment, input.title, input.reason, now);
+    const opened = await openMonitorIssue(em, {
+      projectId: monitor.projectId,
+      fingerprint: monitorFingerprint(monitor.id, environment),
+      type: monitor.kind === 'cron' ? 'MonitorFailure' : 'UptimeFailure',
+      level: 'error',
+      culprit: `${monitor.slug} (${environment})`,
+      title: input.title,
+      activity: { message: input.reason, data: { monitor: monitor.slug, environment } },
+      now,
+    });
     issueId = opened.issueId;
     if (opened.changed) {
       trigger = {
@@ -84,22 +93,12 @@ export async function recordMonitorOutcome(
     }
   }
   if (step.resolveIssue && issueId) {
-    const resolved = await queryRows<{ id: string }>(
+    await resolveMonitorIssue(
       em,
-      `UPDATE issues SET status = 'resolved', resolved_at = $2, snoozed_until = NULL, snooze = NULL
-        WHERE id = $1 AND status <> 'resolved' RETURNING id`,
-      [issueId, now],
+      { id: issueId, projectId: monitor.projectId },
+      { message: input.reason, data: { monitor: monitor.slug, environment } },
+      now,
     );
-    if (resolved.length > 0) {
-      await recordIssueActivity(em, {
-        issueId,
-        projectId: monitor.projectId,
-        kind: 'RESOLVED',
-        message: input.reason,
-        data: { monitor: monitor.slug, environment },
-        at: now,
-      });
-    }
   }
   await em.query(
     `UPDATE monitor_environments SET status = $3, consecutive_failures = $4, consecutive_successes = $5, issue_id = $6
@@ -109,59 +108,79 @@ export async function recordMonitorOutcome(
   return trigger;
 }
 
+/** The issue a monitor opens: failures, or the TLS certificate's coming expiry (tls-expiry.ts). */
+export interface MonitorIssueSpec {
+  projectId: string;
+  fingerprint: string;
+  type: string;
+  level: 'error' | 'warning';
+  culprit: string;
+  title: string;
+  activity: { message: string; data: Record<string, unknown> };
+  now: Date;
+  /** False: an issue already open only gets its title and last-seen (a daily warning is not an event). */
+  countWhileOpen?: boolean;
+}
+
 /**
- * Creates the monitor's issue for this environment, or reopens it as a regression when it was
- * resolved (or snoozed). A failure while the issue is already open only counts (an event more,
- * last seen now). `changed` says whether it opened or reopened (what alert rules fire on).
+ * Creates a monitor's issue, or reopens it as a regression when it was resolved (or snoozed).
+ * A failure while the issue is already open only counts (an event more, last seen now).
+ * `changed` says whether it opened or reopened (what alert rules fire on).
  */
-async function openMonitorIssue(
+export async function openMonitorIssue(
   em: EntityManager,
-  monitor: MonitorRef,
-  environment: string,
-  title: string,
-  reason: string,
-  now: Date,
+  spec: MonitorIssueSpec,
 ): Promise<{ issueId: string; changed: boolean; regressed: boolean }> {
-  const fingerprint = monitorFingerprint(monitor.id, environment);
+  const { projectId, fingerprint, now } = spec;
   const [existing] = await queryRows<{ id: string; status: string }>(
     em,
     'SELECT id, status FROM issues WHERE project_id = $1 AND fingerprint = $2 FOR UPDATE',
-    [monitor.projectId, fingerprint],
+    [projectId, fingerprint],
   );
-  const type = monitor.kind === 'cron' ? 'MonitorFailure' : 'UptimeFailure';
+  const activity = { projectId, message: spec.activity.message, data: spec.activity.data, at: now };
   if (!existing) {
     const [row] = await queryRows<{ id: string }>(
       em,
       `INSERT INTO issues (project_id, fingerprint, title, type, culprit, level, first_seen, last_seen, event_count)
-       VALUES ($1, $2, $3, $4, $5, 'error', $6, $6, 1) RETURNING id`,
-      [monitor.projectId, fingerprint, title, type, `${monitor.slug} (${environment})`, now],
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, 1) RETURNING id`,
+      [projectId, fingerprint, spec.title, spec.type, spec.culprit, spec.level, now],
     );
-    await recordIssueActivity(em, {
-      issueId: row.id,
-      projectId: monitor.projectId,
-      kind: 'FIRST_SEEN',
-      message: reason,
-      data: { monitor: monitor.slug, environment },
-      at: now,
-    });
+    await recordIssueActivity(em, { ...activity, issueId: row.id, kind: 'FIRST_SEEN' });
     return { issueId: row.id, changed: true, regressed: false };
   }
   const reopen = existing.status !== 'open';
+  const count = reopen || spec.countWhileOpen !== false ? ', event_count = event_count + 1' : '';
   await em.query(
-    `UPDATE issues SET last_seen = $2, event_count = event_count + 1, title = $3
+    `UPDATE issues SET last_seen = $2, title = $3${count}
        ${reopen ? ", status = 'open', is_regression = true, resolved_at = NULL, snoozed_until = NULL, snooze = NULL" : ''}
       WHERE id = $1`,
-    [existing.id, now, title],
+    [existing.id, now, spec.title],
   );
-  if (reopen) {
-    await recordIssueActivity(em, {
-      issueId: existing.id,
-      projectId: monitor.projectId,
-      kind: 'REGRESSED',
-      message: reason,
-      data: { monitor: monitor.slug, environment },
-      at: now,
-    });
-  }
+  if (reopen) await recordIssueActivity(em, { ...activity, issueId: existing.id, kind: 'REGRESSED' });
   return { issueId: existing.id, changed: reopen, regressed: reopen };
+}
+
+/** Resolves a monitor's issue (recovery, or a renewed certificate); records why. False when it was not open. */
+export async function resolveMonitorIssue(
+  em: EntityManager,
+  issue: { id: string; projectId: string },
+  activity: { message: string; data: Record<string, unknown> },
+  now: Date,
+): Promise<boolean> {
+  const resolved = await queryRows<{ id: string }>(
+    em,
+    `UPDATE issues SET status = 'resolved', resolved_at = $2, snoozed_until = NULL, snooze = NULL
+      WHERE id = $1 AND status <> 'resolved' RETURNING id`,
+    [issue.id, now],
+  );
+  if (resolved.length === 0) return false;
+  await recordIssueActivity(em, {
+    issueId: issue.id,
+    projectId: issue.projectId,
+    kind: 'RESOLVED',
+    message: activity.message,
+    data: activity.data,
+    at: now,
+  });
+  return true;
 }

@@ -3,6 +3,7 @@ import { fireMonitorAlerts } from '../alerts/monitor-alerts';
 import { queryRows } from '../db/query-rows';
 import { MONITOR_COLUMNS, toMonitor, type Monitor, type MonitorRow } from './monitor-row';
 import { recordMonitorOutcome } from './record-outcome';
+import { recordTlsExpiry } from './tls-expiry';
 
 const MINUTE = 60_000;
 /** A claimed check is another worker's to retry this long after its timeout: the lease (decision 064). */
@@ -60,7 +61,8 @@ export async function claimUptimeChecks(
  * Stores a check's result and applies the failure rules, if the lease is still the caller's
  * (a worker that took longer than its lease finds it gone and stores nothing: the check is
  * another's now). The next check is due one interval after this one was due, or after now when
- * the worker fell behind by more than an interval. Returns the MONITOR_FAILED deliveries.
+ * the worker fell behind by more than an interval. The certificate's expiry has its own warning
+ * issue (tls-expiry.ts). Returns the MONITOR_FAILED deliveries.
  */
 export async function recordUptimeCheck(
   ds: DataSource,
@@ -114,7 +116,9 @@ export async function recordUptimeCheck(
         : `Uptime check of ${m.slug} failed: ${result.error}`,
       now,
     });
-    const alertDeliveryIds = trigger ? await fireMonitorAlerts(em, [trigger], options) : [];
+    const certificate = await recordTlsExpiry(em, m, result.tlsExpiresAt, now);
+    const triggers = [trigger, certificate].filter((t) => t !== null);
+    const alertDeliveryIds = await fireMonitorAlerts(em, triggers, options);
     return { stored: true, alertDeliveryIds };
   });
 }

@@ -962,7 +962,7 @@ export type ProjectMonitorsQueryVariables = Exact<{
 }>;
 
 
-export type ProjectMonitorsQuery = { monitors: Array<{ id: string, slug: string, name: string, kind: MonitorKind, crontab: string | null, timezone: string, intervalMinutes: number | null, url: string | null, paused: boolean, status: MonitorStatus, failureTolerance: number, environments: Array<{ environment: string, status: MonitorStatus, expectedAt: string | null }>, checkIns: Array<{ id: string, status: string, durationMs: number | null, statusCode: number | null, error: string | null, createdAt: string }> }> };
+export type ProjectMonitorsQuery = { monitors: Array<{ id: string, slug: string, name: string, kind: MonitorKind, crontab: string | null, timezone: string, intervalMinutes: number | null, url: string | null, paused: boolean, status: MonitorStatus, checkinMarginMinutes: number, maxRuntimeMinutes: number, failureTolerance: number, recoveryThreshold: number, timeoutSeconds: number | null, environments: Array<{ environment: string, status: MonitorStatus, expectedAt: string | null }>, checkIns: Array<{ id: string, status: string, durationMs: number | null, statusCode: number | null, error: string | null, tlsExpiresAt: string | null, createdAt: string }> }> };
 
 export type CreateMonitorFromPageMutationVariables = Exact<{
   projectId: string;
@@ -972,6 +972,14 @@ export type CreateMonitorFromPageMutationVariables = Exact<{
 
 
 export type CreateMonitorFromPageMutation = { createMonitor: { id: string } };
+
+export type UpdateMonitorFromPageMutationVariables = Exact<{
+  id: string;
+  input: MonitorInput;
+}>;
+
+
+export type UpdateMonitorFromPageMutation = { updateMonitor: { id: string } };
 
 export type PauseMonitorFromPageMutationVariables = Exact<{
   id: string;
@@ -2538,7 +2546,11 @@ export const ProjectMonitorsDocument = new TypedDocumentString(`
     url
     paused
     status
+    checkinMarginMinutes
+    maxRuntimeMinutes
     failureTolerance
+    recoveryThreshold
+    timeoutSeconds
     environments {
       environment
       status
@@ -2550,6 +2562,7 @@ export const ProjectMonitorsDocument = new TypedDocumentString(`
       durationMs
       statusCode
       error
+      tlsExpiresAt
       createdAt
     }
   }
@@ -2562,6 +2575,13 @@ export const CreateMonitorFromPageDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateMonitorFromPageMutation, CreateMonitorFromPageMutationVariables>;
+export const UpdateMonitorFromPageDocument = new TypedDocumentString(`
+    mutation UpdateMonitorFromPage($id: ID!, $input: MonitorInput!) {
+  updateMonitor(id: $id, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateMonitorFromPageMutation, UpdateMonitorFromPageMutationVariables>;
 export const PauseMonitorFromPageDocument = new TypedDocumentString(`
     mutation PauseMonitorFromPage($id: ID!, $paused: Boolean!) {
   pauseMonitor(id: $id, paused: $paused) {

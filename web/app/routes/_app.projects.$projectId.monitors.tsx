@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { CheckStrip, ResponseChart } from '../features/monitors/check-strip';
+import { readMonitorForm } from '../features/monitors/monitor-form.server';
+import { MonitorSettings } from '../features/monitors/monitor-settings';
 import { readString } from '../lib/form.server';
 import { mutateApi, queryApi } from '../lib/graphql.server';
 import { visibleText } from '../lib/visible-text';
@@ -21,7 +23,11 @@ const MONITORS_QUERY = graphql(`
       url
       paused
       status
+      checkinMarginMinutes
+      maxRuntimeMinutes
       failureTolerance
+      recoveryThreshold
+      timeoutSeconds
       environments {
         environment
         status
@@ -33,6 +39,7 @@ const MONITORS_QUERY = graphql(`
         durationMs
         statusCode
         error
+        tlsExpiresAt
         createdAt
       }
     }
@@ -42,6 +49,14 @@ const MONITORS_QUERY = graphql(`
 const CREATE_MONITOR = graphql(`
   mutation CreateMonitorFromPage($projectId: ID!, $kind: MonitorKind!, $input: MonitorInput!) {
     createMonitor(projectId: $projectId, kind: $kind, input: $input) {
+      id
+    }
+  }
+`);
+
+const UPDATE_MONITOR = graphql(`
+  mutation UpdateMonitorFromPage($id: ID!, $input: MonitorInput!) {
+    updateMonitor(id: $id, input: $input) {
       id
     }
   }
@@ -71,16 +86,14 @@ export async function action(args: ActionFunctionArgs) {
   const intent = readString(form, 'intent');
   const id = readString(form, 'id');
   let result;
-  if (intent === 'create') {
+  if (intent === 'create' || intent === 'update') {
     const kind = readString(form, 'kind') === 'UPTIME' ? 'UPTIME' : 'CRON';
-    const schedule = readString(form, 'schedule');
-    const input =
-      kind === 'UPTIME'
-        ? { slug: readString(form, 'slug'), url: readString(form, 'url') }
-        : /^\d+$/.test(schedule)
-          ? { slug: readString(form, 'slug'), intervalMinutes: Number(schedule) }
-          : { slug: readString(form, 'slug'), crontab: schedule, timezone: readString(form, 'timezone') || 'UTC' };
-    result = await mutateApi(args, CREATE_MONITOR, { projectId: args.params.projectId ?? '', kind, input });
+    const read = readMonitorForm(form, kind);
+    if ('error' in read) return data({ error: read.error, id }, { status: 400 });
+    result =
+      intent === 'create'
+        ? await mutateApi(args, CREATE_MONITOR, { projectId: args.params.projectId ?? '', kind, input: read.input })
+        : await mutateApi(args, UPDATE_MONITOR, { id, input: read.input });
   } else if (intent === 'pause' || intent === 'resume') {
     result = await mutateApi(args, PAUSE_MONITOR, { id, paused: intent === 'pause' });
   } else if (intent === 'delete') {
@@ -89,8 +102,8 @@ export async function action(args: ActionFunctionArgs) {
     return data({ error: 'Unknown action.' }, { status: 400 });
   }
   if (!result.ok)
-    return data({ error: result.error.message }, { status: result.error.code === 'FORBIDDEN' ? 403 : 400 });
-  return { error: null };
+    return data({ error: result.error.message, id }, { status: result.error.code === 'FORBIDDEN' ? 403 : 400 });
+  return { error: null, id };
 }
 
 const STATE_LABEL: Record<string, string> = {
@@ -100,9 +113,28 @@ const STATE_LABEL: Record<string, string> = {
   PENDING: 'Waiting for the first check-in',
 };
 
+const DAY = 86_400_000;
+
+/** The certificate the last check saw, and a warning inside the 14 days (the monitor's warning issue opens then). */
+function CertificateLine({ checks }: { checks: { tlsExpiresAt?: string | null; createdAt: string }[] }) {
+  const seen = checks.find((c) => c.tlsExpiresAt);
+  if (!seen?.tlsExpiresAt) return null;
+  const ends = Date.parse(seen.tlsExpiresAt);
+  const days = Math.floor((ends - Date.parse(seen.createdAt)) / DAY);
+  const soon = days < 14;
+  return (
+    <p className={soon ? 'certificate-warning' : 'muted'}>
+      TLS certificate {days < 0 ? 'ended' : 'ends'} {seen.tlsExpiresAt.slice(0, 10)}
+      {soon && days >= 0 ? ` (in ${days === 1 ? '1 day' : `${days} days`})` : ''}
+    </p>
+  );
+}
+
 export default function MonitorsPage() {
   const { monitors } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as { error: string | null } | undefined;
+  const actionData = useActionData<typeof action>() as { error: string | null; id?: string } | undefined;
+  // An edit's error shows under that monitor; a create's (no id) under the new-monitor form.
+  const errorFor = (id: string) => (actionData?.error && actionData.id === id ? actionData.error : null);
   const busy = useNavigation().state === 'submitting';
   return (
     <>
@@ -133,6 +165,7 @@ export default function MonitorsPage() {
                   {' · '}
                   <span className="mono">{visibleText(m.slug)}</span>
                 </p>
+                <CertificateLine checks={m.checkIns} />
                 <CheckStrip checks={m.checkIns} />
                 <ResponseChart checks={m.checkIns} label={m.kind === 'UPTIME' ? 'Response time' : 'Run time'} />
                 <Form method="post" className="inline-actions">
@@ -144,6 +177,12 @@ export default function MonitorsPage() {
                     Delete <span className="visually-hidden">{m.slug}</span>
                   </button>
                 </Form>
+                {errorFor(m.id) && (
+                  <p className="form-error" role="alert">
+                    {errorFor(m.id)}
+                  </p>
+                )}
+                <MonitorSettings monitor={m} busy={busy} />
               </li>
             ))}
           </ul>
@@ -151,7 +190,7 @@ export default function MonitorsPage() {
       </section>
       <section className="card" aria-labelledby="new-monitor-heading">
         <h2 id="new-monitor-heading">New monitor</h2>
-        {actionData?.error && (
+        {actionData?.error && !actionData.id && (
           <p className="form-error" role="alert">
             {actionData.error}
           </p>
