@@ -19,6 +19,7 @@ const pending = new WeakMap<Context, Promise<string[]>>();
 export function enrolmentPendingFor(ctx: Context): Promise<string[]> {
   const principal = ctx.principal;
   if (!principal?.sessionId || principal.user.totpSecret) return Promise.resolve([]);
+  if (principal.twoFactorPending) return Promise.resolve([...principal.twoFactorPending]);
   let p = pending.get(ctx);
   if (!p) pending.set(ctx, (p = organizationsRequiringTwoFactor(ctx.ds, principal.user)));
   return p;
