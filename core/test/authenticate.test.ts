@@ -86,11 +86,10 @@ for (const kind of ['postgres', 'pglite'] as const) {
       await db.ds.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [
         account.sessionId,
       ]);
-      assert.equal(
-        (await authenticateBearer(db.ds, account.token)).principal === null &&
-          (await authenticateBearer(db.ds, account.token)).problem,
-        'This session has expired: sign in again',
-      );
+      assert.deepEqual(await authenticateBearer(db.ds, account.token), {
+        principal: null,
+        problem: 'This session has expired: sign in again',
+      });
       await db.ds.query('UPDATE sessions SET revoked_at = now() WHERE id = $1', [account.sessionId]);
       assert.deepEqual(await authenticateBearer(db.ds, account.token), {
         principal: null,
