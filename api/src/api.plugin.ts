@@ -11,6 +11,7 @@ import {
 } from '@tracker/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createContext, type ApiDeps, type Context } from './context';
+import { forbiddenStatusPlugin } from './forbidden-status.plugin';
 import { formatError, rateLimitedError } from './format-error';
 import { createMemoryRateLimiter, type GraphqlRateLimiter } from './rate-limit/graphql-rate-limiter';
 import { createClientAddressReader } from './rate-limit/client-address';
@@ -105,6 +106,7 @@ export async function createApollo(
       ApolloServerPluginCacheControlDisabled(),
       queryLimitsPlugin<Context>(schema),
       storableInputPlugin<Context>(),
+      forbiddenStatusPlugin<Context>(),
       ...(options.plugins ?? []),
     ],
   });

@@ -53,6 +53,16 @@ for (const kind of ['postgres', 'pglite'] as const) {
       );
       return JSON.parse(JSON.stringify((response.body as { singleResult: unknown }).singleResult));
     }
+    /** The HTTP status Apollo would answer with, and the body. */
+    async function answer(source: string, token: string) {
+      const response = await apollo.executeOperation(
+        { query: source },
+        { contextValue: createContext({ ds: db.ds, config }, await authenticate(db.ds, token)) },
+      );
+      const body = (response.body as { singleResult: { data?: Record<string, unknown>; errors?: unknown[] } })
+        .singleResult;
+      return { status: response.http.status ?? 200, body: JSON.parse(JSON.stringify(body)) };
+    }
     async function ok(source: string, variables: Record<string, unknown>, token: string) {
       const r = await run(source, variables, token);
       assert.equal(r.errors, undefined, JSON.stringify(r.errors));
@@ -97,6 +107,30 @@ for (const kind of ['postgres', 'pglite'] as const) {
       const viewer = await ok('{ viewer { isInstanceAdmin } }', {}, admin.token);
       assert.equal(viewer.viewer.isInstanceAdmin, true);
       assert.equal((await ok('{ viewer { isInstanceAdmin } }', {}, owner.token)).viewer.isInstanceAdmin, false);
+    });
+
+    test('a non-admin gets HTTP 403 from every admin query and mutation; NOT_FOUND and the calls of an admin stay 200', async () => {
+      const root = await account('root403', { admin: true });
+      const tenant = await account('tenant403');
+      for (const source of [
+        '{ adminOrganizations { totalCount } }',
+        '{ adminDeadLetters { totalCount } }',
+        '{ adminInstance { version } }',
+        'mutation { adminSendTestEmail { to } }',
+      ]) {
+        const r = await answer(source, tenant.token);
+        assert.equal(r.status, 403, source);
+        assert.equal(r.body.errors?.[0]?.extensions?.code, 'FORBIDDEN', source);
+      }
+      // Admin fields are non-null: refusing one nulls the whole answer, so it is a 403 as well.
+      const mixed = await answer('{ viewer { id } adminInstance { version } }', tenant.token);
+      assert.equal(mixed.status, 403);
+      assert.equal(mixed.body.data, null);
+      // Another tenant's project is NOT_FOUND, as a missing one: the status does not tell them apart.
+      const other = await answer(`{ project(id: "${randomUUID()}") { id } }`, tenant.token);
+      assert.equal(other.status, 200, JSON.stringify(other.body));
+      const byAdmin = await answer('{ adminInstance { version } }', root.token);
+      assert.equal(byAdmin.status, 200, JSON.stringify(byAdmin.body));
     });
 
     test('an upgraded instance makes its oldest account the admin', async () => {
