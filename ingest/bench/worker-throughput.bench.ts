@@ -294,7 +294,32 @@ interface ProcessRun {
   batches: number[];
   /** Of the samples of each worker's backend, the share waiting for a lock. */
   lockWaitShare: number;
+  /** WAL bytes per stored event: of records touching this database's relations, and of the whole cluster (an upper bound: other work shares it). */
+  walPerEvent: { database: number | null; cluster: number };
+  /** Growth of the database (tables and indexes) per stored event. */
+  diskPerEvent: number;
   problems: string[];
+}
+
+/**
+ * WAL written between two LSNs: every record in the cluster, and the records whose blocks belong
+ * to this database (pg_walinspect reads them back from the WAL; commit records carry no block
+ * and count only in the cluster figure). Null for the database share when pg_walinspect is
+ * not installed.
+ */
+async function walBytes(db: Database, from: string, to: string): Promise<{ database: number | null; cluster: number }> {
+  const [c] = await db.ds.query('SELECT pg_wal_lsn_diff($2::pg_lsn, $1::pg_lsn)::float8 AS n', [from, to]);
+  try {
+    await db.ds.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
+    const [d] = await db.ds.query(
+      `SELECT coalesce(sum(record_length), 0)::float8 AS n FROM pg_get_wal_records_info($1::pg_lsn, $2::pg_lsn)
+        WHERE block_ref LIKE '%/' || (SELECT oid FROM pg_database WHERE datname = current_database()) || '/%'`,
+      [from, to],
+    );
+    return { database: Number(d.n), cluster: Number(c.n) };
+  } catch {
+    return { database: null, cluster: Number(c.n) };
+  }
 }
 
 /**
@@ -362,6 +387,10 @@ async function runWorkerProcesses(
     }
     await Promise.all(ready);
     const meter = new CpuMeter(db);
+    await db.ds.query('CHECKPOINT'); // full-page images after a checkpoint are part of the cost, from a known start
+    const [{ lsn: lsn0, size: size0 }] = await db.ds.query(
+      'SELECT pg_current_wal_lsn()::text AS lsn, pg_database_size(current_database())::float8 AS size',
+    );
     await meter.start();
     const redis0 = processCpuMs(redisPid);
     const t0 = performance.now();
@@ -390,6 +419,10 @@ async function runWorkerProcesses(
     const pgCpuMs = (await meter.read()).pgMs;
     const redis1 = processCpuMs(redisPid);
     const load = loadAverage();
+    const [{ lsn: lsn1, size: size1 }] = await db.ds.query(
+      'SELECT pg_current_wal_lsn()::text AS lsn, pg_database_size(current_database())::float8 AS size',
+    );
+    const wal = await walBytes(db, lsn0, lsn1);
     for (const c of children) c.send({ type: 'stop' });
     const outcomes = await Promise.all(stopped);
     const problems: string[] = [];
@@ -416,6 +449,11 @@ async function runWorkerProcesses(
       load,
       batches: outcomes.map((o) => o.batches),
       lockWaitShare: lockWaits / Math.max(1, samples * processes),
+      walPerEvent: {
+        database: wal.database === null ? null : wal.database / payloads.length,
+        cluster: wal.cluster / payloads.length,
+      },
+      diskPerEvent: (Number(size1) - Number(size0)) / payloads.length,
       problems,
     };
   } finally {
@@ -438,7 +476,9 @@ function describeProcessRun(run: ProcessRun): string {
     `${run.processes} worker process(es): ${fmt(EVENTS)} events in ${fmt(run.ms)} ms = ${fmt(run.rate)} events/s; ` +
     `CPU per event: workers ${run.workerCpuMs.map(per).join(' + ')} µs, PostgreSQL ${per(run.pgCpuMs)} µs, ` +
     `Redis ${run.redisCpuMs === null ? '?' : per(run.redisCpuMs)} µs; ${coresBusy(run).toFixed(2)} cores busy of ${describeMachine().nproc}; ` +
-    `backends waiting for a lock ${(100 * run.lockWaitShare).toFixed(0)} % of the time; load average ${run.load}`
+    `backends waiting for a lock ${(100 * run.lockWaitShare).toFixed(0)} % of the time; ` +
+    `WAL per event ${run.walPerEvent.database === null ? '?' : fmt(run.walPerEvent.database)} B of this database ` +
+    `(${fmt(run.walPerEvent.cluster)} B cluster-wide); tables + indexes ${fmt(run.diskPerEvent)} B per event; load average ${run.load}`
   );
 }
 
@@ -867,6 +907,8 @@ ${table(
     'Redis',
     'cores busy',
     "a worker's backend waiting for a lock",
+    'WAL B/event (this database; cluster)',
+    'tables + indexes B/event',
     'load average at the end',
   ],
   processRuns.map((r) => [
@@ -878,11 +920,15 @@ ${table(
     r.redisCpuMs === null ? '?' : fmt((r.redisCpuMs * 1000) / EVENTS),
     coresBusy(r).toFixed(2),
     `${(100 * r.lockWaitShare).toFixed(0)} %`,
+    `${r.walPerEvent.database === null ? '?' : fmt(r.walPerEvent.database)}; ${fmt(r.walPerEvent.cluster)}`,
+    fmt(r.diskPerEvent),
     String(r.load),
   ]),
 )}
 
 **Ratio 2 processes / 1: ${scaling.toFixed(2)}** (issue 21's target ≥ ${TARGET_SCALING}: **${scaling >= TARGET_SCALING ? 'met' : 'missed'}**).
+
+WAL: from a \`CHECKPOINT\` before each run (so the full-page images a run causes are counted) to its end; "this database" sums the WAL records whose blocks belong to the bench's database (pg_walinspect), "cluster" is all WAL written meanwhile, other databases' work included (an upper bound on a shared server). Commit records carry no block and are only in the cluster figure. Tables + indexes: growth of \`pg_database_size\` over the run.
 
 PostgreSQL background work during the worker phase, on the same cores but not in the CPU columns: ${describeBackground(background)}.
 
