@@ -27,10 +27,10 @@ describe('release(projectId, version): the release detail page', () => {
   const at = (h: number) => new Date(D + h * HOUR_MS);
   const issueId = async (fingerprint: string) =>
     (
-      await f.db.ds.query(`SELECT DISTINCT issue_id AS id FROM events WHERE fingerprint = $1::jsonb AND project_id = $2`, [
-        JSON.stringify([fingerprint]),
-        owner.projectId,
-      ])
+      await f.db.ds.query(
+        `SELECT DISTINCT issue_id AS id FROM events WHERE fingerprint = $1::jsonb AND project_id = $2`,
+        [JSON.stringify([fingerprint]), owner.projectId],
+      )
     )[0].id as string;
   const resolve = (id: string) => f.ok(`mutation($id: ID!) { resolveIssue(id: $id) { status } }`, { id }, owner.token);
 
@@ -78,7 +78,17 @@ describe('release(projectId, version): the release detail page', () => {
     await setReleaseCommits(f.db.ds, {
       projectId: p,
       version: V,
-      commits: [{ id: 'c'.repeat(40), repository: 'web', authorName: null, authorEmail: null, message: 'Fix', timestamp: null, files: [] }],
+      commits: [
+        {
+          id: 'c'.repeat(40),
+          repository: 'web',
+          authorName: null,
+          authorEmail: null,
+          message: 'Fix',
+          timestamp: null,
+          files: [],
+        },
+      ],
     });
   });
   after(() => f.close());
@@ -137,7 +147,10 @@ describe('release(projectId, version): the release detail page', () => {
     );
     // X was resolved in 1.0 but regressed since: resolved-in was cleared.
     assert.equal(release.resolvedIssues.totalCount, 0);
-    assert.deepEqual(release.sourceMaps.nodes.map((n: any) => n.filename), ['old.js.map']);
+    assert.deepEqual(
+      release.sourceMaps.nodes.map((n: any) => n.filename),
+      ['old.js.map'],
+    );
     assert.deepEqual(release.artifactBundles, []);
   });
 

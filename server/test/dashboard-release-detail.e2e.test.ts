@@ -59,7 +59,13 @@ async function post(path: string, token: string, body: unknown): Promise<number>
 }
 
 async function sendAndWait(a: Account, title: string, release: string, environment = 'production') {
-  const r = await sendError(server.url, a.key, { type: 'Error', message: title, environment, release, eventId: randomUUID() });
+  const r = await sendError(server.url, a.key, {
+    type: 'Error',
+    message: title,
+    environment,
+    release,
+    eventId: randomUUID(),
+  });
   assert.equal(r.status, 202);
   return waitFor(
     `issue ${title}`,
@@ -110,8 +116,14 @@ test('a release row opens the release page with its issues, deploys, health and 
   await resolve(a, done.id); // resolved in V (staging, the newest deploy)
   // The old issue comes back with V: a regression.
   assert.equal(
-    (await sendError(server.url, a.key, { type: 'Error', message: 'cart total is NaN', environment: 'production', release: V }))
-      .status,
+    (
+      await sendError(server.url, a.key, {
+        type: 'Error',
+        message: 'cart total is NaN',
+        environment: 'production',
+        release: V,
+      })
+    ).status,
     202,
   );
   await waitFor(
@@ -122,7 +134,10 @@ test('a release row opens the release page with its issues, deploys, health and 
       ),
     60_000,
   );
-  assert.equal(await post('/ingest/sourcemaps', upload, { release: V, files: [{ filename: 'main.js.map', map: MAP }] }), 200);
+  assert.equal(
+    await post('/ingest/sourcemaps', upload, { release: V, files: [{ filename: 'main.js.map', map: MAP }] }),
+    200,
+  );
 
   const { page, context } = await newPage();
   try {
@@ -150,12 +165,19 @@ test('a release row opens the release page with its issues, deploys, health and 
       deploys.map((r) => r.split(/[\t\n]/)[0].trim()),
       ['staging', 'production'],
     );
-    assert.equal(await section(/^Deploys and health/).locator('td.health-cell').count(), 8);
+    assert.equal(
+      await section(/^Deploys and health/)
+        .locator('td.health-cell')
+        .count(),
+      8,
+    );
     const maps = await rows(/^Source maps/);
     assert.equal(maps.length, 1);
     assert.match(maps[0], new RegExp(`main\\.js\\.map\\s+${Buffer.byteLength(MAP)} B`));
     // An issue link leads to the issue.
-    await section(/^New in this release/).getByRole('link', { name: 'Error: checkout button missing' }).click();
+    await section(/^New in this release/)
+      .getByRole('link', { name: 'Error: checkout button missing' })
+      .click();
     await page.waitForURL((u) => u.pathname.endsWith(`/issues/${fresh.id}`));
     await page.goBack();
     await page.getByRole('heading', { name: `Release ${V}` }).waitFor();

@@ -192,7 +192,11 @@ function releaseDetailAnswer(variables: Record<string, unknown>): Answer {
             },
             regressedIssues: empty,
             resolvedIssues: empty,
-            sourceMaps: { totalCount: 1, totalBytes: 1536, nodes: [{ filename: 'main.js.map', sizeBytes: 1536, uploadedAt: '2026-01-01T00:00:00Z' }] },
+            sourceMaps: {
+              totalCount: 1,
+              totalBytes: 1536,
+              nodes: [{ filename: 'main.js.map', sizeBytes: 1536, uploadedAt: '2026-01-01T00:00:00Z' }],
+            },
             artifactBundles: [],
             commits: deploys[0].commits,
           },
@@ -1902,7 +1906,10 @@ describe('releases page', () => {
     const html = text(await response.text());
     assertInertMarkup(html);
     assert.deepEqual(
-      received.slice(before).map((r) => r.body.operationName).filter((n) => n?.startsWith('ReleaseDetail')),
+      received
+        .slice(before)
+        .map((r) => r.body.operationName)
+        .filter((n) => n?.startsWith('ReleaseDetail')),
       ['ReleaseDetail'],
       'no health asked for on Free',
     );
@@ -1911,7 +1918,10 @@ describe('releases page', () => {
     assert.match(html, /href="\/projects\/p1\/issues\/i1"[^>]*>&lt;img src=x onerror=alert\(1\)&gt;</);
     assert.match(html, /The newest 1 of 30\./);
     assert.match(html, /main\.js\.map<\/th><td class="num">1\.5 KB</);
-    assert.match(html, /Release health \(crash-free sessions and users, events per hour against the previous release\) is part of the/);
+    assert.match(
+      html,
+      /Release health \(crash-free sessions and users, events per hour against the previous release\) is part of the/,
+    );
     assert.match(html, /62aaca3ed186/);
 
     const missing = await get(`/projects/p1/releases/${encodeURIComponent('2.0/beta')}`, cookie);

@@ -143,7 +143,8 @@ function groupByEnvironment<R extends Release>(releases: R[]): [string, R[]][] {
 }
 
 export default function ReleasesPage() {
-  const { projectId, releases, unregistered, healthIncluded, organization, healthPlans, now } = useLoaderData<typeof loader>();
+  const { projectId, releases, unregistered, healthIncluded, organization, healthPlans, now } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const { project } = useProjectAndOrg();

@@ -76,7 +76,10 @@ export default function ReleasePage() {
         <p className="hint">
           Registered {formatDateTime(release.dateCreated)}
           {release.dateReleased && <>, finalized {formatDateTime(release.dateReleased)}</>}. Deployed to{' '}
-          {release.deploys.map((d) => visibleText(d.environment)).join(', ')}.
+          {release.deploys.map((d) => visibleText(d.environment)).join(', ')}.{' '}
+          <Link to={`${projectPath(projectId, 'issues')}?${new URLSearchParams({ release: release.version })}`}>
+            Issues with events of this release
+          </Link>
         </p>
       </section>
       <ReleaseDeploysSection

@@ -32,7 +32,7 @@ export class ReleaseVersionPageResolver {
     nullable: true,
     description:
       'Any member. One version of the project across its environments. NOT_FOUND when the project is missing or ' +
-      "not yours (as `releases`); null when the project has no release record of that version (one only seen on events: see unregisteredReleases).",
+      'not yours (as `releases`); null when the project has no release record of that version (one only seen on events: see unregisteredReleases).',
   })
   async release(
     @Arg('projectId', () => ID) projectId: string,
