@@ -17,6 +17,7 @@ import { InboundFilterResolver } from './modules/inbound-filter/inbound-filter.r
 import { ReleaseResolver } from './modules/release/release.resolver';
 import { UnregisteredReleaseResolver } from './modules/release/unregistered-release.resolver';
 import { ReleaseVersionResolver } from './modules/release/release-version.resolver';
+import { ReleaseVersionPageResolver } from './modules/release/release-version-page.resolver';
 import { SuspectCommitsResolver } from './modules/issue/suspect-commits.resolver';
 import { BillingResolver } from './modules/billing/billing.resolver';
 import { PlanResolver } from './modules/plan/plan.resolver';
@@ -50,6 +51,7 @@ export const RESOLVERS = [
   ReleaseResolver,
   UnregisteredReleaseResolver,
   ReleaseVersionResolver,
+  ReleaseVersionPageResolver,
   SuspectCommitsResolver,
   ReleaseHealthResolver,
   AlertResolver,

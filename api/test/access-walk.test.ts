@@ -113,6 +113,7 @@ const FIELDS: Record<string, Row> = {
   projectKeys: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   projectInboundFilters: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   releases: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
+  release: { args: (a) => ({ projectId: a.project, version: '0.1.0' }), outsider: 'NOT_FOUND', member: 'ok' },
   unregisteredReleases: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'ok' },
   uploadTokens: { args: (a) => ({ projectId: a.project }), outsider: 'NOT_FOUND', member: 'FORBIDDEN' },
   billing: { args: (a) => ({ organizationId: a.organization }), outsider: 'NOT_FOUND', member: 'ok' },

@@ -138,6 +138,8 @@ const CASES: Record<string, Case> = {
   issue: { ids: { id: 'issue' }, args: (b) => ({ id: b.issue }) },
   event: { ids: { id: 'event' }, args: (b) => ({ id: b.event }) },
   releases: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
+  // The release detail page (issue 31): each tenant marks 0.1.0 when it is set up.
+  release: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project, version: '0.1.0' }) },
   uploadTokens: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
   alertRules: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },
   vitals: { ids: { projectId: 'project' }, args: (b) => ({ projectId: b.project }) },

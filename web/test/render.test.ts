@@ -150,6 +150,59 @@ const healthOf: Record<string, Record<string, unknown>> = {
   r24: { issuesIntroduced: 2, regressions: 1, usersSeen: 2, crashFreeUsers: 1, eventsPerHour: 1, ...noPrevious },
 };
 
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The release detail page (issue 31): a known version of p1 (Free: no health asked for), else null. */
+function releaseDetailAnswer(variables: Record<string, unknown>): Answer {
+  const found = projects.find((p) => p.id === variables.projectId);
+  if (!found) return fail('NOT_FOUND', 'Project not found');
+  const deploys = releasesOf[found.id].filter((r) => r.version === variables.version);
+  const empty = { totalCount: 0, nodes: [] };
+  return ok<Api.ReleaseDetailQuery>({
+    project: { id: found.id, organizationId: found.organizationId },
+    viewer,
+    plans,
+    release:
+      deploys.length === 0
+        ? null
+        : {
+            version: deploys[0].version,
+            dateCreated: '2025-12-31T00:00:00Z',
+            dateReleased: null,
+            deploys: deploys.map(({ id, environment, deployedAt }) => ({ id, environment, deployedAt })),
+            newIssues: {
+              totalCount: 30,
+              nodes: [
+                {
+                  environments: ['production'],
+                  at: '2026-01-01T00:10:00Z',
+                  issue: {
+                    id: 'i1',
+                    title: XSS_TITLE,
+                    culprit: XSS_CULPRIT,
+                    level: 'ERROR',
+                    status: 'OPEN',
+                    isRegression: false,
+                    eventCount: 3,
+                    userCount: 1,
+                    lastSeen: '2026-01-01T00:20:00Z',
+                  },
+                },
+              ],
+            },
+            regressedIssues: empty,
+            resolvedIssues: empty,
+            sourceMaps: {
+              totalCount: 1,
+              totalBytes: 1536,
+              nodes: [{ filename: 'main.js.map', sizeBytes: 1536, uploadedAt: '2026-01-01T00:00:00Z' }],
+            },
+            artifactBundles: [],
+            commits: deploys[0].commits,
+          },
+  });
+}
+
 /** The releases query: the project, its organization (through the viewer), the plans and the list. */
 function releasesAnswer(variables: Record<string, unknown>): Answer {
   const found = projects.find((p) => p.id === variables.projectId);
@@ -845,6 +898,8 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
       return releasesAnswer(body.variables);
     case 'ProjectReleaseHealth':
       return releaseHealthAnswer(body.variables);
+    case 'ReleaseDetail':
+      return releaseDetailAnswer(body.variables);
     case 'ProjectVitals':
       return ok(vitalsAnswer(body.variables));
     case 'ProjectLogs':
@@ -1802,7 +1857,7 @@ describe('issue page', () => {
 describe('releases page', () => {
   /** The `<tr>` of the release whose version cell starts with `version`. */
   function rowOf(html: string, version: string): string {
-    const row = html.split('<tr').find((r) => r.includes(`release-version">${version}<`));
+    const row = html.split('<tr').find((r) => new RegExp(`release-version"[^>]*>${escapeRegExp(version)}<`).test(r));
     assert.ok(row, `a row for ${version}`);
     return row;
   }
@@ -1831,6 +1886,47 @@ describe('releases page', () => {
       calls.every((b) => !/\bhealth\b/.test(b.query)),
       `no request for health: ${calls.map((b) => b.operationName).join(', ')}`,
     );
+  });
+
+  test('each release row links to its page, the version encoded as one path segment', async () => {
+    const cookie = await signIn();
+    const html = await (await get('/projects/p1/releases', cookie)).text();
+    assert.match(rowOf(html, '1.0.0'), /href="\/projects\/p1\/releases\/1.0.0"/);
+    assert.match(
+      rowOf(html, '&lt;img src=x onerror=alert(1)&gt;'),
+      new RegExp(`href="/projects/p1/releases/${escapeRegExp(encodeURIComponent(XSS_TITLE))}"`),
+    );
+  });
+
+  test('the release page: deploys, issues (text only) and files; no health on Free; 404 for an unknown version', async () => {
+    const cookie = await signIn();
+    const before = received.length;
+    const response = await get('/projects/p1/releases/1.0.0', cookie);
+    assert.equal(response.status, 200);
+    const html = text(await response.text());
+    assertInertMarkup(html);
+    assert.deepEqual(
+      received
+        .slice(before)
+        .map((r) => r.body.operationName)
+        .filter((n) => n?.startsWith('ReleaseDetail')),
+      ['ReleaseDetail'],
+      'no health asked for on Free',
+    );
+    assert.match(html, /Release<\/span> <span class="mono">1.0.0<\/span>/);
+    assert.ok(html.indexOf('>production<') < html.indexOf('>staging<'), 'deploys as the API ordered them');
+    assert.match(html, /href="\/projects\/p1\/issues\/i1"[^>]*>&lt;img src=x onerror=alert\(1\)&gt;</);
+    assert.match(html, /The newest 1 of 30\./);
+    assert.match(html, /main\.js\.map<\/th><td class="num">1\.5 KB</);
+    assert.match(
+      html,
+      /Release health \(crash-free sessions and users, events per hour against the previous release\) is part of the/,
+    );
+    assert.match(html, /62aaca3ed186/);
+
+    const missing = await get(`/projects/p1/releases/${encodeURIComponent('2.0/beta')}`, cookie);
+    assert.equal(missing.status, 404);
+    assert.match(await missing.text(), /No release 2\.0\/beta in this project\./);
   });
 
   test("sentry-cli's finalize time and commits under the version, the commit text inert", async () => {

@@ -21,6 +21,7 @@ export interface IssueRow {
   snooze?: Issue['snooze'];
   discarded_at?: Date | string | null;
   assignee_id?: string | null;
+  alerts_muted_until?: Date | string | null;
 }
 
 const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
@@ -47,5 +48,6 @@ export function issueFromRow(r: IssueRow): Issue {
     snooze: r.snooze ?? null,
     discardedAt: r.discarded_at == null ? null : date(r.discarded_at),
     assigneeId: r.assignee_id ?? null,
+    alertsMutedUntil: r.alerts_muted_until == null ? null : date(r.alerts_muted_until),
   });
 }

@@ -10,3 +10,6 @@ export * from './release-commits';
 export * from './suspect-commits';
 export * from './release-version-reads';
 export * from './unregistered-releases';
+export * from './release-version-page';
+export * from './release-issues';
+export * from './release-files';

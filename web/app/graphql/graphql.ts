@@ -635,6 +635,28 @@ export type RenameOrganizationMutationVariables = Exact<{
 
 export type RenameOrganizationMutation = { renameOrganization: { id: string, name: string } };
 
+export type ReleaseHealthFieldsFragment = { issuesIntroduced: number, regressions: number, basis: HealthBasis, crashFreeSessions: number | null, usersSeen: number, crashedUsers: number, crashFreeUsers: number | null, windowEvents: number, enoughData: boolean, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null, sessions: { started: number } | null };
+
+export type ReleaseIssueFieldsFragment = { totalCount: number, nodes: Array<{ environments: Array<string>, at: string, issue: { id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string } }> };
+
+export type ReleaseDetailQueryVariables = Exact<{
+  projectId: string;
+  version: string;
+  issues: number;
+  files: number;
+}>;
+
+
+export type ReleaseDetailQuery = { project: { id: string, organizationId: string } | null, viewer: { id: string, organizations: Array<{ id: string, plan: string }> } | null, plans: Array<{ id: string, name: string, eventsPerMonth: number, logsPerMonth: number, retentionDays: number, releaseHealth: boolean }>, release: { version: string, dateCreated: string, dateReleased: string | null, deploys: Array<{ id: string, environment: string, deployedAt: string }>, newIssues: { totalCount: number, nodes: Array<{ environments: Array<string>, at: string, issue: { id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string } }> }, regressedIssues: { totalCount: number, nodes: Array<{ environments: Array<string>, at: string, issue: { id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string } }> }, resolvedIssues: { totalCount: number, nodes: Array<{ environments: Array<string>, at: string, issue: { id: string, title: string, culprit: string | null, level: Level, status: IssueStatus, isRegression: boolean, eventCount: number, userCount: number, lastSeen: string } }> }, sourceMaps: { totalCount: number, totalBytes: number, nodes: Array<{ filename: string, sizeBytes: number, uploadedAt: string }> }, artifactBundles: Array<{ checksum: string, dist: string | null, fileCount: number, assembledAt: string }>, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> } | null };
+
+export type ReleaseDetailHealthQueryVariables = Exact<{
+  projectId: string;
+  version: string;
+}>;
+
+
+export type ReleaseDetailHealthQuery = { release: { deploys: Array<{ id: string, health: { issuesIntroduced: number, regressions: number, basis: HealthBasis, crashFreeSessions: number | null, usersSeen: number, crashedUsers: number, crashFreeUsers: number | null, windowEvents: number, enoughData: boolean, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null, sessions: { started: number } | null } | null }> } | null };
+
 export type ReleaseVersionFieldsFragment = { dateReleased: string | null, commits: Array<{ id: string, repository: string, authorName: string | null, authorEmail: string | null, message: string | null, timestamp: string | null }> };
 
 export type UnregisteredReleasesQueryVariables = Exact<{
@@ -1269,6 +1291,49 @@ export const EventDetailFieldsFragmentDoc = new TypedDocumentString(`
     value
   }
 }`, {"fragmentName":"EventDetailFields"}) as unknown as TypedDocumentString<EventDetailFieldsFragment, unknown>;
+export const ReleaseHealthFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ReleaseHealthFields on ReleaseHealth {
+  issuesIntroduced
+  regressions
+  basis
+  crashFreeSessions
+  sessions {
+    started
+  }
+  usersSeen
+  crashedUsers
+  crashFreeUsers
+  windowEvents
+  enoughData
+  eventsPerHour
+  previousVersion
+  previousIssuesIntroduced
+  previousRegressions
+  previousCrashFreeUsers
+  previousEventsPerHour
+  eventsPerHourRatio
+}
+    `, {"fragmentName":"ReleaseHealthFields"}) as unknown as TypedDocumentString<ReleaseHealthFieldsFragment, unknown>;
+export const ReleaseIssueFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ReleaseIssueFields on ReleaseIssueList {
+  totalCount
+  nodes {
+    environments
+    at
+    issue {
+      id
+      title
+      culprit
+      level
+      status
+      isRegression
+      eventCount
+      userCount
+      lastSeen
+    }
+  }
+}
+    `, {"fragmentName":"ReleaseIssueFields"}) as unknown as TypedDocumentString<ReleaseIssueFieldsFragment, unknown>;
 export const ReleaseVersionFieldsFragmentDoc = new TypedDocumentString(`
     fragment ReleaseVersionFields on Release {
   dateReleased
@@ -2043,6 +2108,123 @@ export const RenameOrganizationDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RenameOrganizationMutation, RenameOrganizationMutationVariables>;
+export const ReleaseDetailDocument = new TypedDocumentString(`
+    query ReleaseDetail($projectId: ID!, $version: String!, $issues: Int!, $files: Int!) {
+  project(id: $projectId) {
+    id
+    organizationId
+  }
+  viewer {
+    id
+    organizations {
+      id
+      plan
+    }
+  }
+  plans {
+    ...PlanFields
+  }
+  release(projectId: $projectId, version: $version) {
+    version
+    dateCreated
+    dateReleased
+    deploys {
+      id
+      environment
+      deployedAt
+    }
+    newIssues(first: $issues) {
+      ...ReleaseIssueFields
+    }
+    regressedIssues(first: $issues) {
+      ...ReleaseIssueFields
+    }
+    resolvedIssues(first: $issues) {
+      ...ReleaseIssueFields
+    }
+    sourceMaps(first: $files) {
+      totalCount
+      totalBytes
+      nodes {
+        filename
+        sizeBytes
+        uploadedAt
+      }
+    }
+    artifactBundles(first: 25) {
+      checksum
+      dist
+      fileCount
+      assembledAt
+    }
+    commits(first: 100) {
+      id
+      repository
+      authorName
+      authorEmail
+      message
+      timestamp
+    }
+  }
+}
+    fragment ReleaseIssueFields on ReleaseIssueList {
+  totalCount
+  nodes {
+    environments
+    at
+    issue {
+      id
+      title
+      culprit
+      level
+      status
+      isRegression
+      eventCount
+      userCount
+      lastSeen
+    }
+  }
+}
+fragment PlanFields on PlanInfo {
+  id
+  name
+  eventsPerMonth
+  logsPerMonth
+  retentionDays
+  releaseHealth
+}`) as unknown as TypedDocumentString<ReleaseDetailQuery, ReleaseDetailQueryVariables>;
+export const ReleaseDetailHealthDocument = new TypedDocumentString(`
+    query ReleaseDetailHealth($projectId: ID!, $version: String!) {
+  release(projectId: $projectId, version: $version) {
+    deploys {
+      id
+      health {
+        ...ReleaseHealthFields
+      }
+    }
+  }
+}
+    fragment ReleaseHealthFields on ReleaseHealth {
+  issuesIntroduced
+  regressions
+  basis
+  crashFreeSessions
+  sessions {
+    started
+  }
+  usersSeen
+  crashedUsers
+  crashFreeUsers
+  windowEvents
+  enoughData
+  eventsPerHour
+  previousVersion
+  previousIssuesIntroduced
+  previousRegressions
+  previousCrashFreeUsers
+  previousEventsPerHour
+  eventsPerHourRatio
+}`) as unknown as TypedDocumentString<ReleaseDetailHealthQuery, ReleaseDetailHealthQueryVariables>;
 export const UnregisteredReleasesDocument = new TypedDocumentString(`
     query UnregisteredReleases($projectId: ID!) {
   unregisteredReleases(projectId: $projectId, first: 50) {
@@ -2693,29 +2875,32 @@ export const ProjectReleaseHealthDocument = new TypedDocumentString(`
     deployedAt
     ...ReleaseVersionFields
     health {
-      issuesIntroduced
-      regressions
-      basis
-      crashFreeSessions
-      sessions {
-        started
-      }
-      usersSeen
-      crashedUsers
-      crashFreeUsers
-      windowEvents
-      enoughData
-      eventsPerHour
-      previousVersion
-      previousIssuesIntroduced
-      previousRegressions
-      previousCrashFreeUsers
-      previousEventsPerHour
-      eventsPerHourRatio
+      ...ReleaseHealthFields
     }
   }
 }
-    fragment ReleaseVersionFields on Release {
+    fragment ReleaseHealthFields on ReleaseHealth {
+  issuesIntroduced
+  regressions
+  basis
+  crashFreeSessions
+  sessions {
+    started
+  }
+  usersSeen
+  crashedUsers
+  crashFreeUsers
+  windowEvents
+  enoughData
+  eventsPerHour
+  previousVersion
+  previousIssuesIntroduced
+  previousRegressions
+  previousCrashFreeUsers
+  previousEventsPerHour
+  eventsPerHourRatio
+}
+fragment ReleaseVersionFields on Release {
   dateReleased
   commits {
     id

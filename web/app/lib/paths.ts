@@ -13,3 +13,11 @@ export function issuePath(projectId: string, issueId: string): string {
 export function eventJsonPath(projectId: string, issueId: string, eventId: string): string {
   return `${issuePath(projectId, issueId)}/events/${encodeURIComponent(eventId)}.json`;
 }
+
+/**
+ * A release's detail page. Versions may hold `@`, `/` and `+`: encoded as one path segment
+ * (`/` as `%2F`), which the router decodes back into the `$version` param.
+ */
+export function releasePath(projectId: string, version: string): string {
+  return `${projectPath(projectId, 'releases')}/${encodeURIComponent(version)}`;
+}

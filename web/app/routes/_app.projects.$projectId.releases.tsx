@@ -6,7 +6,7 @@ import { RelativeTime } from '../components/time';
 import { readString } from '../lib/form.server';
 import { formatDateTime } from '../lib/format';
 import { mutateApi, queryApi, tryQueryApi } from '../lib/graphql.server';
-import { projectPath } from '../lib/paths';
+import { projectPath, releasePath } from '../lib/paths';
 import { findPlan, planName, releaseHealthPlanNames } from '../lib/plans';
 import { useProjectAndOrg } from '../lib/project-org';
 import type { ReleaseHealth } from '../lib/release-health';
@@ -60,25 +60,7 @@ const RELEASE_HEALTH_QUERY = graphql(`
       deployedAt
       ...ReleaseVersionFields
       health {
-        issuesIntroduced
-        regressions
-        basis
-        crashFreeSessions
-        sessions {
-          started
-        }
-        usersSeen
-        crashedUsers
-        crashFreeUsers
-        windowEvents
-        enoughData
-        eventsPerHour
-        previousVersion
-        previousIssuesIntroduced
-        previousRegressions
-        previousCrashFreeUsers
-        previousEventsPerHour
-        eventsPerHourRatio
+        ...ReleaseHealthFields
       }
     }
   }
@@ -121,6 +103,7 @@ export async function loader(args: LoaderFunctionArgs) {
     tryQueryApi(args, UNREGISTERED_RELEASES_QUERY, { projectId: variables.projectId }),
   ]);
   return {
+    projectId: first.project.id,
     releases,
     unregistered: unregistered.ok ? unregistered.data.unregisteredReleases : [],
     healthIncluded,
@@ -160,7 +143,8 @@ function groupByEnvironment<R extends Release>(releases: R[]): [string, R[]][] {
 }
 
 export default function ReleasesPage() {
-  const { releases, unregistered, healthIncluded, organization, healthPlans, now } = useLoaderData<typeof loader>();
+  const { projectId, releases, unregistered, healthIncluded, organization, healthPlans, now } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const { project } = useProjectAndOrg();
@@ -250,7 +234,9 @@ export default function ReleasesPage() {
                   {list.map((r, i) => (
                     <tr key={r.id}>
                       <th scope="row" className="break">
-                        <span className="mono release-version">{visibleText(r.version)}</span>
+                        <Link className="mono release-version" to={releasePath(projectId, r.version)}>
+                          {visibleText(r.version)}
+                        </Link>
                         {i === 0 && <span className="tag tag-accent">latest</span>}
                         {r.health && r.health.previousVersion === null && (
                           <span className="health-previous">first in {visibleText(environment)}</span>

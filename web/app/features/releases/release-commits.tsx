@@ -34,21 +34,30 @@ export function ReleaseVersionDetails({ release }: { release: Partial<ReleaseVer
           <summary>
             {commits.length} {commits.length === 1 ? 'commit' : 'commits'}
           </summary>
-          <ul>
-            {commits.map((c) => (
-              <li key={`${c.repository}\u0000${c.id}`}>
-                <span className="mono">{c.id.slice(0, 12)}</span>{' '}
-                {visibleText((c.message ?? '').split('\n')[0] || '(no message)')}
-                <span className="muted">
-                  {' '}
-                  · {visibleText(c.authorName ?? c.authorEmail ?? 'unknown author')}
-                  {c.timestamp && <> · {formatDateTime(c.timestamp)}</>}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <CommitList commits={commits} />
         </details>
       )}
     </>
+  );
+}
+
+type Commit = ReleaseVersionFieldsFragment['commits'][number];
+
+/** Commits, newest first: short hash, first line of the message, author and time. */
+export function CommitList({ commits }: { commits: readonly Commit[] }) {
+  return (
+    <ul className="release-commit-list">
+      {commits.map((c) => (
+        <li key={`${c.repository}\u0000${c.id}`}>
+          <span className="mono">{c.id.slice(0, 12)}</span>{' '}
+          {visibleText((c.message ?? '').split('\n')[0] || '(no message)')}
+          <span className="muted">
+            {' '}
+            · {visibleText(c.authorName ?? c.authorEmail ?? 'unknown author')}
+            {c.timestamp && <> · {formatDateTime(c.timestamp)}</>}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }
