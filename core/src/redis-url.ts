@@ -63,3 +63,18 @@ export function queueStreamKeys(prefix: string, shards: number): string[] {
   if (shards <= 1) return [`${prefix}:jobs`];
   return Array.from({ length: shards }, (_, k) => `${prefix}:jobs:{${k}}`);
 }
+
+/**
+ * The shard of a project's jobs among `shards`: FNV-1a of its id, so every edge of every version
+ * picks the same one and one project's jobs keep their order in one stream. Jobs without a
+ * project go to shard 0.
+ */
+export function queueShardOf(projectId: string | undefined, shards: number): number {
+  if (projectId === undefined || shards <= 1) return 0;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < projectId.length; i++) {
+    h ^= projectId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % shards;
+}

@@ -1,4 +1,4 @@
-import { jobProjectId, queueStreamKeys } from '@tracker/core';
+import { jobProjectId, queueShardOf, queueStreamKeys } from '@tracker/core';
 import type { Queue, QueueMessage, QueuePayload } from './queue';
 import { RedisStreamQueue, type RedisQueueOptions } from './redis-stream-queue';
 
@@ -69,15 +69,9 @@ export class ShardedQueue implements Queue {
     );
   }
 
-  /** The shard a project's jobs go to: FNV-1a of its id, so every edge picks the same one. */
+  /** The shard a project's jobs go to (`queueShardOf`). */
   shardOf(projectId: string | undefined): number {
-    if (projectId === undefined) return 0;
-    let h = 0x811c9dc5;
-    for (let i = 0; i < projectId.length; i++) {
-      h ^= projectId.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return (h >>> 0) % this.shards;
+    return queueShardOf(projectId, this.shards);
   }
 
   enqueue(payloads: QueuePayload[]): Promise<void> {
