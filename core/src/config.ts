@@ -345,10 +345,13 @@ export function loadConfig(
  */
 function queueShardProblems(redisUrl: string | undefined, prefix: string, shards: number): string[] {
   const problems: string[] = [];
-  if (shards > 1 && !redisUrl) problems.push('TRACKER_QUEUE_SHARDS: more than 1 shard needs REDIS_URL (the database queue is one table)');
+  if (shards > 1 && !redisUrl)
+    problems.push('TRACKER_QUEUE_SHARDS: more than 1 shard needs REDIS_URL (the database queue is one table)');
   const cluster = redisUrl !== undefined && parseRedisUrl(redisUrl).kind === 'cluster';
   if ((shards > 1 || cluster) && /[{}]/.test(prefix)) {
-    problems.push('TRACKER_REDIS_PREFIX: must not contain { or } with queue shards or a Redis Cluster (they are hash tags)');
+    problems.push(
+      'TRACKER_REDIS_PREFIX: must not contain { or } with queue shards or a Redis Cluster (they are hash tags)',
+    );
   }
   return problems;
 }

@@ -32,7 +32,8 @@ export function parseRedisUrl(url: string): RedisTarget {
   const scheme = cluster[1].toLowerCase();
   let rest = cluster[2];
   // The path (a database number) means nothing on a cluster, which has only database 0.
-  if (/[/?#]/.test(rest)) throw new Error('a cluster URL takes no path, query or fragment (a cluster has one database)');
+  if (/[/?#]/.test(rest))
+    throw new Error('a cluster URL takes no path, query or fragment (a cluster has one database)');
   let username: string | undefined;
   let password: string | undefined;
   const at = rest.lastIndexOf('@');

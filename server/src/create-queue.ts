@@ -46,7 +46,8 @@ export async function createQueue(
       log: tuning.log,
     };
     // Only the jobs queue is sharded: alert deliveries are few, and their order is not per project.
-    if (topic === 'jobs' && config.queueShards > 1) return ShardedQueue.connect({ ...options, shards: config.queueShards });
+    if (topic === 'jobs' && config.queueShards > 1)
+      return ShardedQueue.connect({ ...options, shards: config.queueShards });
     return RedisStreamQueue.connect(options);
   }
   return DatabaseQueue.open(db.ds, {

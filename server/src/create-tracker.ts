@@ -695,4 +695,3 @@ class ReadinessChecks {
     return Promise.race([check, timedOut]).finally(() => clearTimeout(timer));
   }
 }
-

@@ -98,7 +98,9 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
       'Dead letters set aside from one shard of the jobs queue.',
       byStream === undefined
         ? []
-        : shardStates.map((s) => [`{queue="jobs",shard="${s.shard}"}`, byStream.get(s.stream) ?? 0] as [string, number]),
+        : shardStates.map(
+            (s) => [`{queue="jobs",shard="${s.shard}"}`, byStream.get(s.stream) ?? 0] as [string, number],
+          ),
     );
   }
   const worker = sources.worker();

@@ -60,7 +60,8 @@ export async function connectSharedRedis(url: string): Promise<SharedRedis> {
         () => true,
         () => false,
       );
-      if (!(await Promise.race([quit, new Promise<false>((r) => setTimeout(r, 1_000, false).unref())]))) client.destroy();
+      if (!(await Promise.race([quit, new Promise<false>((r) => setTimeout(r, 1_000, false).unref())])))
+        client.destroy();
     },
   };
 }
@@ -92,6 +93,8 @@ async function scanClusterPage(
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

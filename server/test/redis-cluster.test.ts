@@ -80,7 +80,9 @@ const event = (i: number) => ({
 });
 
 async function storedCounts(): Promise<{ n: number; distinct: number }> {
-  const { rows } = await pg.query('SELECT count(*)::int AS n, count(DISTINCT (project_id, event_id))::int AS distinct FROM events');
+  const { rows } = await pg.query(
+    'SELECT count(*)::int AS n, count(DISTINCT (project_id, event_id))::int AS distinct FROM events',
+  );
   return rows[0];
 }
 
@@ -94,7 +96,13 @@ test('the queue on a 3-master Redis Cluster: exactly once through 2 edges and 2 
   };
   const start = (roles: string) =>
     startChildServer(redisEnv, roles, { startTimeoutMs: 120_000 }).then((c) => (children.push(c), c));
-  const [api, ingestA, ingestB] = await Promise.all([start('api'), start('ingest'), start('ingest'), start('worker'), start('worker')]);
+  const [api, ingestA, ingestB] = await Promise.all([
+    start('api'),
+    start('ingest'),
+    start('ingest'),
+    start('worker'),
+    start('worker'),
+  ]);
   const edges = [ingestA.url, ingestB.url];
 
   // Projects until every shard has one, so every master's shards carry traffic.
@@ -116,7 +124,10 @@ test('the queue on a 3-master Redis Cluster: exactly once through 2 edges and 2 
 
   // Part 1: every event, with a tenth of them sent again through the other edge (a retry).
   const events = Array.from({ length: EVENTS }, (_, i) => ({ project: projects[i % projects.length], body: event(i) }));
-  const sends = [...events.map((e, i) => ({ ...e, first: i })), ...events.slice(0, EVENTS / 10).map((e, i) => ({ ...e, first: i + 1 }))];
+  const sends = [
+    ...events.map((e, i) => ({ ...e, first: i })),
+    ...events.slice(0, EVENTS / 10).map((e, i) => ({ ...e, first: i + 1 })),
+  ];
   let next = 0;
   await Promise.all(
     Array.from({ length: 16 }, async () => {
@@ -130,7 +141,9 @@ test('the queue on a 3-master Redis Cluster: exactly once through 2 edges and 2 
   assert.deepEqual(await storedCounts(), { n: EVENTS, distinct: EVENTS });
 
   // Part 2: the master of some (not all) shards stops answering.
-  const masterOfShard = Array.from({ length: SHARDS }, (_, k) => cluster.masterOf(`${env.config.redisPrefix}:jobs:{${k}}`));
+  const masterOfShard = Array.from({ length: SHARDS }, (_, k) =>
+    cluster.masterOf(`${env.config.redisPrefix}:jobs:{${k}}`),
+  );
   const stopped = masterOfShard.find((m) => masterOfShard.some((o) => o !== m))!;
   const downShards = new Set([...masterOfShard.keys()].filter((k) => masterOfShard[k] === stopped));
   assert.ok(downShards.size > 0 && downShards.size < SHARDS, `shards on the stopped master: ${[...downShards]}`);
@@ -160,10 +173,15 @@ test('the queue on a 3-master Redis Cluster: exactly once through 2 edges and 2 
     const readiness = (await ready.json()) as { queueShards?: Record<string, string> };
     assert.equal(ready.status, 200, JSON.stringify(readiness));
     for (let k = 0; k < SHARDS; k++) {
-      assert.equal(readiness.queueShards?.[String(k)], downShards.has(k) ? 'unavailable' : 'ok', JSON.stringify(readiness));
+      assert.equal(
+        readiness.queueShards?.[String(k)],
+        downShards.has(k) ? 'unavailable' : 'ok',
+        JSON.stringify(readiness),
+      );
     }
     const metrics = await (await fetch(`${ingestA.url}/metrics`)).text();
-    for (const k of downShards) assert.match(metrics, new RegExp(`tracker_queue_shard_up\\{queue="jobs",shard="${k}"\\} 0`));
+    for (const k of downShards)
+      assert.match(metrics, new RegExp(`tracker_queue_shard_up\\{queue="jobs",shard="${k}"\\} 0`));
   } finally {
     stopped.proc.kill('SIGCONT');
   }
@@ -173,8 +191,14 @@ test('the queue on a 3-master Redis Cluster: exactly once through 2 edges and 2 
   const total = EVENTS + acceptedDuring.length + refusedDuring.length;
   // A read abandoned while the master was stopped leaves its entries pending until they are
   // claimed (60 s idle): allow for that.
-  await waitFor('every event accepted during and after the stop stored', async () => (await storedCounts()).n >= total, 240_000);
+  await waitFor(
+    'every event accepted during and after the stop stored',
+    async () => (await storedCounts()).n >= total,
+    240_000,
+  );
   assert.deepEqual(await storedCounts(), { n: total, distinct: total });
-  const { rows } = await pg.query('SELECT count(*)::int AS n FROM events WHERE event_id = ANY($1::uuid[])', [acceptedDuring]);
+  const { rows } = await pg.query('SELECT count(*)::int AS n FROM events WHERE event_id = ANY($1::uuid[])', [
+    acceptedDuring,
+  ]);
   assert.equal(rows[0].n, acceptedDuring.length, 'events accepted while a master was stopped are stored');
 });

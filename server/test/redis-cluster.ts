@@ -37,17 +37,28 @@ export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> 
     const proc = spawn(
       'redis-server',
       [
-        '--port', String(port),
-        '--cluster-port', String(bus),
-        '--bind', '127.0.0.1',
-        '--cluster-enabled', 'yes',
-        '--cluster-config-file', join(dir, `nodes-${port}.conf`),
-        '--cluster-require-full-coverage', 'no',
-        '--cluster-node-timeout', '60000',
-        '--dir', dir,
-        '--save', '',
-        '--appendonly', 'no',
-        '--daemonize', 'no',
+        '--port',
+        String(port),
+        '--cluster-port',
+        String(bus),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        join(dir, `nodes-${port}.conf`),
+        '--cluster-require-full-coverage',
+        'no',
+        '--cluster-node-timeout',
+        '60000',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--daemonize',
+        'no',
       ],
       { stdio: 'ignore' },
     );
@@ -72,7 +83,10 @@ export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> 
     );
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed:\n${created.stdout}${created.stderr}`);
     for (const n of nodes) {
-      await until(() => /cluster_state:ok/.test(cli(n.port, 'cluster', 'info').stdout), `cluster state ok on ${n.port}`);
+      await until(
+        () => /cluster_state:ok/.test(cli(n.port, 'cluster', 'info').stdout),
+        `cluster state ok on ${n.port}`,
+      );
     }
   } catch (err) {
     await stop();

@@ -74,7 +74,6 @@ export interface FilteredJob extends JobBase {
   filtered: { filter: InboundFilterName; count: number; day: string };
 }
 
-
 /** A cron monitor's check-in (issue 33): the worker stores it and applies the failure rules. */
 export interface CheckInJob extends JobBase {
   kind: 'check_in';
@@ -372,7 +371,9 @@ export function jobProjectId(payload: string | Buffer): string | undefined {
   const m = JOB_HEAD_PROJECT.exec(head);
   if (m) return m[1];
   try {
-    const parsed = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8')) as { projectId?: unknown };
+    const parsed = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8')) as {
+      projectId?: unknown;
+    };
     return typeof parsed?.projectId === 'string' ? parsed.projectId : undefined;
   } catch {
     return undefined;

@@ -112,8 +112,6 @@ function dressAsClient(cluster: object): Client {
   }) as unknown as Client;
 }
 
-
-
 /** Tears down a stuck connection and opens a new one (`createRecycler`). */
 export interface Recycler {
   /** Counts the connections made: a timeout seen on an older one needs no new one. */

@@ -203,7 +203,9 @@ export class ShardedQueue implements Queue {
     const pinged = await Promise.allSettled(
       this.sources.slice(0, this.shards).map((q) => {
         let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('late')), timeoutMs)));
+        const late = new Promise<never>(
+          (_, reject) => (timer = setTimeout(() => reject(new Error('late')), timeoutMs)),
+        );
         return Promise.race([q.ping(), late]).finally(() => clearTimeout(timer));
       }),
     );
