@@ -9,7 +9,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { queueShardOf } from '@tracker/core';
+import { createRedisThrottleStore, createRedisUsageReader, queueShardOf, quotaPeriod } from '@tracker/core';
+import { createRedisRateLimiter } from '@tracker/api';
+import { connectSharedRedis } from '../src/shared-redis';
 import { Client } from 'pg';
 import { runCli } from '../src/cli';
 import { startChildServer, type ChildServer } from './child-server';
@@ -201,4 +203,35 @@ test('the queue on a 3-master Redis Cluster: exactly once through 2 edges and 2 
     acceptedDuring,
   ]);
   assert.equal(rows[0].n, acceptedDuring.length, 'events accepted while a master was stopped are stored');
+});
+
+test('the quota, usage, rate-limit and throttle keys work on the cluster (one slot per script)', async () => {
+  const prefix = env.config.redisPrefix;
+  const redis = await connectSharedRedis(cluster.url);
+  try {
+    // The edges counted the first test's events in the organizations' monthly keys.
+    const usage = createRedisUsageReader(redis.usage, prefix);
+    const active = await usage.listActive(quotaPeriod());
+    assert.equal(active.size, 1, 'one organization counted (SCAN over every master)');
+    const [orgId, counts] = [...active][0];
+    assert.ok(counts.events >= EVENTS, `events counted: ${counts.events}`);
+    assert.deepEqual(await usage.read(orgId, quotaPeriod()), counts);
+
+    // Two windows' keys in one script: a cross-slot pair would fail here, not be let through.
+    const limiter = createRedisRateLimiter(redis.rateLimit, prefix, { requests: 2, windowMs: 60_000 });
+    const subject = `s-${randomUUID()}`;
+    assert.deepEqual(
+      [
+        (await limiter.hit(subject)).allowed,
+        (await limiter.hit(subject)).allowed,
+        (await limiter.hit(subject)).allowed,
+      ],
+      [true, true, false],
+    );
+    const throttle = createRedisThrottleStore(redis.throttle, prefix);
+    await throttle.fail('k', Date.now(), 60_000);
+    assert.equal((await throttle.fail('k', Date.now(), 60_000)).failures, 2);
+  } finally {
+    await redis.close();
+  }
 });
