@@ -95,6 +95,11 @@ if (!(await reachable(6379))) {
   if (!(await waitFor(6379))) problems.push('Redis on 127.0.0.1:6379: apt-get install redis-server');
 }
 
+// server/test/redis-cluster.test.ts starts its own Redis Cluster with redis-server and redis-cli
+// (Debian's redis-tools, which redis-server depends on).
+if (!has('redis-cli')) aptInstall('redis-tools');
+if (!has('redis-cli')) problems.push('redis-cli (for the Redis Cluster test): apt-get install redis-tools');
+
 if (!existsSync(chromium)) {
   // Debian's chromium, never a tool's own browser download (playwright-core drives this one).
   if (!process.env.CHROMIUM_PATH) aptInstall('chromium');

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_DATA_DIR } from './db/pglite-prewarm';
+import { parseRedisUrl } from './redis-url';
 
 /** The roles one process can run; `server` starts any subset of them. */
 export const ROLES = ['ingest', 'worker', 'api', 'web'] as const;
@@ -57,7 +58,20 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: optionalUrl,
-  REDIS_URL: optionalUrl,
+  /** One server (`redis://`, `rediss://`) or a cluster's seeds (`redis+cluster://h1:7000,h2:7001`): core/src/redis-url.ts. */
+  REDIS_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .superRefine((url, ctx) => {
+        try {
+          parseRedisUrl(url);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+        }
+      })
+      .optional(),
+  ),
   TRACKER_DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
   TRACKER_PUBLIC_URL: optionalUrl,
   /**
@@ -70,6 +84,11 @@ const envSchema = z.object({
   TRACKER_ROLES: roleList.default([...ROLES]),
   /** Prefix for every Redis key, so several installations (or test suites) share one Redis. */
   TRACKER_REDIS_PREFIX: z.string().min(1).default('tracker'),
+  /**
+   * Streams the Redis queue spreads jobs over, by project (decision 068). 1 keeps the one
+   * stream `<prefix>:jobs`; more are `<prefix>:jobs:{k}`, placed by their hash tag on a cluster.
+   */
+  TRACKER_QUEUE_SHARDS: z.coerce.number().int().min(1).max(256).default(1),
   /** Signs the dashboard's session cookie. Required in production with PostgreSQL. */
   TRACKER_SESSION_SECRET: z.string().min(16).optional(),
   TRACKER_DEFAULT_PLAN: z.enum(['free', 'pro', 'business']).default('free'),
@@ -142,6 +161,8 @@ export type Config = {
   apiUrl: string | undefined;
   roles: ServiceRole[];
   redisPrefix: string;
+  /** TRACKER_QUEUE_SHARDS: streams of the Redis jobs queue. */
+  queueShards: number;
   sessionSecret: string | undefined;
   defaultPlan: 'free' | 'pro' | 'business';
   allowPrivateTargets: boolean;
@@ -281,6 +302,8 @@ export function loadConfig(
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
+  const shardProblems = queueShardProblems(e.REDIS_URL, e.TRACKER_REDIS_PREFIX, e.TRACKER_QUEUE_SHARDS);
+  if (shardProblems.length > 0) throw new ConfigError(shardProblems);
   const config: Config = {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -293,6 +316,7 @@ export function loadConfig(
     apiUrl: e.TRACKER_API_URL,
     roles: e.TRACKER_ROLES,
     redisPrefix: e.TRACKER_REDIS_PREFIX,
+    queueShards: e.TRACKER_QUEUE_SHARDS,
     sessionSecret: e.TRACKER_SESSION_SECRET,
     defaultPlan: e.TRACKER_DEFAULT_PLAN,
     allowPrivateTargets: e.TRACKER_ALLOW_PRIVATE_TARGETS === '1',
@@ -312,4 +336,22 @@ export function loadConfig(
     ...overrides,
   };
   return config;
+}
+
+/**
+ * Shards are streams in Redis (the database queue is one table), and their hash tags must be the
+ * only braces in a key: a `{` in the prefix would become every key's tag and put every shard,
+ * quota and rate counter of a cluster in one slot.
+ */
+function queueShardProblems(redisUrl: string | undefined, prefix: string, shards: number): string[] {
+  const problems: string[] = [];
+  if (shards > 1 && !redisUrl)
+    problems.push('TRACKER_QUEUE_SHARDS: more than 1 shard needs REDIS_URL (the database queue is one table)');
+  const cluster = redisUrl !== undefined && parseRedisUrl(redisUrl).kind === 'cluster';
+  if ((shards > 1 || cluster) && /[{}]/.test(prefix)) {
+    problems.push(
+      'TRACKER_REDIS_PREFIX: must not contain { or } with queue shards or a Redis Cluster (they are hash tags)',
+    );
+  }
+  return problems;
 }

@@ -7,6 +7,7 @@ export * from './audit';
 export * from './accounts';
 export * from './alerts';
 export * from './config';
+export * from './redis-url';
 export * from './db';
 export * from './dead-letters';
 export * from './entities';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { deadLetterSink, openDatabase, type Database } from '@tracker/core';
 import { createTestPostgres, createTestRedisPrefix, TEST_REDIS_URL } from '@tracker/core/testing';
 import { createClient } from 'redis';
-import { DatabaseQueue, MAX_ATTEMPTS, RedisStreamQueue, type Queue } from '../src/queue';
+import { DatabaseQueue, MAX_ATTEMPTS, RedisStreamQueue, ShardedQueue, type Queue } from '../src/queue';
 
 interface Backend {
   name: string;
@@ -53,19 +53,16 @@ async function openTestDatabase() {
   };
 }
 
-const backends: Backend[] = [
-  {
-    name: 'Redis stream',
+/** The Redis backend with one stream, or spread over shards (decision 068): the same contract. */
+function redisBackend(shards: number): Backend {
+  return {
+    name: shards === 1 ? 'Redis stream' : `Redis streams, ${shards} shards`,
     async open() {
       const database = await openTestDatabase();
       const prefix = createTestRedisPrefix();
-      const connect = () =>
-        RedisStreamQueue.connect({
-          url: TEST_REDIS_URL,
-          prefix,
-          reclaimIdleMs: 200,
-          deadLetters: deadLetterSink(database.db.ds),
-        });
+      const options = { url: TEST_REDIS_URL, prefix, reclaimIdleMs: 200, deadLetters: deadLetterSink(database.db.ds) };
+      const connect = (): Promise<Queue> =>
+        shards === 1 ? RedisStreamQueue.connect(options) : ShardedQueue.connect({ ...options, shards });
       const queue = await connect();
       const other = await connect();
       const opened: Queue[] = [];
@@ -93,7 +90,12 @@ const backends: Backend[] = [
         },
       };
     },
-  },
+  };
+}
+
+const backends: Backend[] = [
+  redisBackend(1),
+  redisBackend(4),
   {
     name: 'database table (PostgreSQL)',
     async open() {

@@ -2,6 +2,7 @@ import { deadLetterSink, type Config, type Database } from '@tracker/core';
 import {
   DatabaseQueue,
   RedisStreamQueue,
+  ShardedQueue,
   type BacklogLimits,
   type Queue,
   type RedisQueueOptions,
@@ -35,7 +36,7 @@ export async function createQueue(
   if (config.redisUrl) {
     // The stream is `<prefix>:jobs`; other topics get their own prefix level: `<prefix>:alerts:jobs`.
     const prefix = topic === 'jobs' ? config.redisPrefix : `${config.redisPrefix}:${topic}`;
-    return RedisStreamQueue.connect({
+    const options = {
       url: config.redisUrl,
       prefix,
       topic,
@@ -43,7 +44,11 @@ export async function createQueue(
       enqueueTimeoutMs: config.enqueueTimeoutMs,
       deadLetters: deadLetterSink(db.ds),
       log: tuning.log,
-    });
+    };
+    // Only the jobs queue is sharded: alert deliveries are few, and their order is not per project.
+    if (topic === 'jobs' && config.queueShards > 1)
+      return ShardedQueue.connect({ ...options, shards: config.queueShards });
+    return RedisStreamQueue.connect(options);
   }
   return DatabaseQueue.open(db.ds, {
     topic,

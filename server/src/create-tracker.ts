@@ -33,6 +33,7 @@ import {
   RecentIds,
   KeyCache,
   RedisServerWatch,
+  ShardedQueue,
   type KeyCacheOptions,
   startAlertDispatcher,
   startUsageWarnings,
@@ -284,9 +285,13 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
     // Detail, not a check: a Redis without persistence still works, it only cannot keep the
     // 202 promise through its own restart (the warning at start says so).
     // Not the run_id: a load balancer's probe has no use for it.
-    const detail = redisWatch
-      ? { redis: { restarts: redisWatch.current.restarts, persistence: redisWatch.current.persistence } }
-      : {};
+    const detail = {
+      ...(redisWatch
+        ? { redis: { restarts: redisWatch.current.restarts, persistence: redisWatch.current.persistence } }
+        : {}),
+      // Ready while any shard answers (ShardedQueue.ping); which ones do is said here.
+      ...(queue instanceof ShardedQueue ? { queueShards: await queue.pingShards(READY_CHECK_TIMEOUT_MS) } : {}),
+    };
     if (Object.values(checks).every((c) => c === 'ok')) {
       return { status: 'ready', database: db.kind, queue: queue.kind, checks, ...detail };
     }

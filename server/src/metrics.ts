@@ -1,6 +1,7 @@
-import { countDeadLetters, type Database } from '@tracker/core';
+import { countDeadLetters, countDeadLettersByStream, type Database } from '@tracker/core';
 import {
   RedisStreamQueue,
+  ShardedQueue,
   type IngestCounters,
   type KeyCache,
   type Queue,
@@ -33,11 +34,18 @@ const PROBE_TIMEOUT_MS = 800;
  * shows in the scrape instead of hanging it.
  */
 export async function renderMetrics(sources: MetricsSources): Promise<string> {
-  const [jobs, alerts, dead] = await Promise.all([
-    probe(() => sources.queue.depth()),
+  const sharded = sources.queue instanceof ShardedQueue ? sources.queue : undefined;
+  const [shardStates, alerts, dead] = await Promise.all([
+    sharded ? probe(() => sharded.states(PROBE_TIMEOUT_MS - 100)) : Promise.resolve(undefined),
     probe(() => sources.alertsQueue.depth()),
     probe(() => countDeadLetters(sources.db.ds)),
   ]);
+  // Sharded: the total is the sum of the shards, and only when every one of them answered.
+  const jobs = sharded
+    ? shardStates?.every((s) => s.depth !== undefined)
+      ? shardStates.reduce((n, s) => n + (s.depth ?? 0), 0)
+      : undefined
+    : await probe(() => sources.queue.depth());
   const out: string[] = [];
   const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: Array<[string, number]>) => {
     if (samples.length === 0) return;
@@ -60,12 +68,41 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
         : [[`{queue="alerts",backend="${sources.alertsQueue.kind}"}`, alerts] as [string, number]]),
     ],
   );
+  if (shardStates) {
+    metric(
+      'tracker_queue_shard_up',
+      'gauge',
+      'Whether the Redis node of a shard of the jobs queue answered (1) or not (0); docs/scaling.md.',
+      shardStates.map((s) => [`{queue="jobs",shard="${s.shard}"}`, s.depth === undefined ? 0 : 1]),
+    );
+    metric(
+      'tracker_queue_shard_depth',
+      'gauge',
+      'Jobs waiting in one shard (stream) of the jobs queue; absent for a shard whose node did not answer.',
+      shardStates.flatMap((s) =>
+        s.depth === undefined ? [] : [[`{queue="jobs",shard="${s.shard}"}`, s.depth] as [string, number]],
+      ),
+    );
+  }
   metric(
     'tracker_dead_letters',
     'gauge',
     'Jobs set aside after their last attempt (npm run tracker -- dead-letter:list).',
     dead === undefined ? [] : [['', dead]],
   );
+  if (shardStates) {
+    const byStream = await probe(() => countDeadLettersByStream(sources.db.ds));
+    metric(
+      'tracker_queue_shard_dead_letters',
+      'gauge',
+      'Dead letters set aside from one shard of the jobs queue.',
+      byStream === undefined
+        ? []
+        : shardStates.map(
+            (s) => [`{queue="jobs",shard="${s.shard}"}`, byStream.get(s.stream) ?? 0] as [string, number],
+          ),
+    );
+  }
   const worker = sources.worker();
   if (worker) {
     const s = worker.stats;
@@ -158,7 +195,8 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
     );
   }
   const groups: Array<[string, number]> = [];
-  if (sources.queue instanceof RedisStreamQueue) groups.push(['{queue="jobs"}', sources.queue.groupsRecreated]);
+  if (sources.queue instanceof RedisStreamQueue || sources.queue instanceof ShardedQueue)
+    groups.push(['{queue="jobs"}', sources.queue.groupsRecreated]);
   if (sources.alertsQueue instanceof RedisStreamQueue)
     groups.push(['{queue="alerts"}', sources.alertsQueue.groupsRecreated]);
   metric(
@@ -185,7 +223,7 @@ export async function renderMetrics(sources: MetricsSources): Promise<string> {
   return `${out.join('\n')}\n`;
 }
 
-async function probe(read: () => Promise<number>): Promise<number | undefined> {
+async function probe<T>(read: () => Promise<T>): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([

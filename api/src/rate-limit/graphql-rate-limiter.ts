@@ -86,7 +86,7 @@ if curr == 1 then redis.call('PEXPIRE', KEYS[2], window * 2 + 1000) end
 return {1, prev, curr}`;
 
 /**
- * Production: counters at `<prefix>:gqlrate:<subject>:<window index>`, shared by every api
+ * Production: counters at `<prefix>:gqlrate:{<subject>}:<window index>`, shared by every api
  * process. The window index comes from the process clock (the keys are named up front, as Redis
  * wants of a script); a few milliseconds of skew between hosts do not matter for a 60 s window.
  */
@@ -104,7 +104,8 @@ export function createRedisRateLimiter(
       const t = now();
       const window = Math.floor(t / windowMs);
       const elapsed = t - window * windowMs;
-      const base = `${prefix}:gqlrate:${subject}`;
+      // The hash tag puts both windows' keys in one slot: a script's keys must be, on a Redis Cluster.
+      const base = `${prefix}:gqlrate:{${subject}}`;
       const reply = (await redis.eval(SCRIPT, {
         keys: [`${base}:${window - 1}`, `${base}:${window}`],
         arguments: [String(limit), String(windowMs), String(elapsed)],

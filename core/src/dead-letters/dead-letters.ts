@@ -74,6 +74,19 @@ export async function countDeadLetters(ds: DataSource): Promise<number> {
   return row.n;
 }
 
+/**
+ * Dead letters per queue stream, from their message ids (`redis:<stream>:<entry id>`; the
+ * database queue's are `db:<topic>:<id>`): a sharded Redis queue's count per shard.
+ */
+export async function countDeadLettersByStream(ds: DataSource): Promise<Map<string, number>> {
+  const rows = await queryRows<{ stream: string; n: number }>(
+    ds,
+    `SELECT regexp_replace(message_id, '^[a-z]+:(.*):[^:]*$', '\\1') AS stream, count(*)::int AS n
+       FROM dead_letters GROUP BY 1`,
+  );
+  return new Map(rows.map((r) => [r.stream, r.n]));
+}
+
 interface Row {
   id: string;
   message_id: string;

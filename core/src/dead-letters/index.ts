@@ -1,5 +1,6 @@
 export {
   countDeadLetters,
+  countDeadLettersByStream,
   deadLetterSink,
   listDeadLetters,
   purgeDeadLetters,

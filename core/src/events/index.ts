@@ -18,7 +18,7 @@ export type { ErrorEvent, ErrorEventInput, QueuedErrorEvent } from './error-even
 export { feedbackSchema, MAX_FEEDBACK_CHARS } from './feedback.schema';
 export type { FeedbackBody } from './feedback.schema';
 export { findFeedbackForIssues, MAX_FEEDBACK_PER_ISSUE } from './find-feedback';
-export { decodeJob, encodeJob, encodeJobBytes } from './job';
+export { decodeJob, encodeJob, encodeJobBytes, jobProjectId } from './job';
 export type { ErrorJob, FeedbackJob, Job, LogJob, SessionJob, VitalsJob } from './job';
 export { LOG_LEVELS, logSchema, MAX_LOG_MESSAGE_CHARS } from './log.schema';
 export type { LogBody, LogLevel } from './log.schema';

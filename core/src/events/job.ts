@@ -74,7 +74,6 @@ export interface FilteredJob extends JobBase {
   filtered: { filter: InboundFilterName; count: number; day: string };
 }
 
-
 /** A cron monitor's check-in (issue 33): the worker stores it and applies the failure rules. */
 export interface CheckInJob extends JobBase {
   kind: 'check_in';
@@ -357,4 +356,26 @@ function isCanonicalTags(v: unknown): boolean {
       return false;
   }
   return true;
+}
+
+const JOB_HEAD_PROJECT = /^\{"v":\d+,"kind":"[a-z_]+","projectId":"([0-9a-fA-F-]{36})"/;
+
+/**
+ * The project a queued job belongs to, read from its payload without decoding it: every job the
+ * edges encode starts `{"v":…,"kind":…,"projectId":"<uuid>"` (`jobHead`, and the object literals
+ * passed to `encodeJob`), so the first bytes say it. Anything else is parsed; a payload with no
+ * project (or no JSON) answers undefined. The Redis queue shards by it (decision 068).
+ */
+export function jobProjectId(payload: string | Buffer): string | undefined {
+  const head = typeof payload === 'string' ? payload.slice(0, 120) : payload.toString('latin1', 0, 120);
+  const m = JOB_HEAD_PROJECT.exec(head);
+  if (m) return m[1];
+  try {
+    const parsed = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8')) as {
+      projectId?: unknown;
+    };
+    return typeof parsed?.projectId === 'string' ? parsed.projectId : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,9 +6,12 @@ export { MAX_ATTEMPTS } from './queue';
 export type { Queue, QueueMessage, QueuePayload } from './queue';
 export { RedisStreamQueue } from './redis-stream-queue';
 export type { RedisQueueOptions } from './redis-stream-queue';
+export { ShardedQueue } from './sharded-queue';
+export type { ShardedQueueOptions, ShardState } from './sharded-queue';
 export {
   createRecycler,
   createRedisClient,
+  isClusterClient,
   isTimeout,
   recycleOnTimeout,
   REDIS_SOCKET_OPTIONS,

@@ -1,5 +1,6 @@
 import type * as NodeRedis from 'redis';
 import type { RedisClientOptions } from 'redis';
+import { parseRedisUrl } from '@tracker/core';
 
 let nodeRedis: typeof NodeRedis | undefined;
 /**
@@ -36,6 +37,16 @@ export function createRedisClient(
   commandTimeoutMs: number,
   options: Pick<RedisClientOptions, 'disableOfflineQueue'> = {},
 ) {
+  const target = parseRedisUrl(url);
+  if (target.kind === 'cluster') return createClusterClient(target, commandTimeoutMs, options);
+  return createSingleClient(url, commandTimeoutMs, options);
+}
+
+function createSingleClient(
+  url: string,
+  commandTimeoutMs: number,
+  options: Pick<RedisClientOptions, 'disableOfflineQueue'>,
+) {
   return redisLibrary().createClient({
     url,
     disableClientInfo: true,
@@ -45,7 +56,61 @@ export function createRedisClient(
   });
 }
 
-type Client = ReturnType<typeof createRedisClient>;
+type Client = ReturnType<typeof createSingleClient>;
+
+const CLUSTER = Symbol('redis cluster');
+
+/** Whether a client made by `createRedisClient` talks to a Redis Cluster. */
+export function isClusterClient(client: object): boolean {
+  return (client as { [CLUSTER]?: boolean })[CLUSTER] === true;
+}
+
+/**
+ * A node-redis cluster client dressed as a single client, so the queue, counters and watch run
+ * unchanged on either: the commands they use have the same names and answers on both, and
+ * routing by key is the cluster client's. Only the raw `sendCommand(args)` differs (the cluster
+ * wants the key that routes it): it is routed by `args[1]`, the key of every raw command Tracker
+ * sends (XADD, XCLAIM). Every multi-key command Tracker sends keeps its keys in one slot
+ * (decision 068).
+ */
+function createClusterClient(
+  target: Extract<ReturnType<typeof parseRedisUrl>, { kind: 'cluster' }>,
+  commandTimeoutMs: number,
+  options: Pick<RedisClientOptions, 'disableOfflineQueue'>,
+): Client {
+  const cluster = redisLibrary().createCluster({
+    rootNodes: target.rootNodes.map((url) => ({ url })),
+    defaults: {
+      username: target.username,
+      password: target.password,
+      disableClientInfo: true,
+      socket: target.tls ? { ...REDIS_SOCKET_OPTIONS, tls: true } : REDIS_SOCKET_OPTIONS,
+      ...options,
+    },
+    commandOptions: { timeout: commandTimeoutMs },
+  });
+  return dressAsClient(cluster);
+}
+
+function dressAsClient(cluster: object): Client {
+  return new Proxy(cluster, {
+    get(target, property, receiver) {
+      if (property === CLUSTER) return true;
+      const c = target as {
+        sendCommand(key: unknown, readonly: boolean, args: unknown[], options?: unknown): Promise<unknown>;
+        duplicate(): object;
+        withCommandOptions(o: unknown): object;
+      };
+      if (property === 'sendCommand') {
+        return (args: unknown[], options?: unknown) => c.sendCommand(args[1], false, args, options);
+      }
+      if (property === 'duplicate') return () => dressAsClient(c.duplicate());
+      if (property === 'withCommandOptions') return (o: unknown) => dressAsClient(c.withCommandOptions(o));
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  }) as unknown as Client;
+}
 
 /** Tears down a stuck connection and opens a new one (`createRecycler`). */
 export interface Recycler {
@@ -66,6 +131,11 @@ export interface Recycler {
 export function createRecycler(client: Client): Recycler {
   let epoch = 0;
   let stopped = false;
+  // A cluster client is one client for every master: tearing it down because one master stopped
+  // answering would fail the commands of the healthy ones (and a reconnect has to ask a seed for
+  // the layout, which may be that master). Its commands still time out one by one; a stuck
+  // master's connection is left to answer once it runs again (decision 068).
+  const cluster = isClusterClient(client);
   return {
     get epoch() {
       return epoch;
@@ -73,6 +143,7 @@ export function createRecycler(client: Client): Recycler {
     recycle(seen?: number) {
       if (stopped || (seen !== undefined && seen !== epoch)) return;
       epoch += 1;
+      if (cluster) return;
       client.destroy();
       // Reconnects in the background (retrying until Redis answers); commands issued meanwhile
       // wait in node-redis's offline queue, bounded by their own timeouts.

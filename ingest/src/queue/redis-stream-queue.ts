@@ -25,6 +25,8 @@ export interface RedisQueueOptions {
   url: string;
   /** Key prefix: the stream is `<prefix>:jobs`. */
   prefix: string;
+  /** The stream's key instead of `<prefix>:jobs` (a shard: `<prefix>:jobs:{k}`, `ShardedQueue`). */
+  stream?: string;
   /** What the queue carries (`jobs`: events, logs, …; `alerts`), as its dead letters name it. */
   topic?: string;
   /** Where messages set aside go (the `dead_letters` table); they are acked only once it resolved. */
@@ -64,7 +66,8 @@ function isNoGroup(err: unknown): boolean {
  */
 export class RedisStreamQueue implements Queue {
   readonly kind = 'redis' as const;
-  private readonly stream: string;
+  /** The stream's key. */
+  readonly stream: string;
   private readonly topic: string;
   private readonly deadLetters: DeadLetterSink;
   /** Before the dead_letters table: a stream per queue, drained into the table on connect. */
@@ -93,7 +96,7 @@ export class RedisStreamQueue implements Queue {
     options: RedisQueueOptions,
   ) {
     this.topic = options.topic ?? 'jobs';
-    this.stream = `${options.prefix}:jobs`;
+    this.stream = options.stream ?? `${options.prefix}:jobs`;
     this.deadLetters = options.deadLetters;
     this.appender =
       options.ownXaddConnection !== false && StreamAppender.supports(options.url)
@@ -328,8 +331,9 @@ export class RedisStreamQueue implements Queue {
     return this.call(this.client.xLen(this.stream));
   }
 
+  /** Asks the stream's own node (a keyless PING would reach any node of a cluster). */
   async ping(): Promise<void> {
-    await this.call(this.client.ping());
+    await this.call(this.client.xLen(this.stream));
   }
 
   /**
