@@ -74,7 +74,6 @@ export interface FilteredJob extends JobBase {
   filtered: { filter: InboundFilterName; count: number; day: string };
 }
 
-
 /** A cron monitor's check-in (issue 33): the worker stores it and applies the failure rules. */
 export interface CheckInJob extends JobBase {
   kind: 'check_in';
