@@ -83,7 +83,7 @@ for (const kind of ['postgres', 'pglite'] as const) {
           tags: { region: 'eu' },
           timestamp: receivedAt.toISOString(),
           eventId,
-        } as ErrorEvent & { eventId: string },
+        } as unknown as ErrorEvent & { eventId: string },
       });
     }
 
