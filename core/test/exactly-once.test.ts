@@ -119,11 +119,16 @@ for (const kind of ['postgres', 'pglite'] as const) {
       // Two edges received it a second apart; each worker took one of the two jobs.
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
+      let written!: () => void;
+      const stored = new Promise<void>((r) => (written = r));
       const first = db.ds.transaction(async (em) => {
         const r = await persistEvents(em, [errorJob(projectId, eventId, FIRST)]);
+        written();
         await held; // this worker's transaction is still open while the other one runs
         return r;
       });
+      // On PostgreSQL the other worker starts once the first has written (and not committed).
+      if (watcher) await stored;
       const other = persistOn(second ?? db, projectId, [eventId], new Date(FIRST.getTime() + 1_000));
       if (watcher) {
         // Before the ledger the second insert did not wait (another receipt time is another key).
