@@ -534,6 +534,7 @@ export async function createTracker(options: TrackerOptions): Promise<Tracker> {
                 r.comments +
                 r.activity +
                 r.discardedEvents +
+                r.ledgerIds +
                 r.sessionStates +
                 r.auditLog >
                 0 ||

@@ -6,7 +6,7 @@ import { queryRows } from '../db/query-rows';
 import { quotaPeriod } from '../quotas/period';
 import { applyLifecycle } from './apply-lifecycle';
 import { discardKeyOf } from './discard-keys';
-import { placeRows } from '../partitions';
+import { claimIds, ensurePartitions, findRetentionDays, releaseIds, type LedgerKey } from '../partitions';
 import type { PreparedEvent } from './prepare-event';
 
 export interface PersistResult {
@@ -69,8 +69,20 @@ export async function persistEvents(
 ): Promise<PersistResult> {
   if (batch.length === 0) return emptyResult();
 
+  // The ledger first (decision 067): only the events whose id this transaction wins are resolved,
+  // stored and counted, whatever their receipt time or retention; a repeat (redelivery, an SDK
+  // retry through any edge, the same id twice in the batch, or another worker's copy in flight)
+  // adds nothing. First, so a worker waiting for another's claim holds no issue lock meanwhile.
+  const retention = await findRetentionDays(
+    em,
+    batch.map((e) => e.projectId),
+  );
+  const claimed = await claimIds(em, 'events', batch, ledgerKeyOf, retention);
+  const repeats = batch.length - claimed.length;
+  if (claimed.length === 0) return { ...emptyResult(), duplicates: repeats };
+
   const early = options.lockIssuesEarly === true;
-  let upserted = await resolveIssues(em, batch);
+  let upserted = await resolveIssues(em, claimed);
   for (let round = 0; early; round++) {
     try {
       await lockResolvedIssues(em, upserted);
@@ -79,7 +91,7 @@ export async function persistEvents(
       // A user action got the lock first while this one waited: the issues locked so far can no
       // longer change, so reading again under them settles (what changed is read as it is now).
       if (!(err instanceof IssuesChangedError) || round === 3) throw err;
-      const again = await resolveIssues(em, batch);
+      const again = await resolveIssues(em, claimed);
       // An issue this transaction created is read back as existing: it is still new.
       for (const [key, r] of again) if (upserted.get(key)?.id === r.id && upserted.get(key)!.created) r.created = true;
       upserted = again;
@@ -87,28 +99,30 @@ export async function persistEvents(
   }
   // A discarded issue's events are dropped here, whatever got past the edge (it cannot always
   // compute the key the worker does: symbolication regroups). Their raw keys are remembered so
-  // the edge drops the next ones before they count against the quota.
-  const dropped = batch.filter((e) => upserted.get(issueKey(e))!.discarded);
+  // the edge drops the next ones before they count against the quota. Their ids go back to the
+  // ledger: it holds what is stored.
+  const dropped = claimed.filter((e) => upserted.get(issueKey(e))!.discarded);
+  if (dropped.length > 0) await releaseIds(em, 'events', dropped.map(ledgerKeyOf));
   const discarded = dropped.length === 0 ? [] : await dropDiscarded(em, dropped, upserted);
-  const events = dropped.length === 0 ? batch : batch.filter((e) => !upserted.get(issueKey(e))!.discarded);
+  const events = dropped.length === 0 ? claimed : claimed.filter((e) => !upserted.get(issueKey(e))!.discarded);
   const issueIds = upserted;
   if (events.length === 0) {
     if (!early) await lockResolvedIssues(em, upserted);
-    return { ...emptyResult(), discarded };
+    return { ...emptyResult(), duplicates: repeats, discarded };
   }
 
-  // Counting only what was inserted is the idempotency: a duplicate eventId (redelivery, an SDK
-  // retry, or the same id twice in one batch) is left out here or returns no row from the insert,
-  // and so adds nothing (decision 029: the unique index holds the partition keys too, so the
-  // ids already stored around these receipt times are looked up first).
+  // Counting only what was inserted is the idempotency: every event here won its id in the ledger,
+  // and the insert's own unique key (which holds the partition keys, decision 029) is a second
+  // guard that returns no row for a repeat.
   // `awaits_link` asks, per inserted event, whether feedback naming it came first (a probe of a
   // partial index holding only feedback still waiting): the error path pays no extra statement.
-  const { fresh, retention } = await placeRows(em, 'events', 'event_id', events, (e) => ({
-    projectId: e.projectId,
-    id: e.eventId,
-    receivedAt: e.receivedAt,
-  }));
-  const inserted = fresh.length === 0 ? [] : await insertEvents(em, fresh, issueIds, retention);
+  await ensurePartitions(
+    em,
+    'events',
+    events.map((e) => ({ retentionDays: retention.get(e.projectId)!, receivedAt: e.receivedAt })),
+  );
+  const fresh = events;
+  const inserted = await insertEvents(em, fresh, issueIds, retention);
 
   const byEventId = new Map(fresh.map((e) => [`${e.projectId}/${e.eventId}`, e]));
   const counters = new Map<string, { events: number; first: Date; last: Date; users: Set<string> }>();
@@ -162,7 +176,7 @@ export async function persistEvents(
   );
   return {
     inserted: inserted.length,
-    duplicates: events.length - inserted.length,
+    duplicates: repeats + events.length - inserted.length,
     newIssueIds,
     alertDeliveryIds,
     discarded,
@@ -384,6 +398,10 @@ async function driverConnection(em: EntityManager): Promise<Pick<PoolClient, 'qu
   if (!runner?.isTransactionActive || typeof runner.connect !== 'function') return undefined;
   const connection = (await runner.connect()) as Partial<PoolClient> | undefined;
   return typeof connection?.query === 'function' ? (connection as PoolClient) : undefined;
+}
+
+function ledgerKeyOf(e: PreparedEvent): LedgerKey {
+  return { projectId: e.projectId, id: e.eventId, receivedAt: e.receivedAt };
 }
 
 function issueKey(e: PreparedEvent): string {

@@ -14,9 +14,9 @@ export interface LogsResult extends RecordsResult {
 
 /**
  * One insert for the batch, inside the caller's transaction. The (project_id, id) key assigned
- * at the edge (or sent by the SDK) makes a redelivered or retried log insert nothing: looked up
- * around its receipt time first, since the table's unique key also holds the partition keys
- * (decision 029).
+ * at the edge (or sent by the SDK) makes a redelivered or retried log insert nothing: claimed in
+ * the logs' ledger first (decision 067), since the table's unique key also holds the partition
+ * keys (decision 029).
  */
 export async function persistLogs(
   em: EntityManager,
@@ -24,7 +24,7 @@ export async function persistLogs(
   options: PersistOptions = {},
 ): Promise<LogsResult> {
   if (batch.length === 0) return { inserted: 0, duplicates: 0, alertDeliveryIds: [] };
-  const { fresh: logs, retention } = await placeRows(em, 'logs', 'id', batch, (l) => l);
+  const { fresh: logs, retention } = await placeRows(em, 'logs', batch, (l) => l);
   const rows =
     logs.length === 0
       ? []

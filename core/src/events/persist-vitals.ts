@@ -6,15 +6,15 @@ import type { PreparedVitals } from './prepare-vitals';
 
 /**
  * One insert for the batch, inside the caller's transaction; idempotent on (project_id, id), the
- * id assigned at the edge: looked up around the receipt time first, since the table's unique key
- * also holds the partition keys (decision 029). Pieces of one page load from Sentry's tracing
+ * id assigned at the edge: claimed in the vitals' ledger first (decision 067), since the table's
+ * unique key also holds the partition keys (decision 029). Pieces of one page load from Sentry's tracing
  * (`merge`, decision 046) are folded together first, and a piece whose report is stored fills
  * that report's missing metrics (and its page address) instead of being dropped as a repeat.
  */
 export async function persistVitals(em: EntityManager, batch: PreparedVitals[]): Promise<RecordsResult> {
   if (batch.length === 0) return { inserted: 0, duplicates: 0 };
   const folded = foldPieces(batch);
-  const { fresh: reports, retention } = await placeRows(em, 'vitals_reports', 'id', folded, (r) => r);
+  const { fresh: reports, retention } = await placeRows(em, 'vitals_reports', folded, (r) => r);
   const freshSet = new Set(reports);
   await mergeIntoStored(
     em,

@@ -1,4 +1,4 @@
 export * from './partition-names';
 export * from './ensure-partitions';
 export * from './drop-expired-partitions';
-export * from './find-stored-ids';
+export * from './claim-ids';

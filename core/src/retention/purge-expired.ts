@@ -1,6 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../db/query-rows';
-import { createPartitionsAhead, dropExpiredPartitions, forgetPartitions, type DroppedPartition } from '../partitions';
+import {
+  createPartitionsAhead,
+  dropExpiredPartitions,
+  forgetPartitions,
+  LEDGER_OF,
+  type DroppedPartition,
+} from '../partitions';
 import { PLANS } from '../plans';
 import { purgeSessionStates } from '../sessions/purge-session-states';
 import { purgeAuditLog } from '../audit/purge-audit-log';
@@ -21,6 +27,8 @@ export interface PurgeResult {
   auditLog: number;
   /** Monitors' check-ins past the plan's retention. */
   checkIns: number;
+  /** Ids let go by the stored-id ledgers (decision 067): those of the rows of the dropped weeks. */
+  ledgerIds: number;
   /** The week partitions dropped (events, logs and vitals reports), with their row counts. */
   partitions: DroppedPartition[];
   /**
@@ -73,6 +81,7 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
     sessionStates: 0,
     auditLog: 0,
     checkIns: 0,
+    ledgerIds: 0,
     partitions: [],
     analyzeMs: null,
     ran: true,
@@ -133,6 +142,9 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
       if (deleted < chunk) break;
     }
   }
+  const ledgers = await purgeLedgers(ds, at, chunk * LEDGER_CHUNK_FACTOR);
+  if (ledgers === null) return { ...result, ran: false };
+  result.ledgerIds = ledgers;
   result.sessionStates = await purgeSessionStates(ds, at, chunk);
   result.auditLog = await purgeAuditLog(ds, at, chunk);
   if (embedded) {
@@ -140,6 +152,9 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
     // 30,000 (292 ms against 2,554 at 100,000 events, 146 MB; 853 ms at 30). Sizes, most common
     // values and rough histograms, which is what a small instance's plans were missing.
     const started = performance.now();
+    // No autovacuum there either: the ledgers' deleted ids would stay as dead rows and their
+    // keys grow without end. Vacuuming them reuses the space for the next week's ids.
+    if (result.ledgerIds > 0) await ds.query(`VACUUM ${Object.values(LEDGER_OF).join(', ')}`);
     await ds.transaction(async (em) => {
       await em.query(`SET LOCAL default_statistics_target = ${EMBEDDED_STATISTICS_TARGET}`);
       await em.query('ANALYZE');
@@ -147,6 +162,41 @@ export async function purgeExpired(ds: DataSource, options: { chunk?: number; no
     result.analyzeMs = Math.round(performance.now() - started);
   }
   return result;
+}
+
+/** Ledger rows are ~40 bytes: a chunk of them is this many times the other tables' chunk. */
+const LEDGER_CHUNK_FACTOR = 10;
+
+/**
+ * Lets the stored-id ledgers forget the ids whose rows went with the weeks just dropped: each
+ * entry expires on the day its row's week partition does (`ledgerExpiresOn`), and runs after the
+ * drop, with the same `at`, so an id is never forgotten while its row is kept. Chunked deletes
+ * through the index on `expires_on`, each its own short transaction, under the purge's lock.
+ * Answers the ids deleted, or null when another process holds the purge lock.
+ */
+async function purgeLedgers(ds: DataSource, at: Date, chunk: number): Promise<number | null> {
+  const day = at.toISOString().slice(0, 10);
+  let total = 0;
+  for (const ledger of Object.values(LEDGER_OF)) {
+    for (;;) {
+      const deleted = await ds.transaction(async (em) => {
+        const [lock] = await em.query('SELECT pg_try_advisory_xact_lock($1) AS ok', [PURGE_LOCK]);
+        if (!lock.ok) return -1;
+        // The count, not RETURNING: tens of thousands of rows each time for nothing.
+        const r = await em.queryRunner!.query(
+          `DELETE FROM ${ledger} WHERE ctid = ANY(ARRAY(
+             SELECT ctid FROM ${ledger} WHERE expires_on <= $1::date LIMIT $2))`,
+          [day, chunk],
+          true,
+        );
+        return (r as { affected?: number }).affected ?? 0;
+      });
+      if (deleted < 0) return null;
+      total += deleted;
+      if (deleted < chunk) break;
+    }
+  }
+  return total;
 }
 
 /** PGlite names its WASM build in `version()`; nothing runs beside the purge there. */

@@ -101,8 +101,9 @@ export interface PrivatePostgres {
 /**
  * A PostgreSQL cluster of the test's own (initdb in a temp folder, ~1 s), on a free port. As
  * root the server runs as the `postgres` user, since PostgreSQL refuses to run as root.
+ * `settings` override the server's (a bench measuring WAL turns `full_page_writes` back on).
  */
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+export async function startPrivatePostgres(settings: Record<string, string> = {}): Promise<PrivatePostgres> {
   const bin = postgresBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'tracker-pg-'));
   const asRoot = process.getuid?.() === 0;
@@ -115,7 +116,10 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '--auth=trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+  const all: Record<string, string> = { fsync: 'off', full_page_writes: 'off', ...settings };
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${Object.entries(all)
+    .map(([k, v]) => `-c ${k}=${v}`)
+    .join(' ')}`;
   let running = false;
   const start = async () => {
     run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
