@@ -38,6 +38,7 @@ import { TwoFactorResetThrottle1797390000000 } from './1797390000000-two-factor-
 import { AuditLog1797400000000 } from './1797400000000-audit-log';
 import { Monitors1797410000000 } from './1797410000000-monitors';
 import { ProjectTraceUrlTemplate1797420000000 } from './1797420000000-project-trace-url-template';
+import { EmailConfirmations1797440000000 } from './1797440000000-email-confirmations';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   AuditLog1797400000000,
   Monitors1797410000000,
   ProjectTraceUrlTemplate1797420000000,
+  EmailConfirmations1797440000000,
 ];

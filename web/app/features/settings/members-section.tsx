@@ -12,7 +12,15 @@ type MembersSectionProps = {
   busy: boolean;
 };
 
-/** The organization's members (remove) and pending invitations (revoke, invite). */
+/** A yes/no state in words (not only a colour). */
+function State({ on, yes, no }: { on: boolean; yes: string; no: string }) {
+  return <span className={`status ${on ? 'status-resolved' : 'status-snoozed'}`}>{on ? yes : no}</span>;
+}
+
+/**
+ * The organization's members (remove; whether an email confirmed each address and whether each
+ * has two-factor on, docs/accounts.md) and pending invitations (revoke, invite).
+ */
 export function MembersSection({ members, invitations, time, busy }: MembersSectionProps) {
   return (
     <Section id="members-heading" title="Members and invitations">
@@ -26,6 +34,8 @@ export function MembersSection({ members, invitations, time, busy }: MembersSect
               <th scope="col">Email</th>
               <th scope="col">Role</th>
               <th scope="col">Joined</th>
+              <th scope="col">Email address</th>
+              <th scope="col">Two-factor</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -39,6 +49,12 @@ export function MembersSection({ members, invitations, time, busy }: MembersSect
                 </th>
                 <td>{m.role.toLowerCase()}</td>
                 <td>{time(m.joinedAt)}</td>
+                <td>
+                  <State on={m.emailVerified} yes="Confirmed" no="Not confirmed" />
+                </td>
+                <td>
+                  <State on={m.twoFactorEnabled} yes="On" no="Off" />
+                </td>
                 <td>
                   <Form method="post">
                     <input type="hidden" name="id" value={m.userId} />
