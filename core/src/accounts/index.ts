@@ -12,7 +12,7 @@ export type { LogInResult } from './log-in';
 export { checkNewPassword } from './new-password';
 export { normalizeEmail } from './normalize-email';
 export { ALL_SCOPES, hasScope, parseScopes } from './scopes';
-export { checkSignUpInput, signUp, SIGN_UP_CLOSED, SIGN_UP_REFUSED } from './sign-up';
+export { checkSignUpInput, requireSignUpOpen, signUp, SIGN_UP_CLOSED, SIGN_UP_REFUSED } from './sign-up';
 export type { SignUpInput, SignUpResult } from './sign-up';
 // Organizations (members, roles, invitations) live in core/src/organizations; they are
 // re-exported here so that `@tracker/core` carries them without editing the shared core/src/index.ts.
