@@ -186,6 +186,10 @@ const FIELDS: Record<string, Row> = {
     outsider: 'UNAUTHENTICATED',
     member: 'UNAUTHENTICATED',
   },
+  // Email ownership (decision 066): a capability token, and the caller's own address.
+  // No SMTP in this walk: nothing to send, said to the caller about their own account.
+  resendEmailConfirmation: { args: () => ({}), outsider: 'UNAVAILABLE', member: 'UNAVAILABLE' },
+  confirmEmailAddress: { args: () => ({ token: `etv_${randomUUID()}` }), outsider: 'NOT_FOUND', member: 'NOT_FOUND' },
   requestPasswordReset: { args: () => ({ email: `walk-${randomUUID()}@example.com` }), outsider: 'ok', member: 'ok' },
   passwordReset: { args: () => ({ token: `etr_${randomUUID()}` }), outsider: 'null', member: 'null' },
   resetPassword: {
