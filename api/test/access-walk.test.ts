@@ -47,7 +47,15 @@ const WEBHOOK = { type: 'WEBHOOK', url: 'https://hooks.example.com/tracker/walkS
 
 /** What a call must answer: an error code, null, an empty list, or a normal answer ('ok'). */
 type Outcome =
-  'NOT_FOUND' | 'FORBIDDEN' | 'null' | 'empty' | 'ok' | 'BAD_USER_INPUT' | 'BILLING_NOT_CONFIGURED' | 'UNAUTHENTICATED';
+  | 'NOT_FOUND'
+  | 'FORBIDDEN'
+  | 'null'
+  | 'empty'
+  | 'ok'
+  | 'BAD_USER_INPUT'
+  | 'BILLING_NOT_CONFIGURED'
+  | 'UNAUTHENTICATED'
+  | 'UNAVAILABLE';
 
 /** A's objects. Secrets are what its plain member and low-scope tokens must never see. */
 interface Tenant {

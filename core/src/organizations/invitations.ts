@@ -1,17 +1,13 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import { createSession, type CreatedSession } from '../accounts/create-session';
-import { checkNewPassword } from '../accounts/new-password';
+import type { DataSource } from 'typeorm';
 import { normalizeEmail } from '../accounts/normalize-email';
 import { queryRows } from '../db/query-rows';
-import { Invitation, Membership, Organization, User, type Role } from '../entities';
+import { Invitation, Organization, User } from '../entities';
 import { AppError } from '../errors';
 import { isUuid } from '../access/is-uuid';
-import { generateToken, hashPassword, hashToken } from '../security';
+import { generateToken, hashToken } from '../security';
 import { requireOrganizationAccess, type Caller } from '../access';
 import { MANAGERS, parseRole } from './roles';
 import { auditSourceOf, recordAudit } from '../audit/record-audit';
-import type { RequestOrigin } from '../access/caller';
-import { requireConfirmedAddress } from '../accounts/email-confirmation';
 
 export const INVITATION_PREFIX = 'eti_';
 /** How long an invitation link works. */
