@@ -5,6 +5,7 @@ import { AlertResolver } from './modules/alert/alert.resolver';
 import { AlertDeliveryResolver } from './modules/alert/alert-delivery.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { PasswordResetResolver } from './modules/auth/password-reset.resolver';
+import { SignUpResolver } from './modules/auth/sign-up.resolver';
 import { TwoFactorResolver } from './modules/two-factor/two-factor.resolver';
 import { IssueResolver } from './modules/issue/issue.resolver';
 import { IssueDetailResolver } from './modules/issue/issue-detail.resolver';
@@ -73,6 +74,7 @@ export const RESOLVERS = [
   ViewerAdminResolver,
   SsoResolver,
   PasswordResetResolver,
+  SignUpResolver,
   TwoFactorResolver,
   MonitorResolver,
 ] as const;

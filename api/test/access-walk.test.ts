@@ -47,7 +47,15 @@ const WEBHOOK = { type: 'WEBHOOK', url: 'https://hooks.example.com/tracker/walkS
 
 /** What a call must answer: an error code, null, an empty list, or a normal answer ('ok'). */
 type Outcome =
-  'NOT_FOUND' | 'FORBIDDEN' | 'null' | 'empty' | 'ok' | 'BAD_USER_INPUT' | 'BILLING_NOT_CONFIGURED' | 'UNAUTHENTICATED';
+  | 'NOT_FOUND'
+  | 'FORBIDDEN'
+  | 'null'
+  | 'empty'
+  | 'ok'
+  | 'BAD_USER_INPUT'
+  | 'BILLING_NOT_CONFIGURED'
+  | 'UNAUTHENTICATED'
+  | 'UNAVAILABLE';
 
 /** A's objects. Secrets are what its plain member and low-scope tokens must never see. */
 interface Tenant {
@@ -187,6 +195,10 @@ const FIELDS: Record<string, Row> = {
     outsider: 'UNAUTHENTICATED',
     member: 'UNAUTHENTICATED',
   },
+  // Email ownership (decision 066): a capability token, and the caller's own address.
+  // No SMTP in this walk: nothing to send, said to the caller about their own account.
+  resendEmailConfirmation: { args: () => ({}), outsider: 'UNAVAILABLE', member: 'UNAVAILABLE' },
+  confirmEmailAddress: { args: () => ({ token: `etv_${randomUUID()}` }), outsider: 'NOT_FOUND', member: 'NOT_FOUND' },
   requestPasswordReset: { args: () => ({ email: `walk-${randomUUID()}@example.com` }), outsider: 'ok', member: 'ok' },
   passwordReset: { args: () => ({ token: `etr_${randomUUID()}` }), outsider: 'null', member: 'null' },
   resetPassword: {

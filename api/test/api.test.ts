@@ -57,7 +57,9 @@ describe('GraphQL API', () => {
     const viewer = await run(`{ viewer { email organizations { name projects { id } } } }`, {}, r.data.signup.token);
     assert.deepEqual(viewer.data.viewer, { email: 'dana@example.com', organizations: [{ name: 'Acme Corp', projects: [] }] });
     const taken = await run(SIGNUP, { e: 'dana@example.com', p: 'long enough pw', o: 'Acme Corp' });
-    assert.equal(taken.errors[0].extensions.code, 'CONFLICT');
+    // Without email: refused in words that name no account (decision 066).
+    assert.equal(taken.errors[0].extensions.code, 'BAD_USER_INPUT');
+    assert.doesNotMatch(taken.errors[0].message, /already exists/);
   });
 
   test('signup rejects a short password and a bad email with BAD_USER_INPUT naming the field', async () => {

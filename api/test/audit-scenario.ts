@@ -204,7 +204,11 @@ export async function runAuditScenario(f: IssueFixture): Promise<ScenarioResult>
   } finally {
     await new Promise<void>((resolve) => provider.close(() => resolve()));
   }
-  // Turning it on needs the owner's own two-factor first (CONFLICT): off is recorded all the same.
+  // Only a change is recorded (setting the value it has writes nothing): the organization requires
+  // two-factor first, and the owner has it (written here; enrolment is two-factor.test.ts's), so
+  // the step turns it off.
+  await f.db.ds.query(`UPDATE users SET totp_secret = 'JBSWY3DPEHPK3PXP' WHERE id = $1`, [ownerId]);
+  await f.db.ds.query('UPDATE organizations SET require_two_factor = true WHERE id = $1', [organizationId]);
   await step(
     'setOrganizationRequireTwoFactor',
     'organization.require_two_factor_changed',
@@ -213,6 +217,7 @@ export async function runAuditScenario(f: IssueFixture): Promise<ScenarioResult>
     { o: organizationId },
     session,
   );
+  await f.db.ds.query('UPDATE users SET totp_secret = NULL WHERE id = $1', [ownerId]);
   const keyId: string = (
     await step(
       'rotateProjectKey',

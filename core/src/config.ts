@@ -92,6 +92,8 @@ const envSchema = z.object({
   /** Signs the dashboard's session cookie. Required in production with PostgreSQL. */
   TRACKER_SESSION_SECRET: z.string().min(16).optional(),
   TRACKER_DEFAULT_PLAN: z.enum(['free', 'pro', 'business']).default('free'),
+  /** `closed`: only the first account, invitations and `user:create` make accounts (decision 066). */
+  TRACKER_SIGNUP: z.enum(['open', 'closed']).default('open'),
   TRACKER_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1']).default('0'),
   /** GraphQL schema introspection; on by default (the schema is committed and documented anyway). */
   TRACKER_GRAPHQL_INTROSPECTION: z.enum(['0', '1']).default('1'),
@@ -165,6 +167,8 @@ export type Config = {
   queueShards: number;
   sessionSecret: string | undefined;
   defaultPlan: 'free' | 'pro' | 'business';
+  /** TRACKER_SIGNUP=closed: `signup` refuses everyone but the instance's first account. */
+  signupClosed: boolean;
   allowPrivateTargets: boolean;
   /** Whether GraphQL answers introspection queries (`__schema`, `__type`). */
   graphqlIntrospection: boolean;
@@ -319,6 +323,7 @@ export function loadConfig(
     queueShards: e.TRACKER_QUEUE_SHARDS,
     sessionSecret: e.TRACKER_SESSION_SECRET,
     defaultPlan: e.TRACKER_DEFAULT_PLAN,
+    signupClosed: e.TRACKER_SIGNUP === 'closed',
     allowPrivateTargets: e.TRACKER_ALLOW_PRIVATE_TARGETS === '1',
     graphqlIntrospection: e.TRACKER_GRAPHQL_INTROSPECTION === '1',
     workerBatchSize: e.TRACKER_WORKER_BATCH_SIZE,

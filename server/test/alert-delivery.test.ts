@@ -117,7 +117,7 @@ for (const mode of MODES) {
 
     test('4xx is final, 5xx and a refused connection are retried by the clock, then given up after an hour', async () => {
       restartClock();
-      const a = await signUpWithProject(url);
+      const a = await signUpWithProject(url, 'Web', smtp);
       const rx = await startReceiver();
       const dead = await startReceiver();
       try {
@@ -252,7 +252,7 @@ for (const mode of MODES) {
 
     test('Send test notification: the real channel code, marked as a test, the answer returned and logged', async () => {
       restartClock();
-      const a = await signUpWithProject(url, 'Shop');
+      const a = await signUpWithProject(url, 'Shop', smtp);
       const rx = await startReceiver();
       try {
         const hook = (
@@ -336,7 +336,7 @@ for (const mode of MODES) {
     });
 
     test('email: a test goes to a real SMTP server as multipart text and HTML', async () => {
-      const a = await signUpWithProject(url);
+      const a = await signUpWithProject(url, 'Web', smtp);
       const rule = (
         await gqlOk(
           url,
@@ -359,8 +359,8 @@ for (const mode of MODES) {
 
     test('another organization can neither test a rule nor read its deliveries; members cannot test', async () => {
       restartClock();
-      const a = await signUpWithProject(url);
-      const b = await signUpWithProject(url);
+      const a = await signUpWithProject(url, 'Web', smtp);
+      const b = await signUpWithProject(url, 'Web', smtp);
       const rx = await startReceiver();
       try {
         const rule = (
@@ -381,7 +381,7 @@ for (const mode of MODES) {
         assert.equal(readByB.data, null);
 
         // A plain member of A reads the log but cannot send.
-        const member = await signUpWithProject(url);
+        const member = await signUpWithProject(url, 'Web', smtp);
         const [{ id: memberId }] = await tracker.db.ds.query('SELECT id FROM users WHERE email = $1', [member.email]);
         await tracker.db.ds.query(
           `INSERT INTO memberships (organization_id, user_id, role) VALUES ($1, $2, 'member')`,

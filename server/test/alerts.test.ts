@@ -70,7 +70,7 @@ describe('alerts: a regression reaches a webhook, Slack and email; failures are 
   });
 
   test('one regression: one signed webhook, one Slack post, one email; a failing target is retried and logged', async () => {
-    const a = await signUpWithProject(url);
+    const a = await signUpWithProject(url, 'Web', smtp);
     const project = a.project.id;
     const webhook = (
       await gqlOk(
@@ -201,7 +201,7 @@ describe('alerts: a regression reaches a webhook, Slack and email; failures are 
     const strict = await createTracker({ config: { ...env.config, allowPrivateTargets: false, roles: ['api'] } });
     const strictUrl = await strict.listen();
     try {
-      const a = await signUpWithProject(strictUrl);
+      const a = await signUpWithProject(strictUrl, 'Web', smtp);
       for (const target of [
         'http://127.0.0.1:8080/x',
         'http://localhost/x',
@@ -231,7 +231,7 @@ describe('alerts: a regression reaches a webhook, Slack and email; failures are 
   });
 
   test('rules are listed, updated and deleted by the project admins; another tenant cannot', async () => {
-    const a = await signUpWithProject(url);
+    const a = await signUpWithProject(url, 'Web', smtp);
     const rule = (
       await gqlOk(url, RULE, { p: a.project.id, k: 'NEW_ISSUE', c: { type: 'EMAIL', email: 'a@example.com' } }, a.token)
     ).createAlertRule;
@@ -246,7 +246,7 @@ describe('alerts: a regression reaches a webhook, Slack and email; failures are 
       enabled: false,
       channel: { email: 'a@example.com' },
     });
-    const stranger = await signUpWithProject(url);
+    const stranger = await signUpWithProject(url, 'Web', smtp);
     const denied = await gql(url, `mutation($id: ID!) { deleteAlertRule(id: $id) }`, { id: rule.id }, stranger.token);
     assert.equal(denied.errors?.[0].extensions?.code, 'NOT_FOUND');
     const list = await gql(

@@ -315,7 +315,7 @@ describe('settings on screens: the email change confirmed by the emailed link (p
   });
 
   test('the new address gets a link; the email changes only when its page is confirmed', async () => {
-    const acct = await signUpWithProject(url, 'Mail');
+    const acct = await signUpWithProject(url, 'Mail', smtp);
     const me = await patientPage();
     try {
       const { page } = me;

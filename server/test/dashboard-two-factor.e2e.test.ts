@@ -43,7 +43,7 @@ describe('two-factor and password reset pages in a real browser (embedded)', () 
   });
 
   test('forgot password → email → new password → sign in', { timeout: 300_000 }, async () => {
-    const { email } = await signUpWithProject(tracker.url);
+    const { email } = await signUpWithProject(tracker.url, 'Web', smtp);
     const { context, page } = await pages.newPage();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -78,7 +78,7 @@ describe('two-factor and password reset pages in a real browser (embedded)', () 
   });
 
   test('enrol at /account/two-factor, then sign in with the code step', { timeout: 300_000 }, async () => {
-    const { email } = await signUpWithProject(tracker.url);
+    const { email } = await signUpWithProject(tracker.url, 'Web', smtp);
     const first = await pages.newPage();
     const page = first.page;
     await page.goto('/login?redirectTo=/account/two-factor');

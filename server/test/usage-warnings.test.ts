@@ -30,8 +30,13 @@ const body = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Adds a user of another account to the organization with a role, straight in the database. */
-async function addMember(tracker: Tracker, organizationId: string, role: 'admin' | 'member'): Promise<string> {
-  const other = await signUpWithProject(tracker.url);
+async function addMember(
+  tracker: Tracker,
+  organizationId: string,
+  role: 'admin' | 'member',
+  mail: { messages: { to: string[]; raw: string }[] },
+): Promise<string> {
+  const other = await signUpWithProject(tracker.url, 'Web', mail);
   const [user] = await tracker.db.ds.query('SELECT id FROM users WHERE email = $1', [other.email]);
   await tracker.db.ds.query('INSERT INTO memberships (organization_id, user_id, role) VALUES ($1, $2, $3)', [
     organizationId,
@@ -82,10 +87,10 @@ describe('usage warnings across two worker processes (postgres+redis)', () => {
   }
 
   test('one email at 80 % and one at 100 % to owners and admins, not members', { timeout: 60_000 }, async () => {
-    const owner = await signUpWithProject(a.url);
+    const owner = await signUpWithProject(a.url, 'Web', mail);
     const org = owner.organization;
-    const admin = await addMember(a, org.id, 'admin');
-    const member = await addMember(a, org.id, 'member');
+    const admin = await addMember(a, org.id, 'admin', mail);
+    const member = await addMember(a, org.id, 'member', mail);
 
     await setUsage(org.id, 'events', 3_999);
     await runEverywhere();
@@ -132,7 +137,7 @@ describe('usage warnings across two worker processes (postgres+redis)', () => {
   });
 
   test('a jump straight past 100 % of the log cap sends only the 100 % email', { timeout: 60_000 }, async () => {
-    const owner = await signUpWithProject(a.url);
+    const owner = await signUpWithProject(a.url, 'Web', mail);
     const before = mail.messages.length;
     await setUsage(owner.organization.id, 'logs', 50_000);
     await waitFor('the log cap email', async () => mail.messages.length > before);
@@ -178,7 +183,7 @@ describe('usage warnings in embedded mode', () => {
     );
 
   test('reads the org_usage table and emails once', { timeout: 60_000 }, async () => {
-    const owner = await signUpWithProject(tracker.url);
+    const owner = await signUpWithProject(tracker.url, 'Web', mail);
     await setUsage(owner.organization.id, 4_100);
     const runs = await Promise.all([tracker.usageWarnings!.runOnce(), tracker.usageWarnings!.runOnce()]);
     assert.equal(runs[0].sent, 1);
@@ -198,7 +203,7 @@ describe('usage warnings in embedded mode', () => {
       clock: () => held,
     });
     await tracker.listen();
-    const owner = await signUpWithProject(tracker.url);
+    const owner = await signUpWithProject(tracker.url, 'Web', mail);
     await tracker.db.ds.query(
       `INSERT INTO org_usage (organization_id, meter, period, count) VALUES ($1, 'events', '2031-05', 4100)`,
       [owner.organization.id],

@@ -843,7 +843,16 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
       return fail('FORBIDDEN', 'Owners and admins only.');
     case 'Members':
       return ok<Api.MembersQuery>({
-        members: [{ userId: 'u1', email: XSS_TITLE, role: 'MEMBER', joinedAt: '2026-01-01T00:00:00Z' }],
+        members: [
+          {
+            userId: 'u1',
+            email: XSS_TITLE,
+            role: 'MEMBER',
+            joinedAt: '2026-01-01T00:00:00Z',
+            emailVerified: false,
+            twoFactorEnabled: false,
+          },
+        ],
       });
     case 'ApiTokens':
       return ok<Api.ApiTokensQuery>({ apiTokens: [] });
@@ -923,7 +932,7 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
       return ok<Api.UpdateAlertRuleMutation>({ updateAlertRule: { id: String(body.variables.id) } });
     case 'Account':
       return ok<Api.AccountQuery>({
-        viewer: { id: 'u1', email: 'ada@example.com', pendingEmail: 'ada@new.example' },
+        viewer: { id: 'u1', email: 'ada@example.com', emailVerified: true, pendingEmail: 'ada@new.example' },
         sessions: [
           { id: 's1', createdAt: '2026-01-02T00:00:00Z', expiresAt: '2026-02-01T00:00:00Z', current: true },
           { id: 's2', createdAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-31T00:00:00Z', current: false },
@@ -935,7 +944,11 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
       return ok<Api.ChangePasswordMutation>({ changePassword: { token: VALID_TOKEN } });
     case 'OrganizationsOfViewer':
       return ok<Api.OrganizationsOfViewerQuery>({
-        viewer: { id: 'u1', organizations: viewer.organizations.map((o) => ({ id: o.id, slug: o.slug })) },
+        viewer: {
+          id: 'u1',
+          twoFactorEnabled: false,
+          organizations: viewer.organizations.map((o) => ({ id: o.id, slug: o.slug })),
+        },
       });
     case 'OrganizationSettings':
       return ok<Api.OrganizationSettingsQuery>({
@@ -944,6 +957,7 @@ function answer(body: GraphQLBody, authorization: string | undefined): Answer {
           name: 'Acme <b>',
           slug: 'acme',
           plan: 'free',
+          requireTwoFactor: false,
           projects: [{ id: 'p1', name: project.name }],
           usage: {
             period: '2026-11',

@@ -75,6 +75,8 @@ export const SESSION_ONLY_MUTATIONS: ReadonlySet<string> = new Set([
   'changeEmail',
   'revokeSession',
   'revokeOtherSessions',
+  // a confirmation email goes to the person's own address
+  'resendEmailConfirmation',
   'saveSsoSettings',
   'deleteSsoSettings',
   // two-factor of the person (a leaked token must not turn off its owner's second factor)

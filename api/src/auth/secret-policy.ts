@@ -77,6 +77,11 @@ export const REVIEWED_FIELDS: ReadonlyMap<string, string> = new Map([
   ['CreatedUploadToken.token', 'the answer of createUploadToken (owners and admins, admin scope), shown once'],
   ['CreatedApiToken.token', "the answer of createApiToken (sessions only), the caller's own, shown once"],
   ['AuthPayload.token', "the caller's own new session"],
+  ['SignUpPayload.token', "the caller's own new session (sign-up without email); null with email"],
+  [
+    'Mutation.confirmEmailAddress',
+    'answers the confirmed email and organization slug; the confirmation token is an input that arrived by email',
+  ],
   ['SsoSettings.clientSecretHint', 'never the secret: its last 4 characters at most (maskSecret), and owners only'],
   ['SsoSettings.callbackUrl', "Tracker's own redirect URI, to register at the provider"],
   ['SsoStart.authorizationUrl', "the provider's sign-in page with this attempt's state: for the browser that asked"],

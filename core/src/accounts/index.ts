@@ -12,7 +12,7 @@ export type { LogInResult } from './log-in';
 export { checkNewPassword } from './new-password';
 export { normalizeEmail } from './normalize-email';
 export { ALL_SCOPES, hasScope, parseScopes } from './scopes';
-export { signUp } from './sign-up';
+export { checkSignUpInput, requireSignUpOpen, signUp, SIGN_UP_CLOSED, SIGN_UP_REFUSED } from './sign-up';
 export type { SignUpInput, SignUpResult } from './sign-up';
 // Organizations (members, roles, invitations) live in core/src/organizations; they are
 // re-exported here so that `@tracker/core` carries them without editing the shared core/src/index.ts.
@@ -58,3 +58,15 @@ export {
 export { parseCode, stepAt, totpCodeAt, TOTP_PERIOD_S } from './two-factor/totp';
 export { RECOVERY_CODE_COUNT } from './two-factor/recovery-codes';
 export { renderPasswordResetEmail } from './password-reset-email';
+export {
+  confirmEmailAddress,
+  EMAIL_CONFIRMATION_PREFIX,
+  EMAIL_CONFIRMATION_TTL_MS,
+  emailConfirmationLink,
+  requestSignUp,
+  requireConfirmedAddress,
+  resendEmailConfirmation,
+} from './email-confirmation';
+export type { ConfirmedEmail, SignUpRequest } from './email-confirmation';
+export { renderAlreadyRegisteredEmail, renderEmailConfirmationEmail } from './sign-up-email';
+export type { AccountEmail } from './sign-up-email';

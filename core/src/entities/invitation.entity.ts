@@ -37,4 +37,8 @@ export class Invitation {
 
   @Column('timestamptz', { name: 'revoked_at', nullable: true })
   revokedAt: Date | null;
+
+  /** When the link went out by email; null when it was handed to the inviter (no SMTP, or sending failed). */
+  @Column('timestamptz', { name: 'emailed_at', nullable: true })
+  emailedAt: Date | null;
 }

@@ -38,6 +38,7 @@ import { TwoFactorResetThrottle1797390000000 } from './1797390000000-two-factor-
 import { AuditLog1797400000000 } from './1797400000000-audit-log';
 import { Monitors1797410000000 } from './1797410000000-monitors';
 import { ProjectTraceUrlTemplate1797420000000 } from './1797420000000-project-trace-url-template';
+import { EmailConfirmations1797440000000 } from './1797440000000-email-confirmations';
 import { StoredIdLedgers1797450000000 } from './1797450000000-stored-id-ledgers';
 
 /** In order. Add new migrations at the end; never edit one that has shipped. */
@@ -82,5 +83,6 @@ export const MIGRATIONS = [
   AuditLog1797400000000,
   Monitors1797410000000,
   ProjectTraceUrlTemplate1797420000000,
+  EmailConfirmations1797440000000,
   StoredIdLedgers1797450000000,
 ];

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { normalizeEmail } from '../accounts/normalize-email';
 import { signUp } from '../accounts/sign-up';
-import type { PlanId } from '../entities';
+import { User, type PlanId } from '../entities';
+import { AppError } from '../errors';
 
 /**
  * Creates an account with a generated password and its own organization; `admin` makes it an
@@ -13,6 +15,10 @@ export async function createUserWithPassword(
   plan: PlanId,
   options: { admin?: boolean } = {},
 ): Promise<{ email: string; password: string; organizationSlug: string; isAdmin: boolean }> {
+  // The operator may know which addresses have accounts: say it plainly (sign-up does not).
+  if (await ds.manager.existsBy(User, { email: normalizeEmail(email) })) {
+    throw new AppError('CONFLICT', `${normalizeEmail(email)} already has an account`);
+  }
   const password = randomBytes(12).toString('base64url');
   const result = await signUp(ds, { email, password, organizationName: email.split('@')[0] || 'org' }, plan, options);
   return {

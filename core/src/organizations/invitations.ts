@@ -1,16 +1,13 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import { createSession, type CreatedSession } from '../accounts/create-session';
-import { checkNewPassword } from '../accounts/new-password';
+import type { DataSource } from 'typeorm';
 import { normalizeEmail } from '../accounts/normalize-email';
 import { queryRows } from '../db/query-rows';
-import { Invitation, Membership, Organization, User, type Role } from '../entities';
+import { Invitation, Organization, User } from '../entities';
 import { AppError } from '../errors';
 import { isUuid } from '../access/is-uuid';
-import { generateToken, hashPassword, hashToken } from '../security';
+import { generateToken, hashToken } from '../security';
 import { requireOrganizationAccess, type Caller } from '../access';
 import { MANAGERS, parseRole } from './roles';
 import { auditSourceOf, recordAudit } from '../audit/record-audit';
-import type { RequestOrigin } from '../access/caller';
 
 export const INVITATION_PREFIX = 'eti_';
 /** How long an invitation link works. */
@@ -18,7 +15,7 @@ export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Pending invitations per organization: a bound on the mail one admin can make us send. */
 export const MAX_PENDING_INVITATIONS = 100;
 
-const TOKEN_PATTERN = /^eti_[A-Za-z0-9_-]{43}$/;
+export const INVITATION_TOKEN_PATTERN = /^eti_[A-Za-z0-9_-]{43}$/;
 
 export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
 
@@ -40,12 +37,14 @@ export interface CreatedInvitation {
 /**
  * Invites an email address into an organization with a role. Owners and admins invite; only
  * owners invite owners. A new invitation to the same address replaces the pending one (its
- * link stops working). Sending the email is the caller's job (the api, over SMTP).
+ * link stops working). Sending the email is the caller's job (the api, over SMTP); `emailed`
+ * says it will be sent (undo with `markInvitationNotEmailed` when sending fails), so that the
+ * link proves the address when used (decision 066).
  */
 export async function inviteMember(
   ds: DataSource,
   caller: Caller,
-  input: { organizationId: string; email: string; role: string },
+  input: { organizationId: string; email: string; role: string; emailed?: boolean },
   now = new Date(),
 ): Promise<CreatedInvitation> {
   const role = parseRole(input.role);
@@ -95,6 +94,8 @@ export async function inviteMember(
         acceptedAt: null,
         acceptedBy: null,
         revokedAt: null,
+        // Marked before sending: the invitee may click before the sender returns.
+        emailedAt: input.emailed ? now : null,
       }),
     );
     const inviter = await em.findOneByOrFail(User, { id: caller.userId });
@@ -107,6 +108,11 @@ export async function inviteMember(
     });
     return { token, invitation, organization: access.organization, inviter };
   });
+}
+
+/** The email of an invitation could not be sent and its link goes to the inviter: it proves no address. */
+export async function markInvitationNotEmailed(ds: DataSource, invitationId: string): Promise<void> {
+  await ds.manager.update(Invitation, { id: invitationId }, { emailedAt: null });
 }
 
 /** Pending invitations of the organization, newest first. Owners and admins. */
@@ -180,118 +186,9 @@ export async function previewInvitation(
   token: string,
   now = new Date(),
 ): Promise<InvitationPreview | null> {
-  if (!TOKEN_PATTERN.test(token)) return null;
+  if (!INVITATION_TOKEN_PATTERN.test(token)) return null;
   const invitation = await ds.manager.findOneBy(Invitation, { tokenHash: hashToken(token) });
   if (!invitation) return null;
   const organization = await ds.manager.findOneByOrFail(Organization, { id: invitation.organizationId });
   return { invitation, organization, status: invitationStatus(invitation, now) };
-}
-
-/** The invitation behind a link, locked for the rest of the transaction, if it can still be used. */
-async function claimable(em: EntityManager, token: string, now: Date): Promise<Invitation> {
-  const invitation = TOKEN_PATTERN.test(token)
-    ? await em
-        .createQueryBuilder(Invitation, 'i')
-        .where('i.token_hash = :hash', { hash: hashToken(token) })
-        .setLock('pessimistic_write')
-        .getOne()
-    : null;
-  if (!invitation) throw new AppError('NOT_FOUND', 'Invitation not found');
-  switch (invitationStatus(invitation, now)) {
-    case 'accepted':
-      throw new AppError('CONFLICT', 'This invitation has already been used');
-    case 'revoked':
-      throw new AppError('NOT_FOUND', 'This invitation was withdrawn: ask for a new one');
-    case 'expired':
-      throw new AppError('FORBIDDEN', 'This invitation has expired: ask for a new one');
-    case 'pending':
-      return invitation;
-  }
-}
-
-async function consume(
-  em: EntityManager,
-  invitation: Invitation,
-  userId: string,
-  now: Date,
-  origin: RequestOrigin | undefined,
-): Promise<Organization> {
-  await em.insert(Membership, { organizationId: invitation.organizationId, userId, role: invitation.role });
-  await em.update(Invitation, { id: invitation.id }, { acceptedAt: now, acceptedBy: userId });
-  await recordAudit(em, {
-    organizationId: invitation.organizationId,
-    ...auditSourceOf({ userId, scopes: [], origin }),
-    action: 'member.joined',
-    target: { type: 'member', id: userId, label: invitation.email },
-    changes: { after: { email: invitation.email, role: invitation.role, invitationId: invitation.id } },
-  });
-  return em.findOneByOrFail(Organization, { id: invitation.organizationId });
-}
-
-export interface AcceptedInvitation {
-  organization: Organization;
-  role: Role;
-}
-
-/**
- * The signed-in user joins the invitation's organization with its role. Single use: the row is
- * locked and marked accepted in the same transaction. Only the account whose email the
- * invitation was sent to may accept it (a forwarded link is useless to anyone else).
- */
-export async function acceptInvitation(
-  ds: DataSource,
-  userId: string,
-  token: string,
-  now = new Date(),
-  origin?: RequestOrigin,
-): Promise<AcceptedInvitation> {
-  return ds.transaction(async (em) => {
-    const invitation = await claimable(em, token, now);
-    const user = await em.findOneByOrFail(User, { id: userId });
-    if (user.email !== invitation.email) {
-      throw new AppError(
-        'FORBIDDEN',
-        'This invitation was sent to another email address than the one you are signed in with',
-      );
-    }
-    if (await em.existsBy(Membership, { organizationId: invitation.organizationId, userId })) {
-      throw new AppError('CONFLICT', 'You are already a member of this organization');
-    }
-    return { organization: await consume(em, invitation, userId, now, origin), role: invitation.role };
-  });
-}
-
-export interface InvitedSignUpResult extends CreatedSession {
-  user: User;
-  organization: Organization;
-}
-
-/**
- * Creates the account of an invited person (email from the invitation: receiving the link
- * proves it), joins the organization and opens a session, in one transaction. No organization
- * of their own is created.
- */
-export async function signUpWithInvitation(
-  ds: DataSource,
-  input: { token: string; password: string },
-  now = new Date(),
-  origin?: RequestOrigin,
-): Promise<InvitedSignUpResult> {
-  checkNewPassword('password', input.password);
-  // Cheap checks before the (deliberately slow) hash; repeated under the lock below.
-  await ds.transaction((em) => claimable(em, input.token, now));
-  const passwordHash = await hashPassword(input.password);
-  return ds.transaction(async (em) => {
-    const invitation = await claimable(em, input.token, now);
-    if (await em.existsBy(User, { email: invitation.email })) {
-      throw new AppError(
-        'CONFLICT',
-        'email: an account with this email already exists: sign in and accept the invitation',
-      );
-    }
-    const user = await em.save(em.create(User, { email: invitation.email, passwordHash }));
-    const organization = await consume(em, invitation, user.id, now, origin);
-    const session = await createSession(em, user.id);
-    return { user, organization, ...session };
-  });
 }

@@ -6,7 +6,8 @@ import { auditSourceOf, recordAudit } from '../audit/record-audit';
 
 /**
  * Owners turn "require two-factor" on or off. An owner without two-factor cannot turn it on: they
- * would lock themselves out of their own organization until they enrol.
+ * would lock themselves out of their own organization until they enrol. Setting the value it
+ * already has changes nothing and records nothing (the audit log lists changes, not clicks).
  */
 export async function setRequireTwoFactor(
   ds: DataSource,
@@ -31,6 +32,11 @@ export async function setRequireTwoFactor(
     }
   }
   await ds.transaction(async (em) => {
+    // Read again under a lock: two owners toggling at once each record the change they made.
+    const [row] = (await em.query('SELECT require_two_factor FROM organizations WHERE id = $1 FOR UPDATE', [
+      organizationId,
+    ])) as { require_two_factor: boolean }[];
+    if (row?.require_two_factor === required) return;
     await em.update(Organization, { id: organizationId }, { requireTwoFactor: required });
     await recordAudit(em, {
       organizationId,
@@ -38,7 +44,7 @@ export async function setRequireTwoFactor(
       action: 'organization.require_two_factor_changed',
       target: { type: 'organization', id: organizationId, label: access.organization.slug },
       changes: {
-        before: { requireTwoFactor: access.organization.requireTwoFactor },
+        before: { requireTwoFactor: !required },
         after: { requireTwoFactor: required },
       },
     });

@@ -21,10 +21,11 @@ export interface SmtpReceiver {
  * A real SMTP server (smtp-server) on loopback that keeps every message: the receiver of the
  * tests of alert, invitation, assignment and usage-warning emails. No TLS and no auth, as a
  * local relay would be. `into` collects the messages in an array the test already holds;
- * `onRcptTo` lets a test refuse recipients (smtp-server's own hook).
+ * `onRcptTo` lets a test refuse recipients (smtp-server's own hook); `delayMs` holds each message's
+ * answer that long (a slow relay: a request that waits for its email shows it in its time).
  */
 export async function startSmtpReceiver(
-  options: { into?: ReceivedMail[]; onRcptTo?: SMTPServerOptions['onRcptTo'] } = {},
+  options: { into?: ReceivedMail[]; onRcptTo?: SMTPServerOptions['onRcptTo']; delayMs?: number } = {},
 ): Promise<SmtpReceiver> {
   const messages = options.into ?? [];
   const server = new SMTPServer({
@@ -41,7 +42,8 @@ export async function startSmtpReceiver(
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });
-        callback();
+        if (options.delayMs) setTimeout(() => callback(), options.delayMs);
+        else callback();
       });
     },
   });

@@ -15,12 +15,13 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query Account {\n    viewer {\n      id\n      email\n      pendingEmail\n    }\n    sessions {\n      id\n      createdAt\n      expiresAt\n      current\n    }\n  }\n": typeof types.AccountDocument,
+    "\n  query Account {\n    viewer {\n      id\n      email\n      emailVerified\n      pendingEmail\n    }\n    sessions {\n      id\n      createdAt\n      expiresAt\n      current\n    }\n  }\n": typeof types.AccountDocument,
     "\n  mutation ChangeEmail($currentPassword: String!, $newEmail: String!) {\n    changeEmail(currentPassword: $currentPassword, newEmail: $newEmail) {\n      changed\n      pendingEmail\n      user {\n        email\n      }\n    }\n  }\n": typeof types.ChangeEmailDocument,
     "\n  mutation ChangePassword($currentPassword: String!, $newPassword: String!, $revokeApiTokens: Boolean!) {\n    changePassword(currentPassword: $currentPassword, newPassword: $newPassword, revokeApiTokens: $revokeApiTokens) {\n      token\n    }\n  }\n": typeof types.ChangePasswordDocument,
     "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id)\n  }\n": typeof types.RevokeSessionDocument,
     "\n  mutation RevokeOtherSessions {\n    revokeOtherSessions\n  }\n": typeof types.RevokeOtherSessionsDocument,
     "\n  mutation ConfirmEmailChange($token: String!) {\n    confirmEmailChange(token: $token) {\n      email\n    }\n  }\n": typeof types.ConfirmEmailChangeDocument,
+    "\n  mutation ResendEmailConfirmation {\n    resendEmailConfirmation\n  }\n": typeof types.ResendEmailConfirmationDocument,
     "\n  query AdminOrganizations($after: String) {\n    adminOrganizations(first: 50, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        name\n        slug\n        plan\n        memberCount\n        projectCount\n        liveSubscription\n        events {\n          used\n          limit\n        }\n        logs {\n          used\n          limit\n        }\n      }\n    }\n    plans {\n      id\n      name\n    }\n  }\n": typeof types.AdminOrganizationsDocument,
     "\n  mutation AdminSetOrganizationPlan($organizationId: ID!, $plan: String!, $force: Boolean) {\n    adminSetOrganizationPlan(organizationId: $organizationId, plan: $plan, force: $force) {\n      planBefore\n      overrodeSubscription\n      organization {\n        slug\n        plan\n      }\n    }\n  }\n": typeof types.AdminSetOrganizationPlanDocument,
     "\n  query AdminDeadLetters {\n    adminDeadLetters(first: 100) {\n      totalCount\n      nodes {\n        id\n        topic\n        kind\n        attempts\n        firstFailedAt\n        lastFailedAt\n        reason\n      }\n    }\n  }\n": typeof types.AdminDeadLettersDocument,
@@ -55,9 +56,10 @@ type Documents = {
     "\n  mutation DeleteSavedSearch($id: ID!) {\n    deleteSavedSearch(id: $id)\n  }\n": typeof types.DeleteSavedSearchDocument,
     "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n": typeof types.ResolveIssuesDocument,
     "\n  mutation MergeIssues($sourceId: ID!, $targetId: ID!) {\n    mergeIssues(sourceId: $sourceId, targetId: $targetId) {\n      id\n      title\n    }\n  }\n": typeof types.MergeIssuesDocument,
-    "\n  query OrganizationsOfViewer {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n      }\n    }\n  }\n": typeof types.OrganizationsOfViewerDocument,
-    "\n  query OrganizationSettings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      slug\n      plan\n      projects {\n        id\n        name\n      }\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n  }\n": typeof types.OrganizationSettingsDocument,
+    "\n  query OrganizationsOfViewer {\n    viewer {\n      id\n      twoFactorEnabled\n      organizations {\n        id\n        slug\n      }\n    }\n  }\n": typeof types.OrganizationsOfViewerDocument,
+    "\n  query OrganizationSettings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      slug\n      plan\n      requireTwoFactor\n      projects {\n        id\n        name\n      }\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n  }\n": typeof types.OrganizationSettingsDocument,
     "\n  mutation RenameOrganization($id: ID!, $name: String!) {\n    renameOrganization(id: $id, name: $name) {\n      id\n      name\n    }\n  }\n": typeof types.RenameOrganizationDocument,
+    "\n  mutation SetOrganizationRequireTwoFactor($id: ID!, $required: Boolean!) {\n    setOrganizationRequireTwoFactor(organizationId: $id, required: $required) {\n      id\n      requireTwoFactor\n    }\n  }\n": typeof types.SetOrganizationRequireTwoFactorDocument,
     "\n  fragment ReleaseHealthFields on ReleaseHealth {\n    issuesIntroduced\n    regressions\n    basis\n    crashFreeSessions\n    sessions {\n      started\n    }\n    usersSeen\n    crashedUsers\n    crashFreeUsers\n    windowEvents\n    enoughData\n    eventsPerHour\n    previousVersion\n    previousIssuesIntroduced\n    previousRegressions\n    previousCrashFreeUsers\n    previousEventsPerHour\n    eventsPerHourRatio\n  }\n": typeof types.ReleaseHealthFieldsFragmentDoc,
     "\n  fragment ReleaseIssueFields on ReleaseIssueList {\n    totalCount\n    nodes {\n      environments\n      at\n      issue {\n        id\n        title\n        culprit\n        level\n        status\n        isRegression\n        eventCount\n        userCount\n        lastSeen\n      }\n    }\n  }\n": typeof types.ReleaseIssueFieldsFragmentDoc,
     "\n  query ReleaseDetail($projectId: ID!, $version: String!, $issues: Int!, $files: Int!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      ...PlanFields\n    }\n    release(projectId: $projectId, version: $version) {\n      version\n      dateCreated\n      dateReleased\n      deploys {\n        id\n        environment\n        deployedAt\n      }\n      newIssues(first: $issues) {\n        ...ReleaseIssueFields\n      }\n      regressedIssues(first: $issues) {\n        ...ReleaseIssueFields\n      }\n      resolvedIssues(first: $issues) {\n        ...ReleaseIssueFields\n      }\n      sourceMaps(first: $files) {\n        totalCount\n        totalBytes\n        nodes {\n          filename\n          sizeBytes\n          uploadedAt\n        }\n      }\n      artifactBundles(first: 25) {\n        checksum\n        dist\n        fileCount\n        assembledAt\n      }\n      commits(first: 100) {\n        id\n        repository\n        authorName\n        authorEmail\n        message\n        timestamp\n      }\n    }\n  }\n": typeof types.ReleaseDetailDocument,
@@ -72,7 +74,7 @@ type Documents = {
     "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n      traceUrlTemplate\n    }\n  }\n": typeof types.ProjectOrganizationDocument,
     "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": typeof types.ProjectKeysDocument,
     "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.UploadTokensDocument,
-    "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n": typeof types.MembersDocument,
+    "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n      emailVerified\n      twoFactorEnabled\n    }\n  }\n": typeof types.MembersDocument,
     "\n  query Invitations($organizationId: ID!) {\n    invitations(organizationId: $organizationId) {\n      id\n      email\n      role\n      createdAt\n      expiresAt\n    }\n  }\n": typeof types.InvitationsDocument,
     "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.ApiTokensDocument,
     "\n    mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {\n      rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {\n        id\n      }\n    }\n  ": typeof types.RotateProjectKeyDocument,
@@ -131,16 +133,18 @@ type Documents = {
     "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n": typeof types.OrgProjectsDocument,
     "\n  query PasswordReset($token: String!) {\n    passwordReset(token: $token) {\n      email\n    }\n  }\n": typeof types.PasswordResetDocument,
     "\n  mutation ResetPassword($token: String!, $newPassword: String!) {\n    resetPassword(token: $token, newPassword: $newPassword)\n  }\n": typeof types.ResetPasswordDocument,
-    "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": typeof types.SignupDocument,
+    "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n      checkEmail\n    }\n  }\n": typeof types.SignupDocument,
     "\n  mutation CompleteSsoLogin($parameters: String!) {\n    completeSsoLogin(parameters: $parameters) {\n      token\n    }\n  }\n": typeof types.CompleteSsoLoginDocument,
+    "\n  mutation ConfirmEmailAddress($token: String!) {\n    confirmEmailAddress(token: $token) {\n      email\n      organizationSlug\n    }\n  }\n": typeof types.ConfirmEmailAddressDocument,
 };
 const documents: Documents = {
-    "\n  query Account {\n    viewer {\n      id\n      email\n      pendingEmail\n    }\n    sessions {\n      id\n      createdAt\n      expiresAt\n      current\n    }\n  }\n": types.AccountDocument,
+    "\n  query Account {\n    viewer {\n      id\n      email\n      emailVerified\n      pendingEmail\n    }\n    sessions {\n      id\n      createdAt\n      expiresAt\n      current\n    }\n  }\n": types.AccountDocument,
     "\n  mutation ChangeEmail($currentPassword: String!, $newEmail: String!) {\n    changeEmail(currentPassword: $currentPassword, newEmail: $newEmail) {\n      changed\n      pendingEmail\n      user {\n        email\n      }\n    }\n  }\n": types.ChangeEmailDocument,
     "\n  mutation ChangePassword($currentPassword: String!, $newPassword: String!, $revokeApiTokens: Boolean!) {\n    changePassword(currentPassword: $currentPassword, newPassword: $newPassword, revokeApiTokens: $revokeApiTokens) {\n      token\n    }\n  }\n": types.ChangePasswordDocument,
     "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id)\n  }\n": types.RevokeSessionDocument,
     "\n  mutation RevokeOtherSessions {\n    revokeOtherSessions\n  }\n": types.RevokeOtherSessionsDocument,
     "\n  mutation ConfirmEmailChange($token: String!) {\n    confirmEmailChange(token: $token) {\n      email\n    }\n  }\n": types.ConfirmEmailChangeDocument,
+    "\n  mutation ResendEmailConfirmation {\n    resendEmailConfirmation\n  }\n": types.ResendEmailConfirmationDocument,
     "\n  query AdminOrganizations($after: String) {\n    adminOrganizations(first: 50, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        id\n        name\n        slug\n        plan\n        memberCount\n        projectCount\n        liveSubscription\n        events {\n          used\n          limit\n        }\n        logs {\n          used\n          limit\n        }\n      }\n    }\n    plans {\n      id\n      name\n    }\n  }\n": types.AdminOrganizationsDocument,
     "\n  mutation AdminSetOrganizationPlan($organizationId: ID!, $plan: String!, $force: Boolean) {\n    adminSetOrganizationPlan(organizationId: $organizationId, plan: $plan, force: $force) {\n      planBefore\n      overrodeSubscription\n      organization {\n        slug\n        plan\n      }\n    }\n  }\n": types.AdminSetOrganizationPlanDocument,
     "\n  query AdminDeadLetters {\n    adminDeadLetters(first: 100) {\n      totalCount\n      nodes {\n        id\n        topic\n        kind\n        attempts\n        firstFailedAt\n        lastFailedAt\n        reason\n      }\n    }\n  }\n": types.AdminDeadLettersDocument,
@@ -175,9 +179,10 @@ const documents: Documents = {
     "\n  mutation DeleteSavedSearch($id: ID!) {\n    deleteSavedSearch(id: $id)\n  }\n": types.DeleteSavedSearchDocument,
     "\n  mutation ResolveIssues($ids: [ID!]!) {\n    resolveIssues(ids: $ids) {\n      id\n    }\n  }\n": types.ResolveIssuesDocument,
     "\n  mutation MergeIssues($sourceId: ID!, $targetId: ID!) {\n    mergeIssues(sourceId: $sourceId, targetId: $targetId) {\n      id\n      title\n    }\n  }\n": types.MergeIssuesDocument,
-    "\n  query OrganizationsOfViewer {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n      }\n    }\n  }\n": types.OrganizationsOfViewerDocument,
-    "\n  query OrganizationSettings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      slug\n      plan\n      projects {\n        id\n        name\n      }\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n  }\n": types.OrganizationSettingsDocument,
+    "\n  query OrganizationsOfViewer {\n    viewer {\n      id\n      twoFactorEnabled\n      organizations {\n        id\n        slug\n      }\n    }\n  }\n": types.OrganizationsOfViewerDocument,
+    "\n  query OrganizationSettings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      slug\n      plan\n      requireTwoFactor\n      projects {\n        id\n        name\n      }\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n  }\n": types.OrganizationSettingsDocument,
     "\n  mutation RenameOrganization($id: ID!, $name: String!) {\n    renameOrganization(id: $id, name: $name) {\n      id\n      name\n    }\n  }\n": types.RenameOrganizationDocument,
+    "\n  mutation SetOrganizationRequireTwoFactor($id: ID!, $required: Boolean!) {\n    setOrganizationRequireTwoFactor(organizationId: $id, required: $required) {\n      id\n      requireTwoFactor\n    }\n  }\n": types.SetOrganizationRequireTwoFactorDocument,
     "\n  fragment ReleaseHealthFields on ReleaseHealth {\n    issuesIntroduced\n    regressions\n    basis\n    crashFreeSessions\n    sessions {\n      started\n    }\n    usersSeen\n    crashedUsers\n    crashFreeUsers\n    windowEvents\n    enoughData\n    eventsPerHour\n    previousVersion\n    previousIssuesIntroduced\n    previousRegressions\n    previousCrashFreeUsers\n    previousEventsPerHour\n    eventsPerHourRatio\n  }\n": types.ReleaseHealthFieldsFragmentDoc,
     "\n  fragment ReleaseIssueFields on ReleaseIssueList {\n    totalCount\n    nodes {\n      environments\n      at\n      issue {\n        id\n        title\n        culprit\n        level\n        status\n        isRegression\n        eventCount\n        userCount\n        lastSeen\n      }\n    }\n  }\n": types.ReleaseIssueFieldsFragmentDoc,
     "\n  query ReleaseDetail($projectId: ID!, $version: String!, $issues: Int!, $files: Int!) {\n    project(id: $projectId) {\n      id\n      organizationId\n    }\n    viewer {\n      id\n      organizations {\n        id\n        plan\n      }\n    }\n    plans {\n      ...PlanFields\n    }\n    release(projectId: $projectId, version: $version) {\n      version\n      dateCreated\n      dateReleased\n      deploys {\n        id\n        environment\n        deployedAt\n      }\n      newIssues(first: $issues) {\n        ...ReleaseIssueFields\n      }\n      regressedIssues(first: $issues) {\n        ...ReleaseIssueFields\n      }\n      resolvedIssues(first: $issues) {\n        ...ReleaseIssueFields\n      }\n      sourceMaps(first: $files) {\n        totalCount\n        totalBytes\n        nodes {\n          filename\n          sizeBytes\n          uploadedAt\n        }\n      }\n      artifactBundles(first: 25) {\n        checksum\n        dist\n        fileCount\n        assembledAt\n      }\n      commits(first: 100) {\n        id\n        repository\n        authorName\n        authorEmail\n        message\n        timestamp\n      }\n    }\n  }\n": types.ReleaseDetailDocument,
@@ -192,7 +197,7 @@ const documents: Documents = {
     "\n  query ProjectOrganization($id: ID!) {\n    project(id: $id) {\n      id\n      organizationId\n      dsn\n      traceUrlTemplate\n    }\n  }\n": types.ProjectOrganizationDocument,
     "\n  query ProjectKeys($projectId: ID!) {\n    projectKeys(projectId: $projectId) {\n      id\n      publicKey\n      enabled\n      rateLimitPerSecond\n      createdAt\n      disabledAt\n    }\n  }\n": types.ProjectKeysDocument,
     "\n  query UploadTokens($projectId: ID!) {\n    uploadTokens(projectId: $projectId) {\n      id\n      name\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.UploadTokensDocument,
-    "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n": types.MembersDocument,
+    "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n      emailVerified\n      twoFactorEnabled\n    }\n  }\n": types.MembersDocument,
     "\n  query Invitations($organizationId: ID!) {\n    invitations(organizationId: $organizationId) {\n      id\n      email\n      role\n      createdAt\n      expiresAt\n    }\n  }\n": types.InvitationsDocument,
     "\n  query ApiTokens {\n    apiTokens {\n      id\n      name\n      scopes\n      prefix\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.ApiTokensDocument,
     "\n    mutation RotateProjectKey($projectId: ID!, $keepOldKeys: Boolean!) {\n      rotateProjectKey(projectId: $projectId, keepOldKeys: $keepOldKeys) {\n        id\n      }\n    }\n  ": types.RotateProjectKeyDocument,
@@ -251,14 +256,15 @@ const documents: Documents = {
     "\n  query OrgProjects {\n    viewer {\n      id\n      organizations {\n        slug\n        projects {\n          id\n        }\n      }\n    }\n  }\n": types.OrgProjectsDocument,
     "\n  query PasswordReset($token: String!) {\n    passwordReset(token: $token) {\n      email\n    }\n  }\n": types.PasswordResetDocument,
     "\n  mutation ResetPassword($token: String!, $newPassword: String!) {\n    resetPassword(token: $token, newPassword: $newPassword)\n  }\n": types.ResetPasswordDocument,
-    "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n": types.SignupDocument,
+    "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n      checkEmail\n    }\n  }\n": types.SignupDocument,
     "\n  mutation CompleteSsoLogin($parameters: String!) {\n    completeSsoLogin(parameters: $parameters) {\n      token\n    }\n  }\n": types.CompleteSsoLoginDocument,
+    "\n  mutation ConfirmEmailAddress($token: String!) {\n    confirmEmailAddress(token: $token) {\n      email\n      organizationSlug\n    }\n  }\n": types.ConfirmEmailAddressDocument,
 };
 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Account {\n    viewer {\n      id\n      email\n      pendingEmail\n    }\n    sessions {\n      id\n      createdAt\n      expiresAt\n      current\n    }\n  }\n"): typeof import('./graphql').AccountDocument;
+export function graphql(source: "\n  query Account {\n    viewer {\n      id\n      email\n      emailVerified\n      pendingEmail\n    }\n    sessions {\n      id\n      createdAt\n      expiresAt\n      current\n    }\n  }\n"): typeof import('./graphql').AccountDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -279,6 +285,10 @@ export function graphql(source: "\n  mutation RevokeOtherSessions {\n    revokeO
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConfirmEmailChange($token: String!) {\n    confirmEmailChange(token: $token) {\n      email\n    }\n  }\n"): typeof import('./graphql').ConfirmEmailChangeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ResendEmailConfirmation {\n    resendEmailConfirmation\n  }\n"): typeof import('./graphql').ResendEmailConfirmationDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -418,15 +428,19 @@ export function graphql(source: "\n  mutation MergeIssues($sourceId: ID!, $targe
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query OrganizationsOfViewer {\n    viewer {\n      id\n      organizations {\n        id\n        slug\n      }\n    }\n  }\n"): typeof import('./graphql').OrganizationsOfViewerDocument;
+export function graphql(source: "\n  query OrganizationsOfViewer {\n    viewer {\n      id\n      twoFactorEnabled\n      organizations {\n        id\n        slug\n      }\n    }\n  }\n"): typeof import('./graphql').OrganizationsOfViewerDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query OrganizationSettings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      slug\n      plan\n      projects {\n        id\n        name\n      }\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').OrganizationSettingsDocument;
+export function graphql(source: "\n  query OrganizationSettings($id: ID!) {\n    organization(id: $id) {\n      id\n      name\n      slug\n      plan\n      requireTwoFactor\n      projects {\n        id\n        name\n      }\n      usage {\n        period\n        periodEnd\n        events {\n          used\n          limit\n          remaining\n        }\n        logs {\n          used\n          limit\n          remaining\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').OrganizationSettingsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RenameOrganization($id: ID!, $name: String!) {\n    renameOrganization(id: $id, name: $name) {\n      id\n      name\n    }\n  }\n"): typeof import('./graphql').RenameOrganizationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetOrganizationRequireTwoFactor($id: ID!, $required: Boolean!) {\n    setOrganizationRequireTwoFactor(organizationId: $id, required: $required) {\n      id\n      requireTwoFactor\n    }\n  }\n"): typeof import('./graphql').SetOrganizationRequireTwoFactorDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -486,7 +500,7 @@ export function graphql(source: "\n  query UploadTokens($projectId: ID!) {\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n    }\n  }\n"): typeof import('./graphql').MembersDocument;
+export function graphql(source: "\n  query Members($organizationId: ID!) {\n    members(organizationId: $organizationId) {\n      userId\n      email\n      role\n      joinedAt\n      emailVerified\n      twoFactorEnabled\n    }\n  }\n"): typeof import('./graphql').MembersDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -722,11 +736,15 @@ export function graphql(source: "\n  mutation ResetPassword($token: String!, $ne
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n    }\n  }\n"): typeof import('./graphql').SignupDocument;
+export function graphql(source: "\n  mutation Signup($email: String!, $password: String!, $organizationName: String!) {\n    signup(email: $email, password: $password, organizationName: $organizationName) {\n      token\n      checkEmail\n    }\n  }\n"): typeof import('./graphql').SignupDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CompleteSsoLogin($parameters: String!) {\n    completeSsoLogin(parameters: $parameters) {\n      token\n    }\n  }\n"): typeof import('./graphql').CompleteSsoLoginDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConfirmEmailAddress($token: String!) {\n    confirmEmailAddress(token: $token) {\n      email\n      organizationSlug\n    }\n  }\n"): typeof import('./graphql').ConfirmEmailAddressDocument;
 
 
 export function graphql(source: string) {

@@ -304,7 +304,7 @@ export type VitalsInterval =
 export type AccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AccountQuery = { viewer: { id: string, email: string, pendingEmail: string | null } | null, sessions: Array<{ id: string, createdAt: string, expiresAt: string, current: boolean }> };
+export type AccountQuery = { viewer: { id: string, email: string, emailVerified: boolean, pendingEmail: string | null } | null, sessions: Array<{ id: string, createdAt: string, expiresAt: string, current: boolean }> };
 
 export type ChangeEmailMutationVariables = Exact<{
   currentPassword: string;
@@ -341,6 +341,11 @@ export type ConfirmEmailChangeMutationVariables = Exact<{
 
 
 export type ConfirmEmailChangeMutation = { confirmEmailChange: { email: string } };
+
+export type ResendEmailConfirmationMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ResendEmailConfirmationMutation = { resendEmailConfirmation: boolean };
 
 export type AdminOrganizationsQueryVariables = Exact<{
   after?: string | null | undefined;
@@ -618,14 +623,14 @@ export type MergeIssuesMutation = { mergeIssues: { id: string, title: string } }
 export type OrganizationsOfViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OrganizationsOfViewerQuery = { viewer: { id: string, organizations: Array<{ id: string, slug: string }> } | null };
+export type OrganizationsOfViewerQuery = { viewer: { id: string, twoFactorEnabled: boolean, organizations: Array<{ id: string, slug: string }> } | null };
 
 export type OrganizationSettingsQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type OrganizationSettingsQuery = { organization: { id: string, name: string, slug: string, plan: string, projects: Array<{ id: string, name: string }>, usage: { period: string, periodEnd: string, events: { used: number, limit: number, remaining: number }, logs: { used: number, limit: number, remaining: number } } } | null };
+export type OrganizationSettingsQuery = { organization: { id: string, name: string, slug: string, plan: string, requireTwoFactor: boolean, projects: Array<{ id: string, name: string }>, usage: { period: string, periodEnd: string, events: { used: number, limit: number, remaining: number }, logs: { used: number, limit: number, remaining: number } } } | null };
 
 export type RenameOrganizationMutationVariables = Exact<{
   id: string;
@@ -634,6 +639,14 @@ export type RenameOrganizationMutationVariables = Exact<{
 
 
 export type RenameOrganizationMutation = { renameOrganization: { id: string, name: string } };
+
+export type SetOrganizationRequireTwoFactorMutationVariables = Exact<{
+  id: string;
+  required: boolean;
+}>;
+
+
+export type SetOrganizationRequireTwoFactorMutation = { setOrganizationRequireTwoFactor: { id: string, requireTwoFactor: boolean } };
 
 export type ReleaseHealthFieldsFragment = { issuesIntroduced: number, regressions: number, basis: HealthBasis, crashFreeSessions: number | null, usersSeen: number, crashedUsers: number, crashFreeUsers: number | null, windowEvents: number, enoughData: boolean, eventsPerHour: number | null, previousVersion: string | null, previousIssuesIntroduced: number | null, previousRegressions: number | null, previousCrashFreeUsers: number | null, previousEventsPerHour: number | null, eventsPerHourRatio: number | null, sessions: { started: number } | null };
 
@@ -732,7 +745,7 @@ export type MembersQueryVariables = Exact<{
 }>;
 
 
-export type MembersQuery = { members: Array<{ userId: string, email: string, role: MemberRole, joinedAt: string }> };
+export type MembersQuery = { members: Array<{ userId: string, email: string, role: MemberRole, joinedAt: string, emailVerified: boolean, twoFactorEnabled: boolean }> };
 
 export type InvitationsQueryVariables = Exact<{
   organizationId: string;
@@ -1162,7 +1175,7 @@ export type SignupMutationVariables = Exact<{
 }>;
 
 
-export type SignupMutation = { signup: { token: string } };
+export type SignupMutation = { signup: { token: string | null, checkEmail: boolean } };
 
 export type CompleteSsoLoginMutationVariables = Exact<{
   parameters: string;
@@ -1170,6 +1183,13 @@ export type CompleteSsoLoginMutationVariables = Exact<{
 
 
 export type CompleteSsoLoginMutation = { completeSsoLogin: { token: string } };
+
+export type ConfirmEmailAddressMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type ConfirmEmailAddressMutation = { confirmEmailAddress: { email: string, organizationSlug: string | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1362,6 +1382,7 @@ export const AccountDocument = new TypedDocumentString(`
   viewer {
     id
     email
+    emailVerified
     pendingEmail
   }
   sessions {
@@ -1411,6 +1432,11 @@ export const ConfirmEmailChangeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConfirmEmailChangeMutation, ConfirmEmailChangeMutationVariables>;
+export const ResendEmailConfirmationDocument = new TypedDocumentString(`
+    mutation ResendEmailConfirmation {
+  resendEmailConfirmation
+}
+    `) as unknown as TypedDocumentString<ResendEmailConfirmationMutation, ResendEmailConfirmationMutationVariables>;
 export const AdminOrganizationsDocument = new TypedDocumentString(`
     query AdminOrganizations($after: String) {
   adminOrganizations(first: 50, after: $after) {
@@ -2065,6 +2091,7 @@ export const OrganizationsOfViewerDocument = new TypedDocumentString(`
     query OrganizationsOfViewer {
   viewer {
     id
+    twoFactorEnabled
     organizations {
       id
       slug
@@ -2079,6 +2106,7 @@ export const OrganizationSettingsDocument = new TypedDocumentString(`
     name
     slug
     plan
+    requireTwoFactor
     projects {
       id
       name
@@ -2108,6 +2136,14 @@ export const RenameOrganizationDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RenameOrganizationMutation, RenameOrganizationMutationVariables>;
+export const SetOrganizationRequireTwoFactorDocument = new TypedDocumentString(`
+    mutation SetOrganizationRequireTwoFactor($id: ID!, $required: Boolean!) {
+  setOrganizationRequireTwoFactor(organizationId: $id, required: $required) {
+    id
+    requireTwoFactor
+  }
+}
+    `) as unknown as TypedDocumentString<SetOrganizationRequireTwoFactorMutation, SetOrganizationRequireTwoFactorMutationVariables>;
 export const ReleaseDetailDocument = new TypedDocumentString(`
     query ReleaseDetail($projectId: ID!, $version: String!, $issues: Int!, $files: Int!) {
   project(id: $projectId) {
@@ -2345,6 +2381,8 @@ export const MembersDocument = new TypedDocumentString(`
     email
     role
     joinedAt
+    emailVerified
+    twoFactorEnabled
   }
 }
     `) as unknown as TypedDocumentString<MembersQuery, MembersQueryVariables>;
@@ -3069,6 +3107,7 @@ export const SignupDocument = new TypedDocumentString(`
     mutation Signup($email: String!, $password: String!, $organizationName: String!) {
   signup(email: $email, password: $password, organizationName: $organizationName) {
     token
+    checkEmail
   }
 }
     `) as unknown as TypedDocumentString<SignupMutation, SignupMutationVariables>;
@@ -3079,3 +3118,11 @@ export const CompleteSsoLoginDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CompleteSsoLoginMutation, CompleteSsoLoginMutationVariables>;
+export const ConfirmEmailAddressDocument = new TypedDocumentString(`
+    mutation ConfirmEmailAddress($token: String!) {
+  confirmEmailAddress(token: $token) {
+    email
+    organizationSlug
+  }
+}
+    `) as unknown as TypedDocumentString<ConfirmEmailAddressMutation, ConfirmEmailAddressMutationVariables>;

@@ -46,7 +46,12 @@ export default function AccountPage() {
           {result.secret && <SecretOnce label={result.secret.label} value={result.secret.value} />}
         </div>
       )}
-      <EmailSection email={viewer.email} pendingEmail={viewer.pendingEmail ?? null} busy={busy} />
+      <EmailSection
+        email={viewer.email}
+        emailVerified={viewer.emailVerified}
+        pendingEmail={viewer.pendingEmail ?? null}
+        busy={busy}
+      />
       <PasswordSection busy={busy} />
       <SessionsSection sessions={sessions} time={time} busy={busy} />
       <ApiTokensSection tokens={{ data: apiTokens, reason: null }} time={time} busy={busy} />

@@ -9,6 +9,7 @@ const SIGNUP_MUTATION = graphql(`
   mutation Signup($email: String!, $password: String!, $organizationName: String!) {
     signup(email: $email, password: $password, organizationName: $organizationName) {
       token
+      checkEmail
     }
   }
 `);
@@ -33,7 +34,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: result.error.code === 'UNAVAILABLE' ? 503 : 400 },
     );
   }
-  const cookie = await createSessionCookie(request, context, result.data.signup.token);
+  const { token, checkEmail } = result.data.signup;
+  // With email the answer is the same for every address (decision 066): the link in the mail goes on.
+  if (checkEmail || !token) return { error: null, checkEmail: true, email, organizationName };
+  const cookie = await createSessionCookie(request, context, token);
   // A new organization has no projects yet, so creating one is the only useful next step.
   return redirect('/projects/new', { headers: { 'Set-Cookie': cookie } });
 }
@@ -41,6 +45,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SignupPage() {
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
+  if (actionData && 'checkEmail' in actionData) {
+    return (
+      <main className="page page-narrow">
+        <h1 className="brand-heading">Check your email</h1>
+        <div className="card" role="status">
+          <p>
+            We sent an email to <strong className="break">{actionData.email}</strong>. Open the link in it to confirm
+            the address and create your organization; it works for 24 hours.
+          </p>
+          <p className="muted">Nothing arrived? Check the spam folder, or sign in and ask for a new link.</p>
+        </div>
+        <p className="aside">
+          <Link to="/login">Sign in</Link>
+        </p>
+      </main>
+    );
+  }
   return (
     <main className="page page-narrow">
       <h1 className="brand-heading">Create your Tracker account</h1>

@@ -8,7 +8,6 @@ import {
   organizationsRequiringTwoFactor,
   readSignInChallenge,
   signInWithPassword,
-  signUp,
   type User,
 } from '@tracker/core';
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
@@ -50,18 +49,6 @@ export class AuthResolver {
     const { user: me } = requirePrincipal(ctx);
     if (me.id !== user.id || !ctx.principal?.sessionId) return false;
     return (await enrolmentPendingFor(ctx)).length > 0;
-  }
-
-  @Mutation(() => AuthPayload, { description: 'Creates an account, its first organization and a session.' })
-  async signup(
-    @Arg('email', () => String) email: string,
-    @Arg('password', () => String) password: string,
-    @Arg('organizationName', () => String) organizationName: string,
-    @Ctx() ctx: Context,
-  ): Promise<AuthPayload> {
-    const r = await signUp(ctx.ds, { email, password, organizationName }, ctx.config.defaultPlan);
-    adoptSession(ctx, r.user, r.sessionId);
-    return { token: r.token, user: toUserType(r.user), organization: toOrganizationType(r.organization) };
   }
 
   @Mutation(() => AuthPayload)

@@ -5,6 +5,7 @@ import {
   inviteMember,
   listInvitations,
   listMembers,
+  markInvitationNotEmailed,
   previewInvitation,
   removeMember,
   renderInvitationEmail,
@@ -79,7 +80,8 @@ export class MemberResolver {
     @Arg('role', () => MemberRoleEnum, { defaultValue: MemberRoleEnum.MEMBER }) role: MemberRoleEnum,
     @Ctx() ctx: Context,
   ): Promise<InvitationResultType> {
-    const created = await inviteMember(ctx.ds, requireCaller(ctx), { organizationId, email, role });
+    const emailed = !!ctx.config.smtp;
+    const created = await inviteMember(ctx.ds, requireCaller(ctx), { organizationId, email, role, emailed });
     const link = invitationLink(ctx.config.publicUrl, created.token);
     let emailSent = false;
     if (ctx.config.smtp) {
@@ -94,7 +96,8 @@ export class MemberResolver {
         await sendInvitationEmail(ctx.config.smtp, created.invitation.email, message);
         emailSent = true;
       } catch (err) {
-        // The link is returned instead; the error (never the link) goes to the log.
+        // The link is returned instead, so it proves no address (decision 066); the error (never the link) is logged.
+        await markInvitationNotEmailed(ctx.ds, created.invitation.id);
         ctx.log?.warn({ invitationId: created.invitation.id, error: errorMessage(err) }, 'invitation email not sent');
       }
     }
@@ -107,18 +110,29 @@ export class MemberResolver {
   }
 
   @Mutation(() => OrganizationType, {
-    description: 'Sessions only. Joins the organization; the signed-in email must be the invited one. Single use.',
+    description:
+      'Sessions only. Joins the organization; the signed-in email must be the invited one. Single use. With SMTP, ' +
+      'an unverified account joins only with a link that came by email (it then confirms the address).',
   })
   async acceptInvitation(@Arg('token', () => String) token: string, @Ctx() ctx: Context): Promise<OrganizationType> {
     const { user } = requireSession(ctx);
-    const { organization } = await throttled(ctx, 'invitation', user.id, () => acceptInvitation(ctx.ds, user.id, token, undefined, ctx.origin), {
-      isFailure: invitationGuessFailed,
-    });
+    const { organization } = await throttled(
+      ctx,
+      'invitation',
+      user.id,
+      () =>
+        acceptInvitation(ctx.ds, user.id, token, undefined, { origin: ctx.origin, mailConfigured: !!ctx.config.smtp }),
+      {
+        isFailure: invitationGuessFailed,
+      },
+    );
     return toOrganizationType(organization);
   }
 
   @Mutation(() => AuthPayload, {
-    description: 'Creates the account of the invited email, joins the organization and opens a session. Single use.',
+    description:
+      'Creates the account of the invited email, joins the organization and opens a session. Single use. With SMTP, ' +
+      'only a link that came by email works, and the account starts verified.',
   })
   async signupWithInvitation(
     @Arg('token', () => String) token: string,
@@ -126,10 +140,20 @@ export class MemberResolver {
     @Ctx() ctx: Context,
   ): Promise<AuthPayload> {
     // Keyed by the client address only (no account yet): a guessed link counts like a wrong password.
-    const r = await throttled(ctx, 'invitation', `link:${String(token).slice(0, 80)}`, () => signUpWithInvitation(ctx.ds, { token, password }, undefined, ctx.origin), {
-      isFailure: invitationGuessFailed,
-      clearOnSuccess: false,
-    });
+    const r = await throttled(
+      ctx,
+      'invitation',
+      `link:${String(token).slice(0, 80)}`,
+      () =>
+        signUpWithInvitation(ctx.ds, { token, password }, undefined, {
+          origin: ctx.origin,
+          mailConfigured: !!ctx.config.smtp,
+        }),
+      {
+        isFailure: invitationGuessFailed,
+        clearOnSuccess: false,
+      },
+    );
     adoptSession(ctx, r.user, r.sessionId);
     return { token: r.token, user: toUserType(r.user), organization: toOrganizationType(r.organization) };
   }

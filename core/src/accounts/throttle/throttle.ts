@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../../time';
 import type { FailureCount, ThrottleStore } from './store';
 
 /** What is being guessed at: each has its own per-account count; the client address has one for all. */
-export type ThrottleAction = 'sign-in' | 'two-factor' | 'reset' | 'invitation';
+export type ThrottleAction = 'sign-in' | 'sign-up' | 'two-factor' | 'reset' | 'invitation';
 
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
 /** Failures per account (per action) before each further attempt has to wait. */

@@ -3,7 +3,13 @@ import { readString } from '../../lib/form.server';
 import { mutateApi } from '../../lib/graphql.server';
 import { createSessionCookie } from '../../lib/session.server';
 import { runSettingsAction, type SettingsActionResult } from '../settings/settings-action.server';
-import { CHANGE_EMAIL, CHANGE_PASSWORD, REVOKE_OTHER_SESSIONS, REVOKE_SESSION } from './queries';
+import {
+  CHANGE_EMAIL,
+  CHANGE_PASSWORD,
+  RESEND_EMAIL_CONFIRMATION,
+  REVOKE_OTHER_SESSIONS,
+  REVOKE_SESSION,
+} from './queries';
 
 export type AccountActionResult = SettingsActionResult & { field?: string };
 
@@ -33,6 +39,18 @@ export async function runAccountAction(
           changed
             ? `Your email is now ${user.email}.`
             : `We sent a link to ${pendingEmail}: open it within 24 hours to finish the change.`,
+        ),
+        cookie: null,
+      };
+    }
+    case 'resendEmailConfirmation': {
+      const r = await mutateApi(args, RESEND_EMAIL_CONFIRMATION);
+      if (!r.ok) return { result: { ...fail(r.error.message), field: 'email' }, cookie: null };
+      return {
+        result: ok(
+          r.data.resendEmailConfirmation
+            ? 'We sent a new link: open it within 24 hours.'
+            : 'Your address is confirmed already.',
         ),
         cookie: null,
       };

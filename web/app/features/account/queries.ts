@@ -5,6 +5,7 @@ export const ACCOUNT_QUERY = graphql(`
     viewer {
       id
       email
+      emailVerified
       pendingEmail
     }
     sessions {
@@ -53,5 +54,11 @@ export const CONFIRM_EMAIL_CHANGE = graphql(`
     confirmEmailChange(token: $token) {
       email
     }
+  }
+`);
+
+export const RESEND_EMAIL_CONFIRMATION = graphql(`
+  mutation ResendEmailConfirmation {
+    resendEmailConfirmation
   }
 `);

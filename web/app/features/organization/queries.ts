@@ -4,6 +4,7 @@ export const ORG_BY_SLUG_QUERY = graphql(`
   query OrganizationsOfViewer {
     viewer {
       id
+      twoFactorEnabled
       organizations {
         id
         slug
@@ -19,6 +20,7 @@ export const ORG_SETTINGS_QUERY = graphql(`
       name
       slug
       plan
+      requireTwoFactor
       projects {
         id
         name
@@ -46,6 +48,15 @@ export const RENAME_ORGANIZATION = graphql(`
     renameOrganization(id: $id, name: $name) {
       id
       name
+    }
+  }
+`);
+
+export const SET_REQUIRE_TWO_FACTOR = graphql(`
+  mutation SetOrganizationRequireTwoFactor($id: ID!, $required: Boolean!) {
+    setOrganizationRequireTwoFactor(organizationId: $id, required: $required) {
+      id
+      requireTwoFactor
     }
   }
 `);

@@ -43,6 +43,8 @@ export const MEMBERS_QUERY = graphql(`
       email
       role
       joinedAt
+      emailVerified
+      twoFactorEnabled
     }
   }
 `);
