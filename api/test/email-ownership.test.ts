@@ -164,12 +164,19 @@ for (const kind of ['postgres', 'pglite'] as const) {
       // A newer link withdraws the first; the first then answers NOT_FOUND.
       assert.equal(ok(await run(RESEND, {}, { token: session.token })).resendEmailConfirmation, true);
       const [, second] = await mailsTo(email, 2);
-      assert.equal(err(await run(CONFIRM, { t: link })).code, 'NOT_FOUND');
-      const done = ok(await run(CONFIRM, { t: linkIn(second) })).confirmEmailAddress;
+      assert.equal(err(await run(CONFIRM, { t: link }, { token: session.token })).code, 'NOT_FOUND');
+      // Only the account's own session confirms it: signed out, or signed in as someone else
+      // (the owner of an address another person registered, say), the link does nothing.
+      assert.equal(err(await run(CONFIRM, { t: linkIn(second) })).code, 'UNAUTHENTICATED');
+      const other = err(await run(CONFIRM, { t: linkIn(second) }, { token: inviter.token }));
+      assert.equal(other.code, 'NOT_FOUND');
+      assert.match(other.message, /belongs to another account/);
+      assert.equal(ok(await run(ORGS, {}, { token: session.token })).viewer.emailVerified, false);
+      const done = ok(await run(CONFIRM, { t: linkIn(second) }, { token: session.token })).confirmEmailAddress;
       assert.equal(done.email, email);
       assert.match(done.organizationSlug, /^confirmed-co/);
       // Single use.
-      assert.equal(err(await run(CONFIRM, { t: linkIn(second) })).code, 'NOT_FOUND');
+      assert.equal(err(await run(CONFIRM, { t: linkIn(second) }, { token: session.token })).code, 'NOT_FOUND');
       const me = ok(await run(ORGS, {}, { token: session.token })).viewer;
       assert.equal(me.emailVerified, true);
       assert.deepEqual(
@@ -185,13 +192,14 @@ for (const kind of ['postgres', 'pglite'] as const) {
       const email = fresh();
       ok(await run(SIGNUP, { e: email, o: 'Late' }));
       const [mail] = await mailsTo(email, 1);
+      const session = ok(await run(SIGN_IN, { e: email })).login;
       now += 24 * 3600_000 + 1000;
-      const r = err(await run(CONFIRM, { t: linkIn(mail) }));
+      const r = err(await run(CONFIRM, { t: linkIn(mail) }, { token: session.token }));
       assert.equal(r.code, 'FORBIDDEN');
       assert.match(r.message, /expired/);
       const rows = await db.ds.query('SELECT email_verified_at FROM users WHERE email = $1', [email]);
       assert.equal(rows[0].email_verified_at, null);
-      assert.equal(err(await run(CONFIRM, { t: 'etv_made_up' })).code, 'NOT_FOUND');
+      assert.equal(err(await run(CONFIRM, { t: 'etv_made_up' }, { token: session.token })).code, 'NOT_FOUND');
     });
 
     test('with email, an invitation proves the address only when its link went out by email', async () => {

@@ -133,7 +133,19 @@ export async function signUpWithProject(
     mail.messages.splice(mail.messages.indexOf(message), 1);
     const raw = message.raw.replace(/=\r?\n/g, '');
     const link = /verify-email\/(etv_[A-Za-z0-9_-]+)/.exec(raw)?.[1];
-    await gqlOk(baseUrl, `mutation($t: String!) { confirmEmailAddress(token: $t) { email } }`, { t: link });
+    // The link is used by the account's own session (decision 066): sign in, confirm, sign in
+    // again for the organization the confirmation created.
+    const first = await gqlOk(
+      baseUrl,
+      `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }`,
+      { e: email, p: 'correct horse battery' },
+    );
+    await gqlOk(
+      baseUrl,
+      `mutation($t: String!) { confirmEmailAddress(token: $t) { email } }`,
+      { t: link },
+      first.login.token,
+    );
     const l = await gqlOk(
       baseUrl,
       `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token user { id email } organization { id slug plan } } }`,

@@ -94,6 +94,8 @@ export async function resendEmailConfirmation(
 const INVALID =
   'This confirmation link is no longer valid (used, or replaced by a newer one): sign in to ask for a new one';
 const EXPIRED = 'This confirmation link has expired: sign in to ask for a new one';
+const OTHER_ACCOUNT =
+  'This confirmation link belongs to another account: sign out, then sign in with the address and password of the account you created';
 
 export interface ConfirmedEmail {
   user: User;
@@ -104,12 +106,17 @@ export interface ConfirmedEmail {
 /**
  * Uses a confirmation link: the address is confirmed, the link is spent (and any other pending
  * one withdrawn), and the organization named at sign-up is created with the user as owner, in
- * one transaction. No sign-in needed: receiving the link is the proof. NOT_FOUND for an unknown,
- * used or withdrawn link, FORBIDDEN once expired.
+ * one transaction. Only the account's own session may use it (`userId`): receiving the link
+ * proves the address, and signing in proves the password was chosen by the same person. Without
+ * that, someone who signed up first with another person's address, and a password of their
+ * choosing, would get the account confirmed when its owner clicked the link (a pre-hijacked
+ * account); the owner takes such an account over by a password reset instead (decision 060).
+ * NOT_FOUND for an unknown, used or withdrawn link or another account's, FORBIDDEN once expired.
  */
 export async function confirmEmailAddress(
   ds: DataSource,
   token: string,
+  userId: string,
   plan: PlanId,
   now: number,
 ): Promise<ConfirmedEmail> {
@@ -124,6 +131,7 @@ export async function confirmEmailAddress(
       [hashToken(token)],
     );
     if (!row) throw new AppError('NOT_FOUND', INVALID);
+    if (row.user_id !== userId) throw new AppError('NOT_FOUND', OTHER_ACCOUNT);
     if (new Date(row.expires_at).getTime() <= now) throw new AppError('FORBIDDEN', EXPIRED);
     await em.query('UPDATE email_confirmations SET used_at = $2 WHERE id = $1', [row.id, new Date(now)]);
     await em.query(

@@ -94,17 +94,19 @@ export class SignUpResolver {
   @Mutation(() => EmailConfirmationType, {
     description:
       'Confirms an address with the link from the sign-up email (single use, 24 hours; a newer link withdraws ' +
-      'older ones) and creates the organization named at sign-up. No sign-in needed. Guessing is throttled.',
+      'older ones) and creates the organization named at sign-up. Only a session of the account that signed up ' +
+      'may use it (decision 066). Guessing is throttled.',
   })
   async confirmEmailAddress(
     @Arg('token', () => String) token: string,
     @Ctx() ctx: Context,
   ): Promise<EmailConfirmationType> {
+    const { user } = requireSession(ctx);
     const r = await throttled(
       ctx,
       'sign-up',
       `link:${String(token).slice(0, 80)}`,
-      () => confirmEmailAddress(ctx.ds, token, ctx.config.defaultPlan, ctx.clock()),
+      () => confirmEmailAddress(ctx.ds, token, user.id, ctx.config.defaultPlan, ctx.clock()),
       { isFailure: (err) => isAppError(err) && err.code === 'NOT_FOUND', clearOnSuccess: false },
     );
     ctx.log?.info({ userId: r.user.id, organizationId: r.organization?.id }, 'email address confirmed');
