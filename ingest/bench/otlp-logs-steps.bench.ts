@@ -1,16 +1,19 @@
 /**
  * CPU of the OTLP logs route's pure steps (issue 34) on one 512-record protobuf body, shaped as
- * `server/bench/otlp-logs.bench.ts` sends it: decode, map, validate + scrub + encode the jobs.
- * No network, no Redis: on a loaded shared machine CPU µs per record is what can be compared.
+ * `server/bench/otlp-logs.bench.ts` sends it: decode, map, validate + scrub + encode the jobs
+ * (`take`), and the queue's writer appending them to a Redis stream of this run (deleted after).
+ * No HTTP, no quota gate: on a loaded shared machine CPU µs per record is what can be compared.
  *
  * Run: `npm run bench:otlp-steps -w @tracker/ingest`. Env: TRACKER_BENCH_ITERATIONS (default 400).
  */
 import { randomBytes } from 'node:crypto';
 import { mapOtlpLogs, type KeyInfo } from '@tracker/core';
-import { envNumber } from '@tracker/core/testing';
+import { createTestRedisPrefix, envNumber, TEST_REDIS_URL } from '@tracker/core/testing';
+import { createClient } from 'redis';
 import generated from 'otlp-transformer-protos/build/src/generated/root';
 import { decodeOtlpRequest } from '../src/otlp/otlp-codec';
 import { takeOtlpLogs } from '../src/otlp/take-otlp-logs';
+import { StreamAppender } from '../src/queue/stream-appender';
 
 const BATCH = 512;
 const ITERATIONS = envNumber('BENCH_ITERATIONS', 400);
@@ -65,11 +68,13 @@ function cpuUs(): number {
 
 async function main(): Promise<void> {
   const proto = body();
-  const steps = { decode: 0, map: 0, take: 0 };
+  const steps = { decode: 0, map: 0, take: 0, enqueue: 0 };
+  const stream = `${createTestRedisPrefix()}:otlp-steps`;
+  const appender = new StreamAppender(TEST_REDIS_URL, stream);
   const receivedAt = new Date().toISOString();
   for (let round = 0; round < 2; round++) {
     // The first round warms the JIT; the second is measured.
-    steps.decode = steps.map = steps.take = 0;
+    steps.decode = steps.map = steps.take = steps.enqueue = 0;
     for (let i = 0; i < ITERATIONS; i++) {
       let t = cpuUs();
       const decoded = decodeOtlpRequest('logs', 'protobuf', proto);
@@ -84,12 +89,20 @@ async function main(): Promise<void> {
       now = cpuUs();
       steps.take += now - t;
       if (taken.payloads.length !== BATCH) throw new Error(`took ${taken.payloads.length}`);
+      t = cpuUs();
+      await new Promise<void>((resolve, reject) => appender.append([{ payloads: taken.payloads, resolve, reject }]));
+      steps.enqueue += cpuUs() - t;
     }
   }
+  await appender.close();
+  const redis = createClient({ url: TEST_REDIS_URL });
+  await redis.connect();
+  await redis.del(stream);
+  await redis.quit();
   const per = (us: number) => (us / (ITERATIONS * BATCH)).toFixed(2);
-  const total = steps.decode + steps.map + steps.take;
+  const total = steps.decode + steps.map + steps.take + steps.enqueue;
   console.log(
-    `otlp-logs-steps: ${proto.length} B / ${BATCH} records, ${ITERATIONS} requests; CPU µs/record: decode ${per(steps.decode)}, map ${per(steps.map)}, take ${per(steps.take)}, total ${per(total)}`,
+    `otlp-logs-steps: ${proto.length} B / ${BATCH} records, ${ITERATIONS} requests; CPU µs/record: decode ${per(steps.decode)}, map ${per(steps.map)}, take ${per(steps.take)}, enqueue ${per(steps.enqueue)}, total ${per(total)}`,
   );
 }
 

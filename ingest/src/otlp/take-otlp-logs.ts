@@ -3,6 +3,7 @@ import { setImmediate } from 'node:timers/promises';
 import {
   AppError,
   encodeJob,
+  encodeJobBytes,
   logSchema,
   scrubberFor,
   type KeyInfo,
@@ -73,17 +74,19 @@ export async function takeOtlpLogs(
 }
 
 /**
- * `encodeJob({ v: 1, kind: 'log', projectId, receivedAt, log: { ...log, id } })`, the same text
- * byte for byte, without copying the log to add its id nor serializing the envelope again for
- * each record (encodeJob keeps the last head): the id, a UUID, needs no escaping and goes last
- * as the spread puts it. A body holding an `id` key (the mapper writes none) keeps the spread.
+ * `encodeJob({ v: 1, kind: 'log', projectId, receivedAt, log: { ...log, id } })` as the UTF-8
+ * bytes of the very same text (the queue takes either), without copying the log to add its id
+ * nor serializing the envelope again for each record: the id, a UUID, goes last as the spread
+ * puts it. Bytes, encoded once: the queue's writer copies them as they are, where a string is
+ * measured twice and encoded there. A body holding an `id` key (the
+ * mapper writes none) keeps the spread.
  */
-function logJob(projectId: string, receivedAt: string, log: LogBody): string {
+function logJob(projectId: string, receivedAt: string, log: LogBody): QueuePayload {
   const id = randomUUID();
   if ('id' in log) return encodeJob({ v: 1, kind: 'log', projectId, receivedAt, log: { ...log, id } });
-  const json = JSON.stringify(log);
-  const job = { v: 1, kind: 'log', projectId, receivedAt, log } as const;
-  return encodeJob(job, `${json.slice(0, -1)}${json.length > 2 ? ',' : ''}"id":"${id}"}`);
+  // The job's body is `log` with `id`, which encodeJobBytes appends as the added field.
+  const job = { v: 1, kind: 'log', projectId, receivedAt, log: log as LogBody & { id: string } } as const;
+  return encodeJobBytes(job, JSON.stringify(log), { name: 'id', value: id });
 }
 
 export function refuse(taken: TakenRecords, problem: AppError): void {
