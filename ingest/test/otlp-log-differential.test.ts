@@ -163,6 +163,8 @@ function record(rand: () => number, i: number): Record<string, unknown> {
     Buffer.alloc(8),
     Buffer.alloc(7, 1),
     Buffer.alloc(16, 0xab),
+    Buffer.from('00000000000000000000000000000001', 'hex'),
+    Buffer.from('00000000000a0b00', 'hex'),
   ];
   const times = [undefined, '0', '1700000000123456789', '16725225600000000000', String(1_700_000_000_000_000_000 + i)];
   return {
@@ -213,7 +215,7 @@ function request(seed: number): Record<string, unknown> {
   };
 }
 
-const ExportLogs = (generated as any).opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest; // eslint-disable-line @typescript-eslint/no-explicit-any
+const ExportLogs = (generated as any).opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 
 const PRIVACY: Array<PrivacySettings | undefined> = [
   undefined,
@@ -233,7 +235,6 @@ test('the OTLP logs door writes the same job text as before for every kind of re
     const candidates = mapOtlpLogs(decoded);
     const expected: JsonObject[] = [];
     for (const rl of (decoded as { resourceLogs: Array<Record<string, any>> }).resourceLogs) {
-      // eslint-disable-line @typescript-eslint/no-explicit-any
       const resource = readOtlpResource(rl.resource);
       for (const sl of rl.scopeLogs) {
         const scope = typeof sl.scope?.name === 'string' && sl.scope.name.trim() !== '' ? sl.scope.name : undefined;
