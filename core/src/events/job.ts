@@ -160,7 +160,7 @@ let lastHead: { v: number; kind: string; projectId: string; receivedAt: string; 
 
 /**
  * `encodeJob(job, payloadJson)` as UTF-8 bytes, for an edge that holds the body as the bytes it
- * received: they are copied into the payload as they are, never decoded to a string and encoded
+ * received (or as JSON text it wrote, `encodeTextJob`): they are copied into the payload as they are, never decoded to a string and encoded
  * back (for a 2 KB event that round trip, and measuring the string's UTF-8 length for the Redis
  * protocol, was about a tenth of the ingest edge's CPU; docs/benchmarks.md). `addField` appends
  * one string member to the body object, for a value that needs no JSON escaping (a UUID) and a
@@ -171,9 +171,14 @@ let lastHead: { v: number; kind: string; projectId: string; receivedAt: string; 
  * harmless: the caller validated the decoded text, with the same replacement characters the
  * worker's decoding produces.
  */
-export function encodeJobBytes(job: Job, payloadJson: Buffer, addField?: { name: string; value: string }): Buffer {
+export function encodeJobBytes(
+  job: Job,
+  payloadJson: Buffer | string,
+  addField?: { name: string; value: string },
+): Buffer {
   const head = jobHead(job); // ASCII: a UUID, an ISO time, fixed names
   const added = addField === undefined ? '' : `,"${addField.name}":"${addField.value}"`;
+  if (typeof payloadJson === 'string') return encodeTextJob(head, payloadJson, added);
   // Before the object's closing brace: the last `}` byte (never inside a multi-byte sequence).
   const end = addField === undefined ? payloadJson.length : payloadJson.lastIndexOf(0x7d);
   if (end < 0) throw new Error('encodeJobBytes: the body is not a JSON object');
@@ -184,6 +189,22 @@ export function encodeJobBytes(job: Job, payloadJson: Buffer, addField?: { name:
   at += out.write(added, at, 'latin1');
   at += payloadJson.copy(out, at, end);
   out[at] = 0x7d; // the envelope's `}`
+  return out;
+}
+
+/**
+ * `encodeJobBytes` for a body the edge serialized itself (`JSON.stringify`, so it ends with the
+ * object's `}`): encoded once, straight into the payload's one buffer. Concatenating strings
+ * instead left a rope the queue's writer flattened and measured twice (the OTLP logs door).
+ */
+function encodeTextJob(head: string, payloadJson: string, added: string): Buffer {
+  if (!payloadJson.endsWith('}')) throw new Error('encodeJobBytes: the body is not a JSON object');
+  const out = Buffer.allocUnsafe(head.length + Buffer.byteLength(payloadJson) + added.length + 1);
+  let at = out.write(head, 0, 'latin1');
+  at += out.write(payloadJson, at, 'utf8') - 1;
+  at += out.write(added, at, 'latin1');
+  out[at++] = 0x7d; // the body's `}`
+  out[at] = 0x7d; // the envelope's
   return out;
 }
 

@@ -77,6 +77,7 @@ export function mapOtlpLogs(request: unknown): OtlpLogCandidate[] {
     if (!isObject(rl)) throw new AppError('BAD_USER_INPUT', `${where}: must be an object`);
     const resource = readOtlpResource(rl.resource);
     const shared = resourceFields(resource);
+    const rest = Object.keys(resource.rest).length > 0 ? resource.rest : undefined;
     for (const [j, sl] of listOf(rl.scopeLogs, `${where}.scopeLogs`).entries()) {
       const whereScope = `${where}.scopeLogs[${j}]`;
       if (!isObject(sl)) throw new AppError('BAD_USER_INPUT', `${whereScope}: must be an object`);
@@ -84,7 +85,7 @@ export function mapOtlpLogs(request: unknown): OtlpLogCandidate[] {
       for (const [k, record] of listOf(sl.logRecords, `${whereScope}.logRecords`).entries()) {
         const problem = problemOf(record);
         if (problem) out.push({ problem: `${whereScope}.logRecords[${k}]: ${problem}` });
-        else out.push({ body: logBody(record as JsonObject, shared, resource.rest, scope) });
+        else out.push({ body: logBody(record as JsonObject, shared, rest, scope) });
       }
     }
   }
@@ -115,25 +116,37 @@ function problemOf(r: unknown): string | undefined {
   return undefined;
 }
 
-function logBody(r: JsonObject, shared: JsonObject, resourceRest: JsonObject, scope: string | undefined): JsonObject {
+const IDS = [
+  ['traceId', 'trace_id', 16],
+  ['spanId', 'span_id', 8],
+] as const;
+
+/**
+ * One record's body, its keys in the order `logSchema` returns them (level, message, the
+ * resource's fields, context, timestamp). Called per record (512 an SDK batch): no copies of
+ * what is shared, no objects for what is absent.
+ */
+function logBody(
+  r: JsonObject,
+  shared: JsonObject,
+  resourceRest: JsonObject | undefined,
+  scope: string | undefined,
+): JsonObject {
   const severity = severityNumberOf(r.severityNumber);
   const text = typeof r.severityText === 'string' ? TEXT_LEVELS[r.severityText.trim().toLowerCase()] : undefined;
   const level = (severity !== undefined && severity !== null ? levelOfSeverity(severity) : undefined) ?? text ?? 'info';
   const value = r.body === undefined || r.body === null ? '' : valueOf(r.body);
   const message = typeof value === 'string' ? value : value === null ? '' : storableText(JSON.stringify(value));
   const context: JsonObject = attributesOf(r.attributes);
-  const meta: JsonObject = {};
-  for (const [field, name, bytes] of [
-    ['traceId', 'trace_id', 16],
-    ['spanId', 'span_id', 8],
-  ] as const) {
+  let meta: JsonObject | undefined;
+  for (const [field, name, bytes] of IDS) {
     const id = hexIdOf(r[field], bytes);
     if (id) context[name] = id;
-    else if (id === null) meta[name] = { dropped: 1, reason: `not ${bytes} bytes (${bytes * 2} hex digits)` };
+    else if (id === null) (meta ??= {})[name] = { dropped: 1, reason: `not ${bytes} bytes (${bytes * 2} hex digits)` };
   }
   if (scope) context['otel.scope'] = scope;
-  if (Object.keys(resourceRest).length > 0) context.resource = resourceRest;
-  if (Object.keys(meta).length > 0) context._meta = meta;
+  if (resourceRest) context.resource = resourceRest;
+  if (meta) context._meta = meta;
   const body: JsonObject = { level, message, ...shared };
   if (Object.keys(context).length > 0) body.context = context;
   const timestamp = isoOfUnixNano(r.timeUnixNano) ?? isoOfUnixNano(r.observedTimeUnixNano);

@@ -61,9 +61,16 @@ function int64Text(v: unknown): string | number | undefined {
 export function isoOfUnixNano(v: unknown): string | undefined {
   const nanos = numberOf(v);
   if (nanos === undefined || nanos <= 0) return undefined;
-  const date = new Date(Math.floor(nanos / 1e6));
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  const ms = Math.floor(nanos / 1e6);
+  // The records of one batch are mostly of the same few milliseconds: the last text is kept.
+  if (ms === lastIso.ms) return lastIso.text;
+  const date = new Date(ms);
+  if (Number.isNaN(date.getTime())) return undefined;
+  lastIso = { ms, text: date.toISOString() };
+  return lastIso.text;
 }
+
+let lastIso = { ms: NaN, text: '' };
 
 const HEX = /^[0-9a-f]*$/i;
 
@@ -74,12 +81,20 @@ const HEX = /^[0-9a-f]*$/i;
  */
 export function hexIdOf(v: unknown, bytes: 16 | 8): string | null {
   let hex: string;
-  if (v instanceof Uint8Array) hex = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
-  else if (typeof v === 'string') hex = v.toLowerCase();
+  if (v instanceof Uint8Array) return hexOfBytes(v, bytes);
+  if (typeof v === 'string') hex = v.toLowerCase();
   else if (v === undefined || v === null) return '';
   else return null;
   if (hex === '' || /^0+$/.test(hex)) return hex.length === 0 || hex.length === bytes * 2 ? '' : null;
   return hex.length === bytes * 2 && HEX.test(hex) ? hex : null;
+}
+
+/** `hexIdOf` for protobuf's bytes, whose hex needs no check: only its length and zeros decide. */
+function hexOfBytes(v: Uint8Array, bytes: 16 | 8): string | null {
+  let zero = true;
+  for (let i = 0; i < v.length && zero; i++) zero = v[i] === 0;
+  if (zero) return v.length === 0 || v.length === bytes ? '' : null;
+  return v.length === bytes ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex') : null;
 }
 
 /**
