@@ -49,3 +49,34 @@ test('a mapped OTLP log body called canonical is exactly what logSchema returns'
   }
   assert.ok(canonical > 0 && other > 0, `both kinds seen (${canonical} canonical, ${other} not)`);
 });
+
+test('an attribute named __proto__ is dropped, not made the context object’s prototype', () => {
+  const [log] = mapOtlpLogs({
+    resourceLogs: [
+      {
+        resource: { attributes: [] },
+        scopeLogs: [
+          {
+            logRecords: [
+              {
+                body: str('hostile'),
+                attributes: [
+                  { key: '__proto__', value: { kvlistValue: { values: [{ key: 'polluted', value: str('yes') }] } } },
+                  { key: 'kept', value: str('k') },
+                  { key: 'nested', value: { kvlistValue: { values: [{ key: '__proto__', value: str('x') }] } } },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  const context = log.body!.context as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(context), Object.prototype);
+  assert.equal((context as { polluted?: unknown }).polluted, undefined);
+  assert.equal(context.kept, 'k');
+  assert.equal(Object.getPrototypeOf(context.nested), Object.prototype);
+  assert.deepEqual(Object.keys(context.nested as object), []);
+  assert.ok(!JSON.stringify(log.body).includes('polluted'));
+});

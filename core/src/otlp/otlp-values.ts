@@ -132,7 +132,11 @@ export function attributesOf(list: unknown, depth = 0): JsonObject {
   if (!Array.isArray(list)) return out;
   for (const kv of list) {
     if (!isObject(kv) || typeof kv.key !== 'string' || kv.key === '') continue;
-    out[storableText(kv.key)] = valueOf(kv.value, depth);
+    const key = storableText(kv.key);
+    // Assigned, `__proto__` would set the object's prototype instead of a key: dropped, as the
+    // Sentry door drops it (decision 028's edge normalization).
+    if (key === '__proto__') continue;
+    out[key] = valueOf(kv.value, depth);
   }
   return out;
 }
