@@ -75,8 +75,10 @@ export const SESSION_ONLY_MUTATIONS: ReadonlySet<string> = new Set([
   'changeEmail',
   'revokeSession',
   'revokeOtherSessions',
-  // a confirmation email goes to the person's own address
+  // a confirmation email goes to the person's own address, and only its account's own session
+  // uses the link (decision 066)
   'resendEmailConfirmation',
+  'confirmEmailAddress',
   'saveSsoSettings',
   'deleteSsoSettings',
   // two-factor of the person (a leaked token must not turn off its owner's second factor)
