@@ -334,7 +334,8 @@ async function runWorkerProcesses(
   processes: number,
   expectedUserPairs: number,
 ): Promise<ProcessRun> {
-  await db.ds.query('TRUNCATE events, issues CASCADE');
+  // The ledgers too (decision 067): otherwise every id is already claimed and nothing is stored again.
+  await db.ds.query('TRUNCATE events, issues, stored_event_ids CASCADE');
   const prefix = createTestRedisPrefix();
   const filler = await RedisStreamQueue.connect({ url: TEST_REDIS_URL, prefix, deadLetters: deadLetterSink(db.ds) });
   const children: ChildProcess[] = [];
@@ -694,6 +695,10 @@ async function main(): Promise<void> {
           json(e.fingerprint),
           e.groupingKey,
           30, // retention_days (decision 029): the free plan's
+          json(e.causes),
+          json(e.breadcrumbs),
+          json(e.request),
+          e.logMessage,
         );
         return `(${columns.map((_, c) => `$${base + c + 1}`).join(', ')})`;
       });
@@ -849,7 +854,7 @@ async function main(): Promise<void> {
 - **Baselines** (same run, same database, after the worker), what the rows cost with none of our logic (no queue, no decoding, grouping, issue upsert, user or counter updates), into scratch copies of the events table (\`LIKE events INCLUDING ALL\`: same columns and indexes, no foreign keys):
   - **\`INSERT … SELECT\`** (issue 21's baseline): the same ${fmt(EVENTS)} rows already inside PostgreSQL (\`bench_staging\`, filled and read once before the clock, indexed on a row number), copied by \`INSERT INTO bench_events_select SELECT … FROM bench_staging WHERE seq > $1 AND seq <= $2\` in ${BATCH_SIZE}-row slices, one transaction each (as the worker's batches); no \`ON CONFLICT\`, no \`RETURNING\`. PostgreSQL's own limit for these rows: nothing to parse (the jsonb is already jsonb), nothing crosses the wire.
   - **\`INSERT … VALUES\`**: the same rows as plain multi-row \`INSERT … VALUES\` from Node in ${BASELINE_CHUNK}-row transactions into \`bench_events_raw\`, one parameter per value, rows pre-built outside the clock.
-- **Worker processes**: ${PROCESS_COUNTS.join(' then ')} child process(es) (\`bench/worker-process.ts\`, each one \`startWorker\` with its own pool and Redis consumer, node run with \`${WORKER_V8_FLAG}\` as infra/ runs the worker role), the same ${fmt(EVENTS)} jobs in a fresh stream each time, into the same database emptied of events and issues (\`TRUNCATE events, issues CASCADE\`); timed from \`go\` (all connected) until their stats add up to every job. CPU of each worker process (its own \`process.cpuUsage\`), of the database's PostgreSQL backends and of \`redis-server\` (\`/proc\`).
+- **Worker processes**: ${PROCESS_COUNTS.join(' then ')} child process(es) (\`bench/worker-process.ts\`, each one \`startWorker\` with its own pool and Redis consumer, node run with \`${WORKER_V8_FLAG}\` as infra/ runs the worker role), the same ${fmt(EVENTS)} jobs in a fresh stream each time, into the same database emptied of events, issues and the event-id ledger (\`TRUNCATE events, issues, stored_event_ids CASCADE\`); timed from \`go\` (all connected) until their stats add up to every job. CPU of each worker process (its own \`process.cpuUsage\`), of the database's PostgreSQL backends and of \`redis-server\` (\`/proc\`).
 - **Verified** after the worker: events = ${fmt(check.events)}, issues = ${check.issues}, sum(event_count) = ${fmt(check.event_count)}, sum(user_count) = ${fmt(check.user_count)} (expected ${fmt(data.expectedUserPairs)}), stream left = ${left}${problems.length ? `. **Problems**: ${problems.join('; ')}` : ': all as expected'}.
 
 ${table(
