@@ -31,39 +31,7 @@ const cli = (port: number, ...args: string[]) =>
 export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'tracker-cluster-'));
   const nodes: ClusterNode[] = [];
-  for (let i = 0; i < masters; i++) {
-    // The bus port is named too: the default (port + 10000) is not known to be free.
-    const [port, bus] = [await freePort(), await freePort()];
-    const proc = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(port),
-        '--cluster-port',
-        String(bus),
-        '--bind',
-        '127.0.0.1',
-        '--cluster-enabled',
-        'yes',
-        '--cluster-config-file',
-        join(dir, `nodes-${port}.conf`),
-        '--cluster-require-full-coverage',
-        'no',
-        '--cluster-node-timeout',
-        '60000',
-        '--dir',
-        dir,
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--daemonize',
-        'no',
-      ],
-      { stdio: 'ignore' },
-    );
-    nodes.push({ port, proc });
-  }
+  for (let i = 0; i < masters; i++) nodes.push(await startNode(dir));
   const stop = async () => {
     for (const n of nodes) {
       if (n.proc.exitCode !== null || n.proc.signalCode !== null) continue;
@@ -75,7 +43,6 @@ export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> 
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const n of nodes) await until(() => cli(n.port, 'ping').stdout.trim() === 'PONG', `redis-server on ${n.port}`);
     const created = spawnSync(
       'redis-cli',
       ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '0', '--cluster-yes'],
@@ -110,6 +77,50 @@ export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> 
     },
     stop,
   };
+}
+
+/**
+ * One cluster node on free ports, answering PING. A port found free can be taken before
+ * redis-server binds it (an outgoing connection's local port, under other work): then the
+ * server exits at once, and the node is started again on other ports, up to three times.
+ */
+async function startNode(dir: string): Promise<ClusterNode> {
+  for (let attempt = 1; ; attempt++) {
+    // The bus port is named too: the default (port + 10000) is not known to be free.
+    const [port, bus] = [await freePort(), await freePort()];
+    const proc = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--cluster-port',
+        String(bus),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        join(dir, `nodes-${port}.conf`),
+        '--cluster-require-full-coverage',
+        'no',
+        '--cluster-node-timeout',
+        '60000',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--daemonize',
+        'no',
+      ],
+      { stdio: 'ignore' },
+    );
+    const exited = () => proc.exitCode !== null || proc.signalCode !== null;
+    await until(() => exited() || cli(port, 'ping').stdout.trim() === 'PONG', `redis-server on ${port}`);
+    if (!exited()) return { port, proc };
+    if (attempt === 3) throw new Error(`redis-server exited at start three times (last on ports ${port}/${bus})`);
+  }
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
