@@ -160,9 +160,10 @@ let lastHead: { v: number; kind: string; projectId: string; receivedAt: string; 
 
 /**
  * `encodeJob(job, payloadJson)` as UTF-8 bytes, for an edge that holds the body as the bytes it
- * received (or as JSON text it wrote, `encodeTextJob`): they are copied into the payload as they are, never decoded to a string and encoded
- * back (for a 2 KB event that round trip, and measuring the string's UTF-8 length for the Redis
- * protocol, was about a tenth of the ingest edge's CPU; docs/benchmarks.md). `addField` appends
+ * received (or as JSON text it wrote itself: `encodeTextJob`): they are copied into the payload
+ * as they are, never decoded to a string and encoded back (for a 2 KB event that round trip,
+ * and measuring the string's UTF-8 length for the Redis protocol, was about a tenth of the
+ * ingest edge's CPU; docs/benchmarks.md). `addField` appends
  * one string member to the body object, for a value that needs no JSON escaping (a UUID) and a
  * field the body does not have.
  *

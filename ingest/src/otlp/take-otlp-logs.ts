@@ -78,8 +78,8 @@ export async function takeOtlpLogs(
  * bytes of the very same text (the queue takes either), without copying the log to add its id
  * nor serializing the envelope again for each record: the id, a UUID, goes last as the spread
  * puts it. Bytes, encoded once: the queue's writer copies them as they are, where a string is
- * measured twice and encoded there. A body holding an `id` key (the
- * mapper writes none) keeps the spread.
+ * measured twice and encoded there. A body holding an `id` key (the mapper writes none) keeps
+ * the spread.
  */
 function logJob(projectId: string, receivedAt: string, log: LogBody): QueuePayload {
   const id = randomUUID();
